@@ -1,0 +1,2 @@
+//! `toolexec`: placeholder, filled by its issue.
+fn main() {}

@@ -1,0 +1,34 @@
+//! The change observer: how the executor tells the embedding program which
+//! files a call changed.
+
+use std::path::{Path, PathBuf};
+
+use crate::types::ChangeKind;
+
+/// One changed file, with its absolute path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObservedChange {
+    /// Absolute path of the file.
+    pub path: PathBuf,
+    /// What happened to it.
+    pub kind: ChangeKind,
+}
+
+/// Receives the files a call changed (SPEC §2 step 6), after the
+/// after-snapshot of every non-read-only call with a non-empty diff.
+///
+/// The built-in read-before-edit tracker implements this to take those files
+/// as read in their new state.
+pub trait ChangeObserver: Send + Sync + 'static {
+    /// Called with the workspace root and the changed files.
+    fn files_changed(&self, root: &Path, changes: &[ObservedChange]);
+}
+
+impl<F> ChangeObserver for F
+where
+    F: Fn(&Path, &[ObservedChange]) + Send + Sync + 'static,
+{
+    fn files_changed(&self, root: &Path, changes: &[ObservedChange]) {
+        self(root, changes)
+    }
+}

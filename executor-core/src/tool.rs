@@ -1,0 +1,242 @@
+//! The [`Tool`] trait and the context a tool runs with.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// The deadline a tool gets when it declares none: 120 s.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What a tool call returns: the text for the model, or an error whose
+/// message becomes the content of an `execution` error.
+pub type ToolOutput = Result<String, ToolError>;
+
+/// The future a tool returns.
+pub type ToolFuture<'a> = BoxFuture<'a, ToolOutput>;
+
+/// A tool the model can call.
+///
+/// Implementations must not block the async runtime: heavy file-system or
+/// CPU work belongs in `tokio::task::spawn_blocking`. A tool is expected to
+/// watch [`ToolContext::cancelled`] and, once it fires, return promptly with
+/// whatever output it has: the executor waits a short grace period (200 ms
+/// by default) and shows that partial output after the timeout message.
+///
+/// # Example
+///
+/// ```
+/// use toolexec_core::{Tool, ToolContext, ToolFuture};
+/// use serde_json::{json, Value};
+///
+/// struct Echo { schema: Value }
+///
+/// impl Tool for Echo {
+///     fn name(&self) -> &str { "echo" }
+///     fn description(&self) -> &str { "Returns its `text` argument." }
+///     fn input_schema(&self) -> &Value { &self.schema }
+///     fn read_only(&self) -> bool { true }
+///     fn concurrency_safe(&self) -> bool { true }
+///     fn call(&self, input: Value, _ctx: ToolContext) -> ToolFuture<'_> {
+///         Box::pin(async move {
+///             Ok(input["text"].as_str().unwrap_or_default().to_string())
+///         })
+///     }
+/// }
+/// let echo = Echo { schema: json!({"type": "object", "required": ["text"]}) };
+/// assert_eq!(echo.name(), "echo");
+/// ```
+pub trait Tool: Send + Sync + 'static {
+    /// The name the model calls it by.
+    fn name(&self) -> &str;
+    /// One paragraph for the model and for `tool_search`.
+    fn description(&self) -> &str;
+    /// The JSON Schema of the input object.
+    fn input_schema(&self) -> &Value;
+    /// The tool never changes files (no snapshot is taken around it, and a
+    /// successful result gets three times the budget).
+    fn read_only(&self) -> bool {
+        false
+    }
+    /// The tool may run at the same time as other concurrency-safe calls.
+    fn concurrency_safe(&self) -> bool {
+        false
+    }
+    /// The deadline for a call with this input. The default is
+    /// [`DEFAULT_TIMEOUT`]; a tool that takes a timeout argument (exec's
+    /// `timeout_ms`) returns it here so that the executor enforces it.
+    fn timeout(&self, input: &Value) -> Duration {
+        let _ = input;
+        DEFAULT_TIMEOUT
+    }
+    /// Runs the call. `input` is the parsed JSON the guard accepted (types
+    /// are the tool's to check).
+    fn call(&self, input: Value, ctx: ToolContext) -> ToolFuture<'_>;
+}
+
+impl fmt::Debug for dyn Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tool")
+            .field("name", &self.name())
+            .field("read_only", &self.read_only())
+            .field("concurrency_safe", &self.concurrency_safe())
+            .finish()
+    }
+}
+
+/// An error returned by a tool. Its message becomes the result content.
+///
+/// Any `std::error::Error` converts into it with `?`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    message: String,
+}
+
+impl ToolError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ToolError {
+            message: message.into(),
+        }
+    }
+
+    /// The message shown to the model.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl<E: std::error::Error> From<E> for ToolError {
+    fn from(err: E) -> Self {
+        ToolError::new(err.to_string())
+    }
+}
+
+/// Name, description, schema and flags of a registered tool, as
+/// `tool_search` and `toolexec tools` show them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ToolInfo {
+    /// Tool name.
+    pub name: String,
+    /// Tool description.
+    pub description: String,
+    /// Input JSON Schema.
+    pub input_schema: Value,
+    /// See [`Tool::read_only`].
+    pub read_only: bool,
+    /// See [`Tool::concurrency_safe`].
+    pub concurrency_safe: bool,
+    /// Whether the tool is offered to the model in the current turn.
+    pub offered: bool,
+    /// Whether the tool is disabled.
+    pub disabled: bool,
+}
+
+impl ToolInfo {
+    /// The info of a tool (offered, not disabled).
+    pub fn of(tool: &dyn Tool) -> Self {
+        ToolInfo {
+            name: tool.name().to_string(),
+            description: tool.description().to_string(),
+            input_schema: tool.input_schema().clone(),
+            read_only: tool.read_only(),
+            concurrency_safe: tool.concurrency_safe(),
+            offered: true,
+            disabled: false,
+        }
+    }
+}
+
+/// What a tool gets besides its input: the workspace root, the call id, a
+/// cancellation token, a slot for partial output and the catalogue of
+/// registered tools.
+#[derive(Debug, Clone)]
+pub struct ToolContext {
+    workdir: Arc<Path>,
+    call_id: Arc<str>,
+    cancel: CancellationToken,
+    partial: Arc<Mutex<Option<String>>>,
+    catalog: Arc<[ToolInfo]>,
+}
+
+impl ToolContext {
+    /// A context for a call with this id in `workdir`.
+    pub fn new(workdir: impl Into<PathBuf>, call_id: impl Into<String>) -> Self {
+        ToolContext {
+            workdir: Arc::from(workdir.into().into_boxed_path()),
+            call_id: Arc::from(call_id.into()),
+            cancel: CancellationToken::new(),
+            partial: Arc::new(Mutex::new(None)),
+            catalog: Arc::from(Vec::new()),
+        }
+    }
+
+    /// Replaces the cancellation token.
+    pub fn with_cancel(mut self, cancel: CancellationToken) -> Self {
+        self.cancel = cancel;
+        self
+    }
+
+    /// Replaces the tool catalogue.
+    pub fn with_catalog(mut self, catalog: Arc<[ToolInfo]>) -> Self {
+        self.catalog = catalog;
+        self
+    }
+
+    /// The workspace root every path argument is relative to.
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// The id of the call being run.
+    pub fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// The token that fires when the deadline passed or the batch was
+    /// cancelled. After it fires the tool has a short grace period to
+    /// return what it has.
+    pub fn cancel_token(&self) -> &CancellationToken {
+        &self.cancel
+    }
+
+    /// Completes when the call should stop.
+    pub async fn cancelled(&self) {
+        self.cancel.cancelled().await
+    }
+
+    /// Whether the call should stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// Records output produced so far. If the tool is dropped at its
+    /// deadline without returning, the last recorded text is shown after
+    /// the timeout message. A tool that returns during the grace period
+    /// hands back its output directly instead.
+    pub fn set_partial_output(&self, text: impl Into<String>) {
+        if let Ok(mut slot) = self.partial.lock() {
+            *slot = Some(text.into());
+        }
+    }
+
+    /// Takes the text recorded with [`set_partial_output`](Self::set_partial_output).
+    pub fn take_partial_output(&self) -> Option<String> {
+        self.partial.lock().ok().and_then(|mut slot| slot.take())
+    }
+
+    /// Every registered tool, offered this turn or not (for `tool_search`).
+    pub fn catalog(&self) -> &[ToolInfo] {
+        &self.catalog
+    }
+}

@@ -1,0 +1,2 @@
+//! toolexec-limiter: placeholder, filled by its issue.
+#![deny(missing_docs)]

@@ -1,0 +1,2 @@
+//! toolexec-redact: placeholder, filled by its issue.
+#![deny(missing_docs)]

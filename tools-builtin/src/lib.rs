@@ -1,0 +1,2 @@
+//! toolexec-tools: placeholder, filled by its issue.
+#![deny(missing_docs)]
