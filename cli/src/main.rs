@@ -1,2 +1,180 @@
-//! `toolexec`: placeholder, filled by its issue.
-fn main() {}
+//! `toolexec`: the command line of the toolexec executor.
+//!
+//! - `toolexec demo` runs the seed scenario (SPEC §7).
+//! - `toolexec run --workdir DIR` reads a JSON array of calls on stdin and
+//!   writes a JSON array of results.
+//! - `toolexec redact` masks secrets from stdin to stdout, streaming.
+//! - `toolexec tools` prints the built-in tools and their schemas.
+//! - `toolexec mcp` / `toolexec proxy` serve MCP on stdio.
+//!
+//! Exit status: 0 when the batch ran (tool errors are results, not
+//! failures); 2 for unusable arguments or input, with one line on stderr.
+
+mod demo;
+mod mcp;
+mod proxy;
+mod run;
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// The tool-execution layer of an AI agent.
+#[derive(Debug, Parser)]
+#[command(name = "toolexec", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the six-call seed scenario and print each outcome.
+    Demo {
+        /// Keep the scratch workspace and print where it is.
+        #[arg(long)]
+        keep: bool,
+    },
+    /// Run a JSON array of calls from stdin; print a JSON array of results.
+    Run(run::RunArgs),
+    /// Mask secrets from stdin to stdout.
+    Redact(RedactArgs),
+    /// Print the built-in tools with their schemas, as JSON.
+    Tools,
+    /// Serve the built-in tools over MCP on stdio, through the pipeline.
+    Mcp(mcp::McpArgs),
+    /// Serve the tools of the child MCP server CMD over MCP on stdio,
+    /// through the pipeline.
+    Proxy(proxy::ProxyArgs),
+}
+
+#[derive(Debug, Args)]
+struct RedactArgs {
+    /// Extra rules (a TOML or JSON file).
+    #[arg(long)]
+    rules: Option<PathBuf>,
+    /// Do not mask the values of this process's secret-looking environment
+    /// variables.
+    #[arg(long)]
+    no_env: bool,
+}
+
+/// A failure of the command itself: unusable arguments or input (exit 2)
+/// or an I/O failure while running (exit 1).
+#[derive(Debug)]
+pub(crate) enum CliError {
+    /// Exit 2: the arguments or the input cannot be used.
+    Usage(String),
+    /// Exit 1: something failed while running.
+    Runtime(String),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) {
+                let _ = err.print();
+                return ExitCode::SUCCESS;
+            }
+            let text = err.to_string();
+            let line = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("toolexec: {}", line.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    install_panic_hook();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(err) => {
+            eprintln!("toolexec: cannot start the async runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async move {
+        match cli.command {
+            Command::Demo { keep } => demo::run(keep).await.map_err(CliError::Runtime),
+            Command::Run(args) => run::run(args).await,
+            Command::Redact(args) => redact(args),
+            Command::Tools => tools(),
+            Command::Mcp(args) => mcp::run(args).await,
+            Command::Proxy(args) => proxy::run(args).await,
+        }
+    });
+    // A blocking read of stdin left behind (MCP) must not hold the exit.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Usage(msg)) => {
+            eprintln!("toolexec: {msg}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Runtime(msg)) => {
+            eprintln!("toolexec: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Tool panics are results (`tool NAME panic: MESSAGE`); print one short
+/// line for them on stderr instead of the default multi-line report.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = toolexec_core::stages::deadline::panic_message(info.payload());
+        match info.location() {
+            Some(loc) => eprintln!(
+                "toolexec: panic caught: {msg} ({}:{})",
+                loc.file(),
+                loc.line()
+            ),
+            None => eprintln!("toolexec: panic caught: {msg}"),
+        }
+    }));
+}
+
+fn redact(args: RedactArgs) -> Result<(), CliError> {
+    let redactor = run::build_redactor(args.rules.as_deref(), !args.no_env)?;
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    redactor
+        .redact_stream(stdin.lock(), &mut out)
+        .map_err(|e| CliError::Runtime(format!("redact: {e}")))?;
+    out.flush()
+        .map_err(|e| CliError::Runtime(format!("redact: {e}")))?;
+    Ok(())
+}
+
+fn tools() -> Result<(), CliError> {
+    let dir = std::env::temp_dir();
+    let executor = run::builtin_executor_builder(&dir, &run::ToolOptions::default())
+        .build()
+        .map_err(|e| CliError::Runtime(e.to_string()))?;
+    let catalog = executor.catalog();
+    let list: Vec<serde_json::Value> = catalog
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "name": t.name,
+                "description": t.description,
+                "input_schema": t.input_schema,
+                "read_only": t.read_only,
+                "concurrency_safe": t.concurrency_safe,
+            })
+        })
+        .collect();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    serde_json::to_writer_pretty(&mut out, &list).map_err(|e| CliError::Runtime(e.to_string()))?;
+    writeln!(out).map_err(|e| CliError::Runtime(e.to_string()))?;
+    Ok(())
+}

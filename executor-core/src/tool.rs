@@ -181,6 +181,18 @@ impl ToolContext {
         }
     }
 
+    /// A context sharing an already allocated workdir (the executor's, one
+    /// allocation fewer per call).
+    pub fn with_shared_workdir(workdir: Arc<Path>, call_id: impl Into<String>) -> Self {
+        ToolContext {
+            workdir,
+            call_id: Arc::from(call_id.into()),
+            cancel: CancellationToken::new(),
+            partial: Arc::new(Mutex::new(None)),
+            catalog: Arc::from(Vec::new()),
+        }
+    }
+
     /// Replaces the cancellation token.
     pub fn with_cancel(mut self, cancel: CancellationToken) -> Self {
         self.cancel = cancel;

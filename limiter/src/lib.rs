@@ -1,2 +1,119 @@
-//! toolexec-limiter: placeholder, filled by its issue.
+//! Keeps tool results within the model's budget while saying exactly what is missing: spill, line and middle truncation, and the per-batch budget.
+//!
+//! This is the *limit* stage of toolexec (SPEC §5): a plain synchronous
+//! library with no dependency on the executor, usable on its own.
+//!
+//! # Example
+//!
+//! ```
+//! use toolexec_limiter::{Limiter, Limits};
+//!
+//! let scratch = tempfile::tempdir()?;
+//! let limiter = Limiter::new(Limits::default().budget(400).scratch_dir(scratch.path()));
+//! let line = |i: usize| format!("line {i:04} of a long build log\n");
+//!
+//! // 200 lines (6 000 chars) from a read-only tool: E = 1200, middle truncation.
+//! let log: String = (1..=200).map(line).collect();
+//! let out = limiter.limit(&log, true).into_content();
+//! let note = "...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; \
+//!             use read with offset=15 to see middle]...";
+//! assert_eq!(out, format!("{}\n{note}\n{}", &log[..400], &log[log.len() - 400..]));
+//!
+//! // 2 000 lines (60 000 chars) > max(20 000, 3 × 1200): spilled whole to a 0600 file.
+//! let log: String = (1..=2000).map(line).collect();
+//! let limited = limiter.limit(&log, true);
+//! let path = limited.spill_path.clone().expect("spilled");
+//! assert_eq!(
+//!     limited.content,
+//!     format!(
+//!         "Result too large (60000 chars). Full output was spilled to scratch file: {}\n\
+//!          Use read tool on this path if you need full content.",
+//!         path.display()
+//!     )
+//! );
+//! assert_eq!(std::fs::read_to_string(&path)?, log);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! # Features
+//!
+//! - [`Limiter::limit`]: SPEC §5's three layers in order, with the effective
+//!   budget E (budget × 3 for a successful result of a read-only tool).
+//!   1. **Spill** when the content has more than max(spill floor, 3 × E)
+//!      characters: the whole content goes to a new
+//!      `SCRATCH/tool_result_<unix-nanos>.txt` and the model gets the
+//!      two-line message of SPEC §5.
+//!   2. **Long lines**: each line over the max line length is replaced whole
+//!      by `[line truncated: N chars]` ([`truncate_long_lines`]).
+//!   3. **Middle**: over E characters, the first and last ⌊E/3⌋ characters
+//!      are kept with the note
+//!      `...[truncated N chars; showing lines A-B and C-D of T total; use read with offset=B+1 to see middle]...`
+//!      between them ([`middle_truncate`], numbers in [`MiddleCut`]).
+//! - [`fit_batch`]: the per-batch total budget by water-filling.
+//! - [`char_len`], [`line_count`]: the vectorised counters everything uses.
+//!
+//! Sizes are characters (Unicode scalar values) everywhere and no cut ever
+//! splits a character. Large inputs are never copied to be measured: layers 2
+//! and 3 run on a description of the line-truncated text and only build the
+//! kept head and tail, so peak memory stays near the size of the input.
+//!
+//! # Decisions where the spec is silent
+//!
+//! - **Joining the note.** The note is one line of its own: a `\n` is put
+//!   before it unless the head is empty or already ends with `\n`, and after
+//!   it unless the tail is empty or already starts with `\n`. So the output
+//!   is `head`, at most one `\n`, the note, at most one `\n`, `tail`: never
+//!   more than E' + note + 2 characters (E' = 2⌊E/3⌋), and no empty line is
+//!   invented. SPEC's example (head ends inside line 14, tail starts inside
+//!   line 187) gives `head\nNOTE\ntail`.
+//! - **Degenerate budgets.** With E < 3 head and tail are empty: B is 0 (the
+//!   range `1-0` shows nothing, `offset=1` re-reads from the start) and C is
+//!   T + 1 (the empty range `T+1-T`).
+//! - **`\r`.** Lines split on `\n` only. A `\r` right before a `\n` (or at the
+//!   very end) is part of the line ending: not counted in a line's length and
+//!   kept after the marker, so CRLF text stays CRLF. Other `\r`s are
+//!   ordinary characters (a progress bar redrawn with `\r` is one long line).
+//! - **What is spilled** is the content exactly as given (redacted, not
+//!   line-truncated). The message uses `scratch_dir.join(name)` as given
+//!   (a relative scratch directory gives a relative path).
+//! - **Scratch directory** is created with mode 0700 (with any missing
+//!   parents, also 0700) when absent; an existing directory's mode is left
+//!   alone. Files are created with `O_CREAT|O_EXCL` and mode 0600 (never
+//!   overwriting, never following a planted symlink). The name's number is
+//!   the wall clock in nanoseconds, kept strictly increasing within the
+//!   process; a name taken by another process is skipped for the next
+//!   number (up to 1000 tries). A file whose write fails is removed.
+//! - **Spill failure.** The model gets layers 2 and 3 as if no spill were
+//!   due, then (after a `\n` unless the text ends with one) exactly one line
+//!   `[spill failed: REASON; output truncated instead]`, REASON being the
+//!   [`LimitError`] display, e.g. `cannot create spill file
+//!   /scratch/tool_result_1791784113234832000.txt: Permission denied (os
+//!   error 13)`. The error is also returned in [`Limited::spill_error`].
+//! - **Settings are literal**: a budget of 0 keeps only the note;
+//!   `usize::MAX` switches a layer off (`spill_floor(usize::MAX)` never
+//!   spills, `max_line(usize::MAX)` never truncates lines). Products
+//!   saturate.
+//! - **Batch budget**: see [`fit_batch`] for the fair share, the cost of
+//!   notes and the first-line floor of error results.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod batch;
+mod count;
+mod error;
+mod limiter;
+mod lines;
+mod middle;
+mod spill;
+
+pub use batch::{fit_batch, BatchFit, BatchItem};
+pub use count::{char_len, line_count};
+pub use error::LimitError;
+pub use limiter::{spill_failure_line, Limited, Limiter, Limits};
+pub use lines::truncate_long_lines;
+pub use middle::{middle_truncate, middle_truncate_with_cut, MiddleCut};
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,2 +1,215 @@
-//! toolexec-redact: placeholder, filled by its issue.
+//! toolexec-redact: masks secrets in tool output before it reaches a model, a UI or a disk.
+//!
+//! A [`Redactor`] replaces each secret it finds with `[REDACTED:RULE-ID]` and
+//! keeps everything around it, so `Authorization: Bearer X` becomes
+//! `Authorization: Bearer [REDACTED:bearer-token]` and
+//! `postgres://app:PASS@db/prod` becomes `postgres://app:[REDACTED:url-password]@db/prod`.
+//! It is a plain synchronous library (no async runtime): one-shot on `&str` /
+//! `&[u8]`, or streaming from any `Read` to any `Write` with bounded memory.
+//!
+//! # Example
+//!
+//! ```
+//! use std::borrow::Cow;
+//! use toolexec_redact::{Redactor, Rule};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let redactor = Redactor::builder()
+//!     .env_values(false) // keep the example independent of the environment
+//!     .known_value("hunter2-prod-db")
+//!     .rule(
+//!         Rule::builder("acme-token", r"\bacme_[a-z0-9]{32}\b")
+//!             .keyword("acme_")
+//!             .build()?,
+//!     )
+//!     .build()?;
+//!
+//! let out = redactor.redact(
+//!     "curl -H 'Authorization: Bearer 9f8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d' \
+//!      https://ci:hunter2-prod-db@api.example.com token=acme_0123456789abcdefghijklmnopqrstuv",
+//! );
+//! assert_eq!(
+//!     out,
+//!     "curl -H 'Authorization: Bearer [REDACTED:bearer-token]' \
+//!      https://ci:[REDACTED:url-password]@api.example.com token=[REDACTED:acme-token]",
+//! );
+//! // Redacting twice changes nothing.
+//! assert_eq!(redactor.redact(&out), out);
+//! // Text without secrets comes back borrowed: no allocation.
+//! assert!(matches!(redactor.redact("build finished in 41s"), Cow::Borrowed(_)));
+//!
+//! // Streaming: any reader to any writer.
+//! let mut sink = Vec::new();
+//! let stats = redactor.redact_stream("GITHUB_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n".as_bytes(), &mut sink)?;
+//! assert_eq!(sink, b"GITHUB_TOKEN=[REDACTED:github-token]\n");
+//! assert_eq!(stats.by_rule["github-token"], 1);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # API
+//!
+//! * [`Redactor::builtin()`] — built-in rules only (no environment values); a
+//!   shared instance, cheap to call. [`Redactor::builder()`] — built-in rules
+//!   **and** the process's secret-looking environment values by default, plus
+//!   user rules ([`RedactorBuilder::rule`], [`RedactorBuilder::rules`]) and
+//!   known values ([`RedactorBuilder::known_value`]).
+//! * [`Redactor::redact`] `(&str) -> Cow<str>` (borrowed when nothing matched),
+//!   [`Redactor::redact_bytes`] for non-UTF-8 input, [`Redactor::redact_with_stats`]
+//!   (markers per rule id), [`Redactor::find`] (the spans), and
+//!   [`Redactor::redact_stream`] / [`Redactor::redact_stream_with`].
+//! * `Redactor` is `Send + Sync`, an `Arc` inside: clone it freely.
+//! * Rules are data: [`Rule::builder`] (id, pattern, secret group, keywords,
+//!   minimum entropy, allow patterns, multi-line), and [`RuleSet::from_toml_str`],
+//!   [`RuleSet::from_json_str`], [`RuleSet::from_path`] for rule files (feature
+//!   `rule-files`, on by default):
+//!
+//!   ```toml
+//!   [[rules]]
+//!   id = "acme-token"                  # lowercase-kebab, shown in the marker
+//!   pattern = '''\bacme_[a-z0-9]{32}\b'''
+//!   keywords = ["acme_"]               # prefilter, ASCII case-insensitive
+//!   secret_group = 0                   # index or name; 0 = whole match
+//!   min_entropy = 3.0                  # bits per byte, optional
+//!   allow = ['''^acme_0+$''']          # placeholders to leave alone
+//!   multiline = false
+//!   ```
+//!
+//! # How it works (and why it is fast)
+//!
+//! 1. **Keyword prefilter.** All rule keywords and the anchors of the known
+//!    values are compiled into one Aho-Corasick DFA (ASCII case-insensitive,
+//!    overlapping matches), flattened into a compact table and walked over
+//!    four segments of the text in lock step. Secret-free text costs about one
+//!    table walk (≈1–2 GB/s on one core); nothing else runs where no keyword is.
+//! 2. **Guards.** Most keyword hits in logs are prose (`token refreshed`,
+//!    `auth::session`). Built-in rules carry a cheap guard checked at the hit
+//!    (e.g. "the name is followed by `=` or `:`", "an `@` follows the `://`")
+//!    before any regex runs.
+//! 3. **Windows.** A rule's regex runs only on the line of a keyword hit (at
+//!    most 4 KiB either side on long lines), or the hit line plus the next line
+//!    (two-line forms such as Kubernetes `name:`/`value:`), or up to 64 KiB after
+//!    it (private-key blocks).
+//! 4. **Filters.** Each match goes through its rule's allow patterns, entropy
+//!    bound and (for built-ins) a validator: placeholder, code, path, prose and
+//!    fake-token tests, character-class and entropy minimums.
+//! 5. **Resolution.** Overlapping matches are merged into one span; its id is
+//!    the most specific rule's (vendor token > user rule > structure such as
+//!    `url-password` / `bearer-token` > known value > `generic-secret`).
+//!
+//! # What is masked (built-in rule ids)
+//!
+//! Vendor tokens, by their real format (prefix, alphabet, length):
+//! `aws-access-key-id` (`AKIA`/`ASIA`/`ABIA`/`ACCA` + 16), `aws-secret-access-key`
+//! (40 base64 characters after an AWS key id or on a line naming AWS),
+//! `aws-session-token` (`IQoJb3JpZ2luX2Vj…`, `FwoGZXIvYXdz…`), `gcp-api-key`
+//! (`AIza` + 35), `gcp-oauth-client-secret`, `gcp-access-token` (`ya29.`),
+//! `gcp-refresh-token` (`1//0…`), `azure-storage-key` (`AccountKey=`, or a bare
+//! 88-character base64 key ending `==` that is not a checksum or signature),
+//! `azure-shared-access-key`, `azure-sas-token` (`sig=`), `azure-client-secret`
+//! (`…8Q~…`), `github-token` (`ghp_ gho_ ghu_ ghs_ ghr_` + 36), `github-fine-grained-token`
+//! (`github_pat_` 22 `_` 59), `gitlab-token` (`glpat-` and the other `gl…-` prefixes,
+//! `GR1348941`), `npm-token`, `pypi-token` (`pypi-AgE…`), `docker-token`
+//! (`dckr_pat_`), `docker-auth` (`"auth": base64(user:pass)`), `slack-token`
+//! (`xoxb- xoxp- xoxa- xoxr- xoxs- xoxe.`, `xapp-`), `slack-webhook`,
+//! `stripe-key` (`sk_live_ sk_test_ rk_live_ rk_test_`), `stripe-webhook-secret`,
+//! `twilio-api-key` (`SK` + 32 hex), `twilio-auth-token` (32 hex after an `AC` SID),
+//! `sendgrid-api-key` (`SG.` 22 `.` 43), `discord-bot-token` (near a token-ish
+//! keyword), `discord-webhook`, `telegram-bot-token`, `openai-api-key` (`sk-…`,
+//! `sk-proj-`, `sk-svcacct-`, `sk-admin-`), `anthropic-api-key` (`sk-ant-api03-`,
+//! `sk-ant-admin01-`…), `huggingface-token` (`hf_`), `jwt` (`eyJ….eyJ….sig`),
+//! `private-key` (PEM `-----BEGIN … PRIVATE KEY-----` blocks, RSA/EC/DSA/OPENSSH/
+//! ENCRYPTED/PGP, also JSON-escaped or on one line; PuTTY private lines;
+//! base64-encoded PEM as in Kubernetes secrets), `age-secret-key`, and about
+//! thirty more prefixed formats (Vault, DigitalOcean, Databricks, Grafana,
+//! Sentry, Shopify, Atlassian, Terraform Cloud, Groq, xAI, Replicate, …).
+//!
+//! Structure: `url-password` (`scheme://user:PASS@host`, and a long token used
+//! as the user of a git/http URL), `bearer-token` (`Authorization: Bearer|token|Bot|… X`,
+//! a bare `Bearer X`), `basic-auth` (`Authorization: Basic X`, `Basic X` decoding to
+//! `user:pass`, `curl -u user:PASS`), `cookie` (session-like values of
+//! `Cookie:`/`Set-Cookie:`/`curl -b`).
+//!
+//! `generic-secret`: assignments whose **name** looks secret — `password passwd
+//! passphrase pwd pass psk secret token api_key apikey access_key private_key
+//! client_secret auth credentials` and `…_KEY` with a qualifier (`signing_key`,
+//! `STRIPE_KEY`) — in env dumps, `.env`, JSON (also escaped and URL-encoded),
+//! YAML (also block scalars and `name:`/`value:` pairs), TOML, INI, XML,
+//! HCL, Python/Ruby/PHP literals, HTTP headers (`X-API-Key`, `api-key`,
+//! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
+//! `mysql -pX`, `docker login -p X`, `echo X | … --password-stdin`,
+//! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `PGPASSWORD=`), .NET/ADO
+//! connection strings (`Password=…;`), `.netrc`, SQL `IDENTIFIED BY '…'`.
+//!
+//! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
+//! process's environment variables whose names contain `KEY`, `SECRET`,
+//! `TOKEN` or `PASSWORD` (ASCII case-insensitive, see [`is_secret_env_name`])
+//! and whose value has at least 8 characters; `known-value`
+//! ([`KNOWN_VALUE_ID`]) for values the embedder registers. Values are masked
+//! **as given** (exact, case-sensitive, no trimming), plus their JSON-escaped
+//! forms (`\"`, `\\`, `\/`, `\n`, `\uXXXX`, JSON inside JSON), their
+//! percent-encoded forms, CRLF line endings, and an occurrence split by one
+//! line break (terminal wrapping).
+//!
+//! # What is deliberately left alone
+//!
+//! Placeholders and references (`${DB_PASSWORD}`, `$TOKEN`, `%KEY%`,
+//! `{{ .Values.x }}`, `${{ secrets.X }}`, `<token>`, `your-api-key-here`,
+//! `xxxxxxxx`, `***`, `changeme`, `null`, `true`, empty values, `(sensitive value)`,
+//! `!vault`, `process.env.X`, `os.environ[…]`), code (`password = getpass()`,
+//! `token = config.token`), type annotations (`password: str`), file paths
+//! and URLs as values, prose (`the token expired`, schema descriptions), git
+//! SHAs, UUIDs (unless a secret-looking name holds them), lockfile checksums
+//! (`checksum = "…"`, `"integrity": "sha512-…"`, `h1:…`), image digests,
+//! base64 images, minified JS, public keys, certificates, `ssh-rsa AAAA…`,
+//! JWT headers alone, masked displays (`sk-proj-****abcd`), the AWS
+//! documentation example keys (`…EXAMPLE`), Twilio account SIDs (`AC…`),
+//! Stripe publishable keys (`pk_…`), AWS unique ids (`AIDA…`, `AROA…`), ARNs
+//! (`arn:aws:secretsmanager:…:secret:name`) and names ending in
+//! `_id/_url/_file/_path/_type/_length/…` (`token_type`, `max_tokens`,
+//! `password_min_length`, `aws_access_key_id` is covered by the key-id rule).
+//! `Authorization: Digest …` and `AWS4-HMAC-SHA256 … Signature=` are left
+//! (request-bound); the access key id inside is masked.
+//!
+//! Environment values that are placeholders, plain numbers or absolute paths
+//! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,
+//! since masking them everywhere would only hide ordinary text.
+//!
+//! # Guarantees and limits
+//!
+//! * **Idempotent**: a marker never matches a rule; keyword hits inside
+//!   markers are ignored and a match that overlaps or touches a marker is dropped.
+//! * **Streaming equals one-shot**: the stream only cuts at a line start that no
+//!   rule window, known value, marker or private-key window spans (a single line
+//!   without any line start may be cut inside where no window reaches). Only a
+//!   line or private-key window longer than [`StreamOptions::max_buffer`]
+//!   (16 MiB) can come out differently.
+//! * Spans never split a UTF-8 character; [`Redactor::redact_bytes`] passes
+//!   invalid UTF-8 through untouched.
+//! * A user rule without keywords runs on every line (slower): give keywords.
+//! * Secrets with no distinctive format and no telling name or context (a bare
+//!   random password in prose) are not found; neither is a secret broken by
+//!   more than one line break.
+//!
+//! # Features
+//!
+//! * `rule-files` (default): TOML and JSON rule files (`serde`, `serde_json`, `toml`).
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod builtin;
+mod checks;
+mod error;
+#[cfg(feature = "rule-files")]
+mod file;
+mod known;
+mod redactor;
+mod rule;
+mod scan;
+
+pub use error::Error;
+pub use known::is_secret_env_name;
+pub use redactor::{
+    Finding, RedactStats, Redactor, RedactorBuilder, StreamOptions, ENV_SECRET_ID, KNOWN_VALUE_ID,
+};
+pub use rule::{Rule, RuleBuilder, RuleSet, SecretGroup};

@@ -1,2 +1,208 @@
-//! toolexec-tools: placeholder, filled by its issue.
+//! toolexec-tools: the built-in tools of toolexec — read, write, edit, grep,
+//! glob, exec and tool_search — jailed to the workspace, with a
+//! read-before-edit tracker.
+//!
+//! # Example
+//!
+//! ```
+//! use serde_json::json;
+//! use toolexec_core::ToolContext;
+//! use toolexec_tools::{builtin_tools, BuiltinConfig};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let dir = tempfile::tempdir().unwrap();
+//! std::fs::write(dir.path().join("hello.txt"), "hello\nworld\n").unwrap();
+//! let builtin = builtin_tools(&BuiltinConfig::default());
+//! let ctx = ToolContext::new(dir.path(), "call-1");
+//!
+//! let read = builtin.get("read").unwrap();
+//! let text = read.call(json!({"path": "hello.txt"}), ctx.clone()).await.unwrap();
+//! assert_eq!(text, "     1\thello\n     2\tworld");
+//!
+//! // The file was read, so it may be edited.
+//! let edit = builtin.get("edit").unwrap();
+//! let input = json!({"path": "hello.txt", "old_string": "world", "new_string": "there"});
+//! let done = edit.call(input, ctx.clone()).await.unwrap();
+//! assert_eq!(done, "Edited hello.txt: replaced 1 occurrence");
+//!
+//! // Paths that leave the workspace are refused.
+//! let err = read.call(json!({"path": "../etc/passwd"}), ctx).await.unwrap_err();
+//! assert!(err.message().contains("outside the workspace"));
+//! # }
+//! ```
+//!
+//! Register [`BuiltinTools::tools`] with the executor and
+//! [`BuiltinTools::tracker`] as its change observer, so that files a call
+//! created or changed count as read (SPEC §6).
+//!
+//! # Features
+//!
+//! One per tool, all on by default: `read`, `write`, `edit`, `grep`,
+//! `glob`, `exec`, `tool-search`. Without `exec` the crate spawns no
+//! processes and does not depend on `nix`; without `grep` and `glob` it
+//! does not depend on `regex`, `ignore` or `globset`.
+//!
+//! # Decisions where the spec is silent
+//!
+//! - **Input.** Unknown fields are ignored (models send extra ones);
+//!   `null` counts as absent; a wrong type is an error naming the field:
+//!   `invalid input: field "path" must be a string, got a number`.
+//!   Integers accept integral floats (`10.0`).
+//! - **Jail.** See [`Jail`]: `..` is applied lexically and may not climb
+//!   above the root; the existing part of the path is canonicalized and
+//!   must stay inside; dangling symbolic links are refused. Errors name
+//!   the path as given: `path "../x" is outside the workspace (…)`.
+//! - **Output formats.** read: `{n:>6}\t{line}` (see [`ReadTool`]); grep:
+//!   `path:line:text`; glob: one path a line; exec: output, notes, then
+//!   `exit status: N` (see [`ExecTool`]); tool_search: JSON. Paths are
+//!   relative to the workspace root with `/` separators. Every tool says
+//!   something when there is nothing to show (`(file "x" is empty)`,
+//!   `No matches found …`, `(no output)`), since the executor turns empty
+//!   content into an error.
+//! - **Read-before-edit.** See [`FileTracker`]: content hashes (BLAKE3) up
+//!   to 64 MiB, size + mtime + inode above.
+//! - **Timeouts.** exec declares `timeout_ms` (default 120 s, at most
+//!   600 s); the other tools use the executor's default (120 s). grep and
+//!   glob stop walking when cancelled and return what they found.
+//! - **Platform.** Unix only (process groups, permissions).
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+// Helpers shared by several tools go unused when some tools are left out.
+#![cfg_attr(
+    not(all(
+        feature = "read",
+        feature = "write",
+        feature = "edit",
+        feature = "grep",
+        feature = "glob",
+        feature = "exec",
+        feature = "tool-search"
+    )),
+    allow(dead_code, unused_mut, unused_imports)
+)]
+
+use std::sync::Arc;
+
+use toolexec_core::Tool;
+
+mod args;
+mod error;
+mod fsutil;
+mod jail;
+mod tracker;
+#[cfg(any(feature = "grep", feature = "glob"))]
+mod walk;
+
+#[cfg(feature = "edit")]
+pub mod edit;
+#[cfg(feature = "exec")]
+pub mod exec;
+#[cfg(feature = "glob")]
+pub mod glob;
+#[cfg(feature = "grep")]
+pub mod grep;
+#[cfg(feature = "read")]
+pub mod read;
+#[cfg(feature = "tool-search")]
+pub mod tool_search;
+#[cfg(feature = "write")]
+pub mod write;
+
+#[cfg(feature = "edit")]
+pub use edit::EditTool;
+pub use error::ToolsError;
+#[cfg(feature = "exec")]
+pub use exec::{ExecConfig, ExecTool};
+#[cfg(feature = "glob")]
+pub use glob::GlobTool;
+#[cfg(feature = "grep")]
+pub use grep::GrepTool;
+pub use jail::Jail;
+#[cfg(feature = "read")]
+pub use read::ReadTool;
+#[cfg(feature = "tool-search")]
+pub use tool_search::ToolSearchTool;
+pub use tracker::{FileTracker, HASH_LIMIT};
+#[cfg(feature = "write")]
+pub use write::WriteTool;
+
+/// Settings of the built-in tools.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct BuiltinConfig {
+    /// Settings of exec.
+    #[cfg(feature = "exec")]
+    pub exec: ExecConfig,
+    /// Directories outside the workspace that read may also open by
+    /// absolute path (read only; e.g. the executor's scratch directory
+    /// where too-large results are spilled). See
+    /// [`ReadTool::with_extra_roots`].
+    pub read_extra_roots: Vec<std::path::PathBuf>,
+}
+
+impl BuiltinConfig {
+    /// Replaces the exec settings.
+    #[cfg(feature = "exec")]
+    pub fn with_exec(mut self, exec: ExecConfig) -> Self {
+        self.exec = exec;
+        self
+    }
+
+    /// Lets read open files under `dir` too (e.g. the scratch directory).
+    pub fn with_read_root(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.read_extra_roots.push(dir.into());
+        self
+    }
+}
+
+/// The built-in tools of one session and the tracker they share.
+#[derive(Debug, Clone)]
+pub struct BuiltinTools {
+    /// The tools, in the order read, write, edit, grep, glob, exec,
+    /// tool_search (those whose feature is on).
+    pub tools: Vec<Arc<dyn Tool>>,
+    /// The read-before-edit tracker shared by read, write and edit.
+    /// Register it as the executor's change observer.
+    pub tracker: Arc<FileTracker>,
+}
+
+impl BuiltinTools {
+    /// The tool with this name.
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
+        self.tools.iter().find(|tool| tool.name() == name)
+    }
+}
+
+/// Builds every built-in tool whose feature is on, sharing one new
+/// [`FileTracker`]. Call it once per session.
+// One push per feature-gated tool; `vec![]` cannot hold `#[cfg]` elements.
+#[allow(clippy::vec_init_then_push)]
+pub fn builtin_tools(config: &BuiltinConfig) -> BuiltinTools {
+    let tracker = Arc::new(FileTracker::new());
+    let _ = config;
+    let mut tools: Vec<Arc<dyn Tool>> = Vec::new();
+    #[cfg(feature = "read")]
+    tools.push(Arc::new(
+        ReadTool::new(Arc::clone(&tracker)).with_extra_roots(config.read_extra_roots.clone()),
+    ));
+    #[cfg(feature = "write")]
+    tools.push(Arc::new(WriteTool::new(Arc::clone(&tracker))));
+    #[cfg(feature = "edit")]
+    tools.push(Arc::new(EditTool::new(Arc::clone(&tracker))));
+    #[cfg(feature = "grep")]
+    tools.push(Arc::new(GrepTool::new()));
+    #[cfg(feature = "glob")]
+    tools.push(Arc::new(GlobTool::new()));
+    #[cfg(feature = "exec")]
+    tools.push(Arc::new(ExecTool::new(config.exec.clone())));
+    #[cfg(feature = "tool-search")]
+    tools.push(Arc::new(ToolSearchTool::new()));
+    BuiltinTools { tools, tracker }
+}
+
+/// The library example of the workspace README, compiled and run as a doc
+/// test so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

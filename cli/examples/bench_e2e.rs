@@ -1,0 +1,1717 @@
+//! End-to-end measurements behind `cargo xtask bench` (issue 8).
+//!
+//! Every row times toolexec against a reference measured in the same
+//! process, rep by rep in alternating order (after one unmeasured warm-up
+//! of each), and reports medians. Inputs (file trees, logs) are generated
+//! fresh at the start of each row from a clock-seeded generator; no result
+//! is reused between reps.
+//!
+//! ```text
+//! cargo run --release -p toolexec-cli --example bench_e2e -- --list
+//! cargo run --release -p toolexec-cli --example bench_e2e -- --row NAME [--quick]
+//! ```
+//!
+//! Output: progress on stderr; on stdout one line per table row,
+//! `ROW\tWHAT\tOURS\tREFERENCE\tRATIO\tGOAL\tVERDICT`, and `NOTE\tTEXT`
+//! lines for the notes under the table (fields never hold tabs or
+//! newlines). VERDICT is `pass`, `miss`, `report` or `not measured:
+//! REASON`. RATIO is ours ÷ reference in the row's own unit.
+//!
+//! Peak-memory rows start this binary again once per rep
+//! (`--probe KIND --arg N`), since VmHWM is a per-process high-water mark.
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::fs;
+use std::hint::black_box;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::{json, Value};
+use toolexec_core::{BatchOptions, Executor, Tool, ToolCall, ToolContext, ToolFuture};
+use toolexec_limiter::{Limiter, Limits};
+use toolexec_redact::Redactor;
+use toolexec_snapshot::{Bounds, Snapshot, DEFAULT_SKIPPED_DIRS, DEFAULT_SKIPPED_FILES};
+use toolexec_tools::{ExecConfig, ExecTool, GrepTool};
+
+// ------------------------------------------------------------------ rows
+
+/// A row of the table: its name on the command line, the text shown when
+/// it could not be measured at all, and the function measuring it.
+struct RowDef {
+    name: &'static str,
+    what: &'static str,
+    run: fn(&Cfg, &mut Out) -> Result<(), String>,
+}
+
+const ROWS: &[RowDef] = &[
+    RowDef {
+        name: "overhead",
+        what: "executor overhead per call",
+        run: row_overhead,
+    },
+    RowDef {
+        name: "scheduler",
+        what: "scheduler efficiency",
+        run: row_scheduler,
+    },
+    RowDef {
+        name: "snapshot-500",
+        what: "snapshot, 500 files",
+        run: row_snapshot_500,
+    },
+    RowDef {
+        name: "snapshot-pruned",
+        what: "snapshot, 500 files + pruned node_modules/target",
+        run: row_snapshot_pruned,
+    },
+    RowDef {
+        name: "watcher",
+        what: "snapshot steps per call with the watcher",
+        run: row_watcher,
+    },
+    RowDef {
+        name: "redact-clean",
+        what: "redaction, secret-free log text",
+        run: row_redact_clean,
+    },
+    RowDef {
+        name: "redact-dense",
+        what: "redaction, secret-dense text",
+        run: row_redact_dense,
+    },
+    RowDef {
+        name: "limiter",
+        what: "limiter throughput",
+        run: row_limiter,
+    },
+    RowDef {
+        name: "limiter-rss",
+        what: "limiter peak RSS",
+        run: row_limiter_rss,
+    },
+    RowDef {
+        name: "exec-spawn",
+        what: "exec spawn of `true`",
+        run: row_exec_spawn,
+    },
+    RowDef {
+        name: "exec-rss",
+        what: "exec capture of 1 GB, peak RSS",
+        run: row_exec_rss,
+    },
+    RowDef {
+        name: "grep",
+        what: "grep, 10 000-file tree",
+        run: row_grep,
+    },
+];
+
+/// Run settings: `--quick` shrinks inputs and repetitions.
+struct Cfg {
+    quick: bool,
+}
+
+impl Cfg {
+    fn pick<T>(&self, quick: T, full: T) -> T {
+        if self.quick {
+            quick
+        } else {
+            full
+        }
+    }
+}
+
+/// Where rows and notes go: stdout, one line each, flushed at once so a
+/// later crash keeps what was measured.
+struct Out;
+
+impl Out {
+    fn row(
+        &mut self,
+        what: &str,
+        ours: &str,
+        reference: &str,
+        ratio: &str,
+        goal: &str,
+        verdict: &str,
+    ) {
+        let fields = [what, ours, reference, ratio, goal, verdict].map(clean);
+        println!("ROW\t{}", fields.join("\t"));
+        let _ = std::io::stdout().flush();
+    }
+
+    fn note(&mut self, text: &str) {
+        println!("NOTE\t{}", clean(text));
+        let _ = std::io::stdout().flush();
+    }
+}
+
+fn clean(text: &str) -> String {
+    text.replace(['\t', '\n', '\r'], " ")
+}
+
+fn verdict(pass: bool) -> &'static str {
+    if pass {
+        "pass"
+    } else {
+        "miss"
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let cfg = Cfg { quick };
+    let value_of = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    if args.iter().any(|a| a == "--list") {
+        for row in ROWS {
+            println!("{}", row.name);
+        }
+        return;
+    }
+    if let Some(kind) = value_of("--probe") {
+        let arg: u64 = value_of("--arg").and_then(|v| v.parse().ok()).unwrap_or(0);
+        if let Err(err) = probe(&kind, arg) {
+            eprintln!("bench_e2e: probe {kind}: {err}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    let Some(name) = value_of("--row") else {
+        eprintln!("usage: bench_e2e --list | --row NAME [--quick] | --probe KIND --arg N");
+        std::process::exit(2);
+    };
+    let Some(row) = ROWS.iter().find(|r| r.name == name) else {
+        eprintln!("bench_e2e: unknown row {name:?}");
+        std::process::exit(2);
+    };
+    let mut out = Out;
+    let started = Instant::now();
+    if let Err(reason) = (row.run)(&cfg, &mut out) {
+        out.row(
+            row.what,
+            "—",
+            "—",
+            "—",
+            "—",
+            &format!("not measured: {reason}"),
+        );
+    }
+    eprintln!("  [{}] done in {:.1?}", row.name, started.elapsed());
+}
+
+// ------------------------------------------------------------------ measuring
+
+/// One unmeasured round of each, then `reps` rounds of `a` and `b`,
+/// alternating which goes first. Each closure times its own work (so
+/// set-up and clean-up stay outside) and returns seconds.
+fn interleaved(
+    reps: usize,
+    mut a: impl FnMut() -> f64,
+    mut b: impl FnMut() -> f64,
+) -> (Vec<f64>, Vec<f64>) {
+    a();
+    b();
+    let mut xs = Vec::with_capacity(reps);
+    let mut ys = Vec::with_capacity(reps);
+    for i in 0..reps {
+        if i % 2 == 0 {
+            xs.push(a());
+            ys.push(b());
+        } else {
+            ys.push(b());
+            xs.push(a());
+        }
+    }
+    (xs, ys)
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+fn secs(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64()
+}
+
+fn sig(v: f64) -> String {
+    let a = v.abs();
+    if a >= 100.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn fmt_time(s: f64) -> String {
+    let a = s.abs();
+    if a >= 1.0 {
+        format!("{} s", sig(s))
+    } else if a >= 1e-3 {
+        format!("{} ms", sig(s * 1e3))
+    } else if a >= 1e-6 {
+        format!("{} µs", sig(s * 1e6))
+    } else {
+        format!("{} ns", sig(s * 1e9))
+    }
+}
+
+/// Throughput in MB/s (10^6 bytes).
+fn mbps(bytes: usize, s: f64) -> f64 {
+    bytes as f64 / 1e6 / s
+}
+
+/// A difference with its sign: `+2.13 µs`, `−292 µs`.
+fn fmt_added(s: f64) -> String {
+    if s < 0.0 {
+        format!("−{}", fmt_time(-s))
+    } else {
+        format!("+{}", fmt_time(s))
+    }
+}
+
+fn fmt_mbps(v: f64) -> String {
+    format!("{} MB/s", sig(v))
+}
+
+/// Bytes as MB (10^6).
+fn fmt_mb(bytes: f64) -> String {
+    format!("{} MB", sig(bytes / 1e6))
+}
+
+fn fmt_ratio(r: f64) -> String {
+    format!("{}×", sig(r))
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    // The CLI's flavour.
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start a tokio runtime: {e}"))
+}
+
+fn temp_dir(tag: &str) -> Result<tempfile::TempDir, String> {
+    tempfile::Builder::new()
+        .prefix(&format!("toolexec-bench-{tag}-"))
+        .tempdir()
+        .map_err(|e| format!("cannot create a temp dir: {e}"))
+}
+
+fn progress(msg: &str) {
+    eprintln!("  {msg}");
+}
+
+/// A small xorshift generator, seeded from the clock: inputs differ from
+/// run to run.
+struct Rng(u64);
+
+impl Rng {
+    fn new() -> Rng {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0x9E37_79B9_7F4A_7C15);
+        Rng(nanos | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+
+    fn chars(&mut self, n: usize, alphabet: &[u8]) -> String {
+        (0..n)
+            .map(|_| alphabet[self.below(alphabet.len() as u64) as usize] as char)
+            .collect()
+    }
+}
+
+const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const UPPER_DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const HEX: &[u8] = b"0123456789abcdef";
+const DIGITS: &[u8] = b"0123456789";
+const URLSAFE: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+// ------------------------------------------------------------------ executor rows
+
+struct Noop(Value);
+
+impl Tool for Noop {
+    fn name(&self) -> &str {
+        "noop"
+    }
+    fn description(&self) -> &str {
+        "Does nothing."
+    }
+    fn input_schema(&self) -> &Value {
+        &self.0
+    }
+    fn read_only(&self) -> bool {
+        true
+    }
+    fn concurrency_safe(&self) -> bool {
+        true
+    }
+    fn call(&self, _input: Value, _ctx: ToolContext) -> ToolFuture<'_> {
+        Box::pin(async { Ok("ok".to_string()) })
+    }
+}
+
+fn path_schema() -> Value {
+    json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]})
+}
+
+fn row_overhead(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    const CALLS: usize = 10_000;
+    let reps = cfg.pick(7, 21);
+    let rt = runtime()?;
+    let dir = temp_dir("overhead")?;
+    // The default chain (redact, limit, guard, hooks, deadline with panic
+    // capture) without the snapshot stage.
+    let executor = Executor::builder(dir.path())
+        .tool(Noop(path_schema()))
+        .snapshot(None)
+        .build()
+        .map_err(|e| format!("executor: {e}"))?;
+    let direct = Noop(path_schema());
+    let calls = || -> Vec<ToolCall> {
+        (0..CALLS)
+            .map(|i| ToolCall::new(i.to_string(), "noop", r#"{"path":"src/main.rs"}"#))
+            .collect()
+    };
+    let mut chain_bad = 0usize;
+    let mut direct_bad = 0usize;
+    progress(&format!(
+        "{CALLS} no-op calls × {reps} reps, chain vs direct"
+    ));
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let batch = calls();
+            let options = BatchOptions::new();
+            let start = Instant::now();
+            let results = rt.block_on(executor.run_batch(batch, &options));
+            let t = secs(start);
+            chain_bad += results
+                .iter()
+                .filter(|r| r.is_error || r.content != "ok")
+                .count();
+            t
+        },
+        || {
+            let batch = calls();
+            let start = Instant::now();
+            let results = rt.block_on(async {
+                let mut results = Vec::with_capacity(batch.len());
+                for call in batch {
+                    let input: Value = match serde_json::from_str(&call.input) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            results.push(Err(toolexec_core::ToolError::new(e.to_string())));
+                            continue;
+                        }
+                    };
+                    results.push(
+                        direct
+                            .call(input, ToolContext::new(dir.path(), call.id))
+                            .await,
+                    );
+                }
+                results
+            });
+            let t = secs(start);
+            direct_bad += results
+                .iter()
+                .filter(|r| !matches!(r, Ok(s) if s == "ok"))
+                .count();
+            t
+        },
+    );
+    if chain_bad + direct_bad > 0 {
+        return Err(format!(
+            "{chain_bad} chain and {direct_bad} direct results were not \"ok\""
+        ));
+    }
+    let per_ours = median(ours) / CALLS as f64;
+    let per_ref = median(reference) / CALLS as f64;
+    let added = per_ours - per_ref;
+    out.row(
+        &format!("executor overhead per call ({} no-op read-only calls in one batch, full chain without snapshot)", group(CALLS)),
+        &format!("{}/call ({})", fmt_time(per_ours), fmt_added(added)),
+        &format!("{}/call direct", fmt_time(per_ref)),
+        &fmt_ratio(per_ours / per_ref),
+        "≤ 2 µs added",
+        verdict(added <= 2e-6),
+    );
+    Ok(())
+}
+
+struct Sleeper(Value);
+
+impl Tool for Sleeper {
+    fn name(&self) -> &str {
+        "sleep100"
+    }
+    fn description(&self) -> &str {
+        "Sleeps 100 ms."
+    }
+    fn input_schema(&self) -> &Value {
+        &self.0
+    }
+    fn read_only(&self) -> bool {
+        true
+    }
+    fn concurrency_safe(&self) -> bool {
+        true
+    }
+    fn call(&self, _input: Value, _ctx: ToolContext) -> ToolFuture<'_> {
+        Box::pin(async {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            Ok("slept".to_string())
+        })
+    }
+}
+
+fn row_scheduler(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let reps = cfg.pick(3, 7);
+    let rt = runtime()?;
+    let dir = temp_dir("scheduler")?;
+    let executor = Executor::builder(dir.path())
+        .tool(Sleeper(json!({"type": "object"})))
+        .max_concurrency(5)
+        .build()
+        .map_err(|e| format!("executor: {e}"))?;
+    progress(&format!("50 calls of 100 ms at cap 5 × {reps} reps"));
+    let mut walls = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let calls: Vec<ToolCall> = (0..50)
+            .map(|i| ToolCall::new(i.to_string(), "sleep100", "{}"))
+            .collect();
+        let start = Instant::now();
+        let results = rt.block_on(executor.run_batch(calls, &BatchOptions::new()));
+        walls.push(secs(start));
+        let bad = results
+            .iter()
+            .filter(|r| r.is_error || r.content != "slept")
+            .count();
+        if bad > 0 {
+            return Err(format!("{bad} of 50 calls did not return \"slept\""));
+        }
+    }
+    let wall = median(walls);
+    out.row(
+        "scheduler efficiency: 50 calls of 100 ms at cap 5 (wall time)",
+        &fmt_time(wall),
+        "1.00 s ideal",
+        &fmt_ratio(wall / 1.0),
+        "≤ 1.1 s",
+        verdict(wall <= 1.1),
+    );
+    Ok(())
+}
+
+// ------------------------------------------------------------------ snapshot rows
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(|e| format!("mkdir {}: {e}", parent.display()))?;
+    }
+    fs::write(path, bytes).map_err(|e| format!("write {}: {e}", path.display()))
+}
+
+/// A workspace of exactly 500 files inside the snapshot bounds: 5 in the
+/// root, 45 at level 2, 225 at level 3, 225 at level 4; plus what both
+/// the snapshot and `find` leave out: a `.git` directory of 120 files, 90
+/// files at level 5, and two skipped file names.
+fn plain_tree(root: &Path, rng: &mut Rng) -> Result<(), String> {
+    let body = |rng: &mut Rng| -> Vec<u8> {
+        let n = 100 + rng.below(4000) as usize;
+        rng.chars(n, ALNUM).into_bytes()
+    };
+    for name in [
+        "README.md",
+        "Cargo.toml",
+        "Cargo.lock",
+        ".gitignore",
+        "LICENSE",
+    ] {
+        write_file(&root.join(name), &body(rng))?;
+    }
+    write_file(&root.join("notes.txt~"), b"backup")?;
+    write_file(&root.join(".DS_Store"), b"junk")?;
+    for i in 0..120 {
+        write_file(
+            &root.join(format!(
+                ".git/objects/{:02x}/{}",
+                i % 40,
+                rng.chars(38, HEX)
+            )),
+            &body(rng),
+        )?;
+    }
+    for a in 0..9 {
+        let top = root.join(format!("src{a}"));
+        for f in 0..5 {
+            write_file(&top.join(format!("file{f}.rs")), &body(rng))?;
+        }
+        for b in 0..5 {
+            let module = top.join(format!("mod{b}"));
+            for f in 0..5 {
+                write_file(&module.join(format!("item{f}.rs")), &body(rng))?;
+                write_file(&module.join(format!("sub/leaf{f}.rs")), &body(rng))?;
+            }
+            for f in 0..2 {
+                write_file(&module.join(format!("sub/deep/too_deep{f}.rs")), &body(rng))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `extra` more files in `node_modules/` (packages of 100) and `target/`
+/// (a fifth flat in `debug/deps`, the rest in build dirs of 100).
+fn heavy_dirs(root: &Path, extra: usize) -> Result<(), String> {
+    let half = extra / 2;
+    for p in 0..half.div_ceil(100) {
+        let dir = root.join(format!("node_modules/pkg{p:05}/lib"));
+        fs::create_dir_all(&dir).map_err(|e| format!("mkdir {}: {e}", dir.display()))?;
+        for f in 0..100.min(half - p * 100) {
+            fs::write(dir.join(format!("f{f:02}.js")), b"module.exports = 1;\n")
+                .map_err(|e| format!("write: {e}"))?;
+        }
+    }
+    let rest = extra - half;
+    let flat = rest / 5;
+    let deps = root.join("target/debug/deps");
+    fs::create_dir_all(&deps).map_err(|e| format!("mkdir {}: {e}", deps.display()))?;
+    for f in 0..flat {
+        fs::write(deps.join(format!("lib{f:06}.rlib")), b"x").map_err(|e| format!("write: {e}"))?;
+    }
+    let built = rest - flat;
+    for c in 0..built.div_ceil(100) {
+        let dir = root.join(format!("target/debug/build/crate{c:04}/out"));
+        fs::create_dir_all(&dir).map_err(|e| format!("mkdir {}: {e}", dir.display()))?;
+        for f in 0..100.min(built - c * 100) {
+            fs::write(dir.join(format!("g{f:02}.o")), b"x").map_err(|e| format!("write: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `find ROOT -maxdepth 4 \( -name .git -o … \) -prune -o -type f
+/// ! \( -name '*.pyc' -o … \) -printf '%s %T@ %i\n'`: the snapshot's
+/// bounds and skip lists, and the same metadata.
+fn find_command(root: &Path) -> Command {
+    let mut cmd = Command::new("find");
+    cmd.arg(root).args(["-maxdepth", "4", "("]);
+    for (i, name) in DEFAULT_SKIPPED_DIRS.iter().enumerate() {
+        if i > 0 {
+            cmd.arg("-o");
+        }
+        cmd.args(["-name", name]);
+    }
+    cmd.args([")", "-prune", "-o", "-type", "f", "!", "("]);
+    for (i, pattern) in DEFAULT_SKIPPED_FILES.iter().enumerate() {
+        if i > 0 {
+            cmd.arg("-o");
+        }
+        cmd.args(["-name", pattern]);
+    }
+    cmd.args([")", "-printf", "%s %T@ %i\\n"]);
+    // The C locale: find's name matching is faster than in a UTF-8 locale,
+    // so the reference is the faster of the two.
+    cmd.env("LC_ALL", "C");
+    cmd.stdin(Stdio::null()).stderr(Stdio::null());
+    cmd
+}
+
+fn take(root: &Path, bounds: &Bounds) -> Result<Snapshot, String> {
+    Snapshot::take(root, bounds).map_err(|e| format!("snapshot of {}: {e}", root.display()))
+}
+
+/// Times one snapshot, counting it in `failures` unless it holds the 500
+/// files.
+fn timed_take(root: &Path, bounds: &Bounds, failures: &Cell<usize>) -> f64 {
+    let start = Instant::now();
+    let snap = Snapshot::take(root, bounds);
+    let t = secs(start);
+    if !matches!(&snap, Ok(s) if s.len() == 500) {
+        failures.set(failures.get() + 1);
+    }
+    t
+}
+
+fn check_snapshot(root: &Path, bounds: &Bounds) -> Result<(), String> {
+    let snap = take(root, bounds)?;
+    if snap.len() != 500 || snap.is_cut() {
+        return Err(format!(
+            "expected 500 files in the snapshot, got {} (cut: {})",
+            snap.len(),
+            snap.is_cut()
+        ));
+    }
+    Ok(())
+}
+
+fn row_snapshot_500(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let reps = cfg.pick(41, 201);
+    let mut rng = Rng::new();
+    let dir = temp_dir("snap500")?;
+    plain_tree(dir.path(), &mut rng)?;
+    let bounds = Bounds::default();
+    check_snapshot(dir.path(), &bounds)?;
+    let lines = find_command(dir.path())
+        .output()
+        .map_err(|e| format!("cannot run find: {e}"))?
+        .stdout
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    if lines != 500 {
+        return Err(format!("find listed {lines} files, expected 500"));
+    }
+    progress(&format!("snapshot vs find, 500 files × {reps} reps"));
+    let failures = Cell::new(0usize);
+    let (ours, reference) = interleaved(
+        reps,
+        || timed_take(dir.path(), &bounds, &failures),
+        || {
+            let start = Instant::now();
+            let output = find_command(dir.path()).output();
+            let t = secs(start);
+            if !matches!(&output, Ok(o) if o.status.success()) {
+                failures.set(failures.get() + 1);
+            }
+            t
+        },
+    );
+    let failures = failures.get();
+    if failures > 0 {
+        return Err(format!("{failures} snapshot or find runs failed"));
+    }
+    let (o, r) = (median(ours), median(reference));
+    out.row(
+        "snapshot, 500 files (+120 in .git, 90 too deep)",
+        &fmt_time(o),
+        &format!("{} find -maxdepth 4, equal prunes", fmt_time(r)),
+        &fmt_ratio(o / r),
+        "≤ 1.2×",
+        verdict(o / r <= 1.2),
+    );
+    Ok(())
+}
+
+fn row_snapshot_pruned(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let extra = cfg.pick(20_000, 200_000);
+    let reps = cfg.pick(41, 201);
+    let mut rng = Rng::new();
+    let plain = temp_dir("snap500")?;
+    plain_tree(plain.path(), &mut rng)?;
+    let heavy = temp_dir("snapheavy")?;
+    plain_tree(heavy.path(), &mut rng)?;
+    progress(&format!(
+        "writing {extra} files under node_modules/ and target/"
+    ));
+    let start = Instant::now();
+    heavy_dirs(heavy.path(), extra)?;
+    progress(&format!("  written in {:.1?}", start.elapsed()));
+    let bounds = Bounds::default();
+    check_snapshot(plain.path(), &bounds)?;
+    check_snapshot(heavy.path(), &bounds)?;
+    progress(&format!("snapshot heavy vs plain × {reps} reps"));
+    let failures = Cell::new(0usize);
+    let (ours, reference) = interleaved(
+        reps,
+        || timed_take(heavy.path(), &bounds, &failures),
+        || timed_take(plain.path(), &bounds, &failures),
+    );
+    let failures = failures.get();
+    if failures > 0 {
+        return Err(format!("{failures} snapshots failed"));
+    }
+    let (o, r) = (median(ours), median(reference));
+    out.row(
+        &format!(
+            "snapshot, same + {} files under node_modules/ and target/",
+            group(extra)
+        ),
+        &fmt_time(o),
+        &format!("{} the 500-file snapshot", fmt_time(r)),
+        &fmt_ratio(o / r),
+        "≤ 1.1×",
+        verdict(o / r <= 1.1),
+    );
+    Ok(())
+}
+
+fn vm_rss_kib() -> u64 {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// The per-call cost of the snapshot steps with the session watcher on a
+/// large tree (the 500-file workspace plus `vendor/` files 6 levels deep,
+/// 10 per directory) against the walk alone. Each call rewrites one file
+/// the walk cannot see; the watcher must report it.
+fn row_watcher(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let files = cfg.pick(20_000, 100_000);
+    let reps = cfg.pick(21, 61);
+    let mut rng = Rng::new();
+    let dir = temp_dir("watch")?;
+    let root = dir.path();
+    plain_tree(root, &mut rng)?;
+    progress(&format!("writing {} files", group(files)));
+    let written = Instant::now();
+    let deep_dirs = (files - 500) / 10;
+    for i in 0..deep_dirs {
+        let sub = root.join(format!(
+            "vendor/a{}/b{}/c{}/d{}",
+            i / 1000,
+            i / 100 % 10,
+            i / 10 % 10,
+            i % 10
+        ));
+        fs::create_dir_all(&sub).map_err(|e| format!("mkdir {}: {e}", sub.display()))?;
+        for f in 0..10 {
+            fs::write(sub.join(format!("f{f}.rs")), b"pub fn f() {}\n")
+                .map_err(|e| format!("write: {e}"))?;
+        }
+    }
+    let i = deep_dirs / 2;
+    let relative = format!(
+        "vendor/a{}/b{}/c{}/d{}/f4.rs",
+        i / 1000,
+        i / 100 % 10,
+        i / 10 % 10,
+        i % 10
+    );
+    let target = root.join(&relative);
+    progress(&format!("  written in {:.1?}", written.elapsed()));
+    let bounds = Bounds::default();
+    let rss_before = vm_rss_kib();
+    let started = Instant::now();
+    let watcher = toolexec_snapshot::Watcher::start(
+        root,
+        Vec::new(),
+        &bounds,
+        toolexec_snapshot::WatchOptions::default(),
+    )
+    .map_err(|e| format!("the watcher did not start: {e}"))?;
+    let start_time = secs(started);
+    let rss_after = vm_rss_kib();
+    if let Some(reason) = watcher.degraded() {
+        return Err(format!("the watcher is degraded: {reason}"));
+    }
+    let mut n = 0u64;
+    let change = RefCell::new(move || {
+        n += 1;
+        fs::write(&target, format!("pub fn f() {{ {n} }}\n"))
+    });
+    let problems = RefCell::new(Vec::new());
+    let after_steps = RefCell::new((Vec::new(), Vec::new()));
+    progress(&format!(
+        "per-call snapshot steps, watcher vs walk alone × {reps} reps"
+    ));
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let t0 = Instant::now();
+            let mark = watcher.begin();
+            let before = take(root, &bounds);
+            let t_before = secs(t0);
+            if let Err(e) = (change.borrow_mut())() {
+                problems.borrow_mut().push(format!("write: {e}"));
+            }
+            let t1 = Instant::now();
+            let after = take(root, &bounds);
+            let diff = match (&before, &after) {
+                (Ok(b), Ok(a)) => Some(watcher.finish(mark, b, a)),
+                _ => None,
+            };
+            let t_after = secs(t1);
+            after_steps.borrow_mut().0.push(t_after);
+            match diff {
+                Some(d)
+                    if d.untracked().is_none()
+                        && d.len() == 1
+                        && d.report().contains(relative.as_str()) => {}
+                Some(d) => problems
+                    .borrow_mut()
+                    .push(format!("watcher report: {:?}", d.report())),
+                None => problems.borrow_mut().push("a snapshot failed".to_string()),
+            }
+            t_before + t_after
+        },
+        || {
+            let t0 = Instant::now();
+            let before = take(root, &bounds);
+            let t_before = secs(t0);
+            if let Err(e) = (change.borrow_mut())() {
+                problems.borrow_mut().push(format!("write: {e}"));
+            }
+            let t1 = Instant::now();
+            let after = take(root, &bounds);
+            let diff = match (&before, &after) {
+                (Ok(b), Ok(a)) => Some(toolexec_snapshot::diff(b, a)),
+                _ => None,
+            };
+            let t_after = secs(t1);
+            after_steps.borrow_mut().1.push(t_after);
+            if !diff.is_some_and(|d| d.is_empty()) {
+                problems
+                    .borrow_mut()
+                    .push("the walk alone saw a change 6 levels deep".to_string());
+            }
+            t_before + t_after
+        },
+    );
+    if let Some(first) = problems.into_inner().into_iter().next() {
+        return Err(first);
+    }
+    let (after_ours, after_ref) = after_steps.into_inner();
+    out.note(&format!(
+        "watcher on {} files: {} directory watches, {} files tracked, started in {}, process memory +{} (VmRSS); after-step alone (walk + diff/finish) {} with the watcher vs {} without",
+        group(files),
+        group(watcher.watch_count()),
+        group(watcher.tracked_files()),
+        fmt_time(start_time),
+        fmt_mb(rss_after.saturating_sub(rss_before) as f64 * 1024.0),
+        fmt_time(median(after_ours)),
+        fmt_time(median(after_ref)),
+    ));
+    let (o, r) = (median(ours), median(reference));
+    let added = o - r;
+    out.row(
+        &format!(
+            "snapshot steps per call with the watcher, {}-file tree (a change 6 levels deep each call)",
+            group(files)
+        ),
+        &format!("{} ({})", fmt_time(o), fmt_added(added)),
+        &format!("{} the walk alone", fmt_time(r)),
+        &fmt_ratio(o / r),
+        "< 5 ms added",
+        verdict(added < 5e-3),
+    );
+    Ok(())
+}
+
+/// 200000 → "200 000".
+fn group(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+// ------------------------------------------------------------------ text rows
+
+/// Realistic secret-free log text of at least `size` bytes: build output,
+/// test results, HTTP access lines, stack frames, git SHAs, UUIDs, and a
+/// few lines that name keys and passwords without holding any (one in
+/// ten; left out without `keywords`). With `long_lines`, one line of 3 000
+/// chars every 5 000 lines.
+fn clean_log(size: usize, long_lines: bool, keywords: bool, rng: &mut Rng) -> String {
+    let crates = [
+        "serde_json",
+        "tokio",
+        "regex",
+        "hyper",
+        "clap",
+        "syn",
+        "rand",
+        "libc",
+    ];
+    let words = [
+        "parse", "config", "retry", "cache", "render", "upload", "merge", "index",
+    ];
+    let mut out = String::with_capacity(size + 4096);
+    let mut i = 0u64;
+    while out.len() < size {
+        i += 1;
+        if long_lines && i.is_multiple_of(5_000) {
+            out.push_str(&"=".repeat(3_000));
+            out.push('\n');
+            continue;
+        }
+        let kind = match rng.below(20) {
+            15 | 16 if !keywords => 0,
+            k => k,
+        };
+        let line = match kind {
+            0..=4 => format!(
+                "2025-06-01T12:{:02}:{:02}.{:03}Z INFO  [worker-{}] GET /api/v1/items/{} 200 {}ms {} bytes",
+                rng.below(60),
+                rng.below(60),
+                rng.below(1000),
+                rng.below(16),
+                rng.below(1_000_000),
+                rng.below(900),
+                rng.below(100_000)
+            ),
+            5..=7 => format!(
+                "   Compiling {} v{}.{}.{}",
+                rng.pick(&crates),
+                rng.below(3),
+                rng.below(40),
+                rng.below(20)
+            ),
+            8..=10 => format!(
+                "test {}::tests::{}_{}_{} ... ok",
+                rng.pick(&crates),
+                rng.pick(&words),
+                rng.pick(&words),
+                rng.below(100)
+            ),
+            11 => format!(
+                "warning: unused variable: `{}`\n  --> src/{}.rs:{}:{}",
+                rng.pick(&words),
+                rng.pick(&words),
+                rng.below(900),
+                rng.below(80)
+            ),
+            12 => format!(
+                "    at com.example.{}.{}Service.{}(Service.java:{})",
+                rng.pick(&words),
+                rng.pick(&["User", "Order", "Cart"]),
+                rng.pick(&words),
+                rng.below(500)
+            ),
+            13 => format!("commit {}", rng.chars(40, HEX)),
+            14 => format!(
+                "{}-{}-4{}-a{}-{} job {} finished in {}.{}s",
+                rng.chars(8, HEX),
+                rng.chars(4, HEX),
+                rng.chars(3, HEX),
+                rng.chars(3, HEX),
+                rng.chars(12, HEX),
+                rng.pick(&words),
+                rng.below(60),
+                rng.below(10)
+            ),
+            15 => format!(
+                "DEBUG cache: lookup key users:{} hit ratio 0.{}",
+                rng.below(100_000),
+                rng.below(100)
+            ),
+            16 => format!(
+                "INFO  auth: password policy check passed for user {} (session renewed)",
+                rng.pick(&["alice", "bob", "carol", "dave"])
+            ),
+            17 => format!(
+                "npm WARN deprecated {}@{}.{}.{}: this library is no longer supported",
+                rng.pick(&words),
+                rng.below(9),
+                rng.below(9),
+                rng.below(9)
+            ),
+            18 => format!(
+                "Step {}/{} : RUN apt-get install -y --no-install-recommends {}",
+                rng.below(12),
+                12,
+                rng.pick(&["curl", "git", "build-essential", "ca-certificates"])
+            ),
+            _ => format!(
+                "[{i:>9}] {} {} in {}.{:03}s",
+                rng.pick(&words),
+                rng.pick(&["finished", "started", "skipped"]),
+                rng.below(10),
+                rng.below(1000)
+            ),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// One line of about 200 bytes per secret, each of a real format and in
+/// a realistic context, rotating over a dozen families.
+fn dense_text(size: usize, rng: &mut Rng) -> (String, usize) {
+    let mut out = String::with_capacity(size + 512);
+    let mut planted = 0usize;
+    while out.len() < size {
+        let secret_line = match rng.below(12) {
+            0 => format!("export GITHUB_TOKEN=ghp_{}", rng.chars(36, ALNUM)),
+            1 => format!("aws_access_key_id = AKIA{}", rng.chars(16, UPPER_DIGITS)),
+            2 => format!(
+                "SLACK_BOT_TOKEN=xoxb-{}-{}-{}",
+                rng.chars(11, DIGITS),
+                rng.chars(12, DIGITS),
+                rng.chars(24, ALNUM)
+            ),
+            3 => format!("stripe.api_key = \"sk_live_{}\"", rng.chars(24, ALNUM)),
+            4 => format!(
+                "ANTHROPIC_API_KEY=sk-ant-api03-{}AA",
+                rng.chars(93, URLSAFE)
+            ),
+            5 => format!("HF_TOKEN=hf_{}", rng.chars(34, ALNUM)),
+            6 => format!(
+                "DATABASE_URL=postgres://app:{}@db.internal:5432/prod",
+                rng.chars(18, ALNUM)
+            ),
+            7 => format!(
+                "//registry.npmjs.org/:_authToken=npm_{}",
+                rng.chars(36, ALNUM)
+            ),
+            8 => format!("  \"password\": \"{}\",", rng.chars(20, ALNUM)),
+            9 => format!(
+                "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.{}.{}",
+                rng.chars(40, URLSAFE),
+                rng.chars(43, URLSAFE)
+            ),
+            10 => format!("GITLAB_TOKEN: glpat-{}", rng.chars(20, URLSAFE)),
+            _ => format!("OPENAI_API_KEY=sk-proj-{}", rng.chars(48, URLSAFE)),
+        };
+        let mut line = format!(
+            "[2025-06-01T12:00:{:02}Z] deploy step {}: ",
+            rng.below(60),
+            rng.below(1000)
+        );
+        line.push_str(&secret_line);
+        line.push(' ');
+        while line.len() < 199 {
+            line.push_str(" (ok)");
+        }
+        line.truncate(199);
+        line.push('\n');
+        out.push_str(&line);
+        planted += 1;
+    }
+    (out, planted)
+}
+
+fn redactor() -> Result<Redactor, String> {
+    // What the CLI builds: built-in rules plus the secret-looking
+    // environment values of this process.
+    Redactor::builder()
+        .build()
+        .map_err(|e| format!("redactor: {e}"))
+}
+
+/// A cat-speed copy of the same bytes: through one 128 KiB buffer, as
+/// `cat` moves them (no page faults of a fresh output buffer counted).
+fn copy_secs(text: &str) -> f64 {
+    let mut buf = vec![0u8; 128 * 1024];
+    let start = Instant::now();
+    for chunk in black_box(text.as_bytes()).chunks(buf.len()) {
+        buf[..chunk.len()].copy_from_slice(chunk);
+        black_box(&mut buf);
+    }
+    secs(start)
+}
+
+fn row_redact_clean(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let size = cfg.pick(20, 100) * 1_000_000;
+    let reps = cfg.pick(5, 7);
+    let mut rng = Rng::new();
+    let redactor = redactor()?;
+    for keywords in [true, false] {
+        let text = clean_log(size, false, keywords, &mut rng);
+        let label = if keywords {
+            "secret-free log text (1 line in 10 names a key or password)"
+        } else {
+            "secret-free log text without any rule keyword"
+        };
+        progress(&format!(
+            "redacting {} {label} × {reps} reps",
+            fmt_mb(text.len() as f64)
+        ));
+        let mut changed = false;
+        let (ours, reference) = interleaved(
+            reps,
+            || {
+                let start = Instant::now();
+                let masked = redactor.redact(black_box(&text));
+                let t = secs(start);
+                changed |= matches!(masked, Cow::Owned(_));
+                t
+            },
+            || copy_secs(&text),
+        );
+        if changed {
+            let (_, stats) = redactor.redact_with_stats(&text);
+            out.note(&format!(
+                "redaction of {label} masked {} spans (false positives: {:?})",
+                stats.redactions, stats.by_rule
+            ));
+        }
+        let (o, r) = (
+            mbps(text.len(), median(ours)),
+            mbps(text.len(), median(reference)),
+        );
+        out.row(
+            &format!("redaction, {} {label}", fmt_mb(text.len() as f64)),
+            &fmt_mbps(o),
+            &format!("{} cat-speed copy", fmt_mbps(r)),
+            &fmt_ratio(o / r),
+            "≥ 1 GB/s",
+            verdict(o >= 1000.0),
+        );
+    }
+    Ok(())
+}
+
+fn row_redact_dense(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let size = cfg.pick(2, 10) * 1_000_000;
+    let reps = cfg.pick(3, 5);
+    let mut rng = Rng::new();
+    let (text, planted) = dense_text(size, &mut rng);
+    let redactor = redactor()?;
+    progress(&format!(
+        "redacting {} of dense secrets × {reps} reps",
+        fmt_mb(text.len() as f64)
+    ));
+    // The last rep's output is kept (after its clock stopped) to check it.
+    let mut last = String::new();
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let start = Instant::now();
+            let masked = redactor.redact(black_box(&text));
+            let t = secs(start);
+            last = masked.into_owned();
+            t
+        },
+        || copy_secs(&text),
+    );
+    let kept: Vec<&str> = last.lines().filter(|l| !l.contains("[REDACTED:")).collect();
+    let mut note = format!(
+        "secret-dense redaction: {planted} secrets planted (one per 200-byte line, 12 families), {} masks written, lines left unmasked: {}",
+        last.matches("[REDACTED:").count(),
+        kept.len()
+    );
+    // The start of the context only: no whole token-shaped string lands in
+    // BENCHMARKS.md.
+    for line in kept.iter().take(3) {
+        let context = line.split_once(": ").map_or(*line, |(_, rest)| rest);
+        let shown: String = context.chars().take(28).collect();
+        note.push_str(&format!("; e.g. `{shown}…`"));
+    }
+    out.note(&note);
+    let (o, r) = (
+        mbps(text.len(), median(ours)),
+        mbps(text.len(), median(reference)),
+    );
+    out.row(
+        &format!(
+            "redaction, {} secret-dense text (1 secret per 200 bytes)",
+            fmt_mb(text.len() as f64)
+        ),
+        &fmt_mbps(o),
+        &format!("({} cat-speed copy)", fmt_mbps(r)),
+        &fmt_ratio(o / r),
+        "report",
+        "report",
+    );
+    Ok(())
+}
+
+/// Mixed Unicode: accents, combining marks, CJK, emoji, CRLF, empty lines,
+/// one 3 000-char line every 5 000 lines.
+fn unicode_log(size: usize, rng: &mut Rng) -> String {
+    let words = [
+        "résumé",
+        "e\u{301}cole",
+        "日本語のテキスト",
+        "✓ passed",
+        "😀🚀",
+        "Ωmega",
+        "plain ascii words",
+        "naïve café",
+    ];
+    let mut out = String::with_capacity(size + 16384);
+    let mut i = 0u64;
+    while out.len() < size {
+        i += 1;
+        if i.is_multiple_of(5_000) {
+            out.push_str(&"ü".repeat(3_000));
+        } else if !i.is_multiple_of(17) {
+            for _ in 0..(rng.below(9) + 1) {
+                out.push_str(rng.pick(&words));
+                out.push(' ');
+            }
+        }
+        out.push_str(if i.is_multiple_of(3) { "\r\n" } else { "\n" });
+    }
+    out
+}
+
+fn row_limiter(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let size = cfg.pick(20, 100) * 1_000_000;
+    let reps = cfg.pick(5, 7);
+    let mut rng = Rng::new();
+    // Spilling off: line truncation then middle truncation, the work the
+    // limiter itself does.
+    let truncating = Limiter::new(Limits::default().spill_floor(usize::MAX));
+    for (kind, text) in [
+        ("ASCII log", clean_log(size, true, true, &mut rng)),
+        ("mixed Unicode", unicode_log(size, &mut rng)),
+    ] {
+        progress(&format!(
+            "limiting {} {kind} × {reps} reps",
+            fmt_mb(text.len() as f64)
+        ));
+        let mut bad = false;
+        let (ours, reference) = interleaved(
+            reps,
+            || {
+                let start = Instant::now();
+                let limited = truncating.limit(black_box(&text), false);
+                let t = secs(start);
+                bad |= limited.content.len() > 40_000 || limited.spill_path.is_some();
+                t
+            },
+            || copy_secs(&text),
+        );
+        if bad {
+            return Err(format!(
+                "the limiter's {kind} output was not middle-truncated"
+            ));
+        }
+        let (o, r) = (
+            mbps(text.len(), median(ours)),
+            mbps(text.len(), median(reference)),
+        );
+        let ascii = kind == "ASCII log";
+        out.row(
+            &format!("limiter, {} {kind} (truncate)", fmt_mb(text.len() as f64)),
+            &fmt_mbps(o),
+            &format!("{} cat-speed copy", fmt_mbps(r)),
+            &fmt_ratio(o / r),
+            if ascii { "≥ 1 GB/s" } else { "report" },
+            if ascii {
+                verdict(o >= 1000.0)
+            } else {
+                "report"
+            },
+        );
+    }
+
+    // Default settings: the whole result goes to a spill file.
+    let text = clean_log(size, true, true, &mut rng);
+    let scratch = temp_dir("spill")?;
+    let spilling = Limiter::new(Limits::default().scratch_dir(scratch.path()));
+    let reference_path = scratch.path().join("reference.txt");
+    progress(&format!(
+        "spilling {} × {reps} reps",
+        fmt_mb(text.len() as f64)
+    ));
+    let failures = RefCell::new(Vec::new());
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let start = Instant::now();
+            let limited = spilling.limit(black_box(&text), false);
+            let t = secs(start);
+            match limited.spill_path {
+                Some(path) => {
+                    let _ = fs::remove_file(path);
+                }
+                None => failures
+                    .borrow_mut()
+                    .push(format!("not spilled: {:?}", limited.spill_error)),
+            }
+            t
+        },
+        || {
+            let start = Instant::now();
+            let written = fs::write(&reference_path, black_box(text.as_bytes()));
+            let t = secs(start);
+            let _ = fs::remove_file(&reference_path);
+            if let Err(e) = written {
+                failures.borrow_mut().push(format!("reference write: {e}"));
+            }
+            t
+        },
+    );
+    if let Some(first) = failures.into_inner().into_iter().next() {
+        return Err(first);
+    }
+    let (o, r) = (
+        mbps(text.len(), median(ours)),
+        mbps(text.len(), median(reference)),
+    );
+    out.row(
+        &format!(
+            "limiter, {} ASCII log spilled (default limits)",
+            fmt_mb(text.len() as f64)
+        ),
+        &fmt_mbps(o),
+        &format!("{} fs::write of the same bytes", fmt_mbps(r)),
+        &fmt_ratio(o / r),
+        "report",
+        "report",
+    );
+    Ok(())
+}
+
+// ------------------------------------------------------------------ peak-memory rows
+
+fn vm_hwm_kib() -> Result<u64, String> {
+    let status = fs::read_to_string("/proc/self/status")
+        .map_err(|e| format!("cannot read /proc/self/status: {e}"))?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| "no VmHWM in /proc/self/status".to_string())
+}
+
+/// Runs in a fresh process; prints `PROBE\tHWM_KIB\tDETAIL`.
+fn probe(kind: &str, arg: u64) -> Result<(), String> {
+    match kind {
+        "limiter-truncate" | "limiter-spill" => {
+            let mut rng = Rng::new();
+            let text = clean_log(arg as usize, true, true, &mut rng);
+            let scratch = temp_dir("rss")?;
+            let limits = Limits::default().scratch_dir(scratch.path());
+            let limiter = Limiter::new(if kind == "limiter-spill" {
+                limits
+            } else {
+                limits.spill_floor(usize::MAX)
+            });
+            let limited = limiter.limit(&text, false);
+            let hwm = vm_hwm_kib()?;
+            if kind == "limiter-spill" && limited.spill_path.is_none() {
+                return Err(format!("not spilled: {:?}", limited.spill_error));
+            }
+            println!("PROBE\t{hwm}\t{}", text.len());
+            Ok(())
+        }
+        "exec" => {
+            let rt = runtime()?;
+            let dir = temp_dir("exec-rss")?;
+            let builtin = toolexec_tools::builtin_tools(&toolexec_tools::BuiltinConfig::default());
+            let executor = Executor::builder(dir.path())
+                .tools(builtin.tools)
+                .observer(builtin.tracker)
+                .build()
+                .map_err(|e| format!("executor: {e}"))?;
+            let input = json!({"command": format!("yes | head -c {arg}")}).to_string();
+            let results = rt.block_on(executor.run_batch(
+                vec![ToolCall::new("1", "exec", input)],
+                &BatchOptions::new(),
+            ));
+            let hwm = vm_hwm_kib()?;
+            let Some(result) = results.first() else {
+                return Err("no result".to_string());
+            };
+            if result.is_error {
+                return Err(format!("exec failed: {}", result.content));
+            }
+            let text = match &result.spill_path {
+                Some(path) => fs::read_to_string(path).map_err(|e| format!("spill file: {e}"))?,
+                None => result.content.clone(),
+            };
+            if !text.trim_end().ends_with("exit status: 0") {
+                return Err(format!(
+                    "unexpected exec output ending {:?}",
+                    text.chars().rev().take(80).collect::<String>()
+                ));
+            }
+            if let Some(path) = &result.spill_path {
+                let _ = fs::remove_file(path);
+            }
+            println!("PROBE\t{hwm}\t{arg}");
+            Ok(())
+        }
+        _ => Err(format!("unknown probe {kind:?}")),
+    }
+}
+
+/// Runs `--probe KIND ARG` in `reps` fresh processes; the median VmHWM in
+/// bytes.
+fn probe_median(kind: &str, arg: u64, reps: usize) -> Result<f64, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+    let mut peaks = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let output = Command::new(&exe)
+            .args(["--probe", kind, "--arg", &arg.to_string()])
+            .stdin(Stdio::null())
+            .stderr(Stdio::inherit())
+            .output()
+            .map_err(|e| format!("cannot start probe: {e}"))?;
+        if !output.status.success() {
+            return Err(format!("probe {kind} failed ({})", output.status));
+        }
+        let text = String::from_utf8_lossy(&output.stdout);
+        let kib: u64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("PROBE\t"))
+            .and_then(|l| l.split('\t').next())
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("probe {kind} printed no figure"))?;
+        peaks.push(kib as f64 * 1024.0);
+    }
+    Ok(median(peaks))
+}
+
+fn row_limiter_rss(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let size = cfg.pick(20, 100) * 1_000_000;
+    let reps = 3;
+    for (kind, label) in [("limiter-truncate", "truncate"), ("limiter-spill", "spill")] {
+        progress(&format!(
+            "{label}: {reps} processes of {}",
+            fmt_mb(size as f64)
+        ));
+        let peak = probe_median(kind, size as u64, reps)?;
+        let ratio = peak / size as f64;
+        out.row(
+            &format!(
+                "limiter peak RSS, {} ASCII log ({label})",
+                fmt_mb(size as f64)
+            ),
+            &fmt_mb(peak),
+            &format!("{} input", fmt_mb(size as f64)),
+            &fmt_ratio(ratio),
+            "≤ 2× input",
+            verdict(ratio <= 2.0),
+        );
+    }
+    out.note("peak RSS is the process's VmHWM after the call, input included (median of 3 fresh processes)");
+    Ok(())
+}
+
+fn row_exec_spawn(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let reps = cfg.pick(60, 300);
+    let rt = runtime()?;
+    let dir = temp_dir("exec")?;
+    let tool = ExecTool::new(ExecConfig::default());
+    let failures = Cell::new(0usize);
+    progress(&format!("exec `true` vs sh -c true × {reps} reps"));
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let start = Instant::now();
+            let result = rt.block_on(tool.call(
+                json!({"command": "true"}),
+                ToolContext::new(dir.path(), "b"),
+            ));
+            let t = secs(start);
+            if !matches!(&result, Ok(s) if s.ends_with("exit status: 0")) {
+                failures.set(failures.get() + 1);
+            }
+            t
+        },
+        || {
+            let start = Instant::now();
+            let output = Command::new("sh")
+                .args(["-c", "true"])
+                .current_dir(dir.path())
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .output();
+            let t = secs(start);
+            if !matches!(&output, Ok(o) if o.status.success()) {
+                failures.set(failures.get() + 1);
+            }
+            t
+        },
+    );
+    if failures.get() > 0 {
+        return Err(format!("{} spawns failed", failures.get()));
+    }
+    // Where the difference goes: tokio's process support with the options
+    // exec sets (own process group, filtered environment, piped output).
+    let config = ExecConfig::default();
+    let env = config.child_env(std::env::vars_os());
+    let mut tokio_times = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let start = Instant::now();
+        let output = rt.block_on(async {
+            tokio::process::Command::new("sh")
+                .args(["-c", "true"])
+                .current_dir(dir.path())
+                .env_clear()
+                .envs(env.iter().cloned())
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .process_group(0)
+                .kill_on_drop(true)
+                .output()
+                .await
+        });
+        tokio_times.push(secs(start));
+        if !matches!(&output, Ok(o) if o.status.success()) {
+            return Err("tokio spawn of sh -c true failed".to_string());
+        }
+    }
+    out.note(&format!(
+        "exec spawn: `sh -c true` through tokio::process with exec's options (process group, filtered env, pipes) takes {} at the median",
+        fmt_time(median(tokio_times))
+    ));
+    let (o, r) = (median(ours), median(reference));
+    out.row(
+        "exec spawn of `true` (tool called directly)",
+        &format!("{}/call", fmt_time(o)),
+        &format!("{} sh -c true via std::process", fmt_time(r)),
+        &fmt_ratio(o / r),
+        "≤ 1.5×",
+        verdict(o / r <= 1.5),
+    );
+    Ok(())
+}
+
+fn row_exec_rss(_cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let bytes = 1_000_000_000u64;
+    let reps = 3;
+    progress(&format!(
+        "{reps} processes running `yes | head -c {bytes}` through the executor"
+    ));
+    let peak = probe_median("exec", bytes, reps)?;
+    out.row(
+        "exec capture of 1 GB (`yes | head -c 1e9`, full executor), peak RSS",
+        &fmt_mb(peak),
+        "—",
+        "—",
+        "< 64 MB",
+        verdict(peak < 64e6),
+    );
+    Ok(())
+}
+
+// ------------------------------------------------------------------ grep
+
+/// 100 directories of 100 files of 40 lines; about one file in 97 holds a
+/// `needle_N` line.
+fn grep_tree(root: &Path, rng: &mut Rng) -> Result<usize, String> {
+    let mut needles = 0usize;
+    for d in 0..100 {
+        let sub = root.join(format!("dir{d:03}"));
+        fs::create_dir_all(&sub).map_err(|e| format!("mkdir {}: {e}", sub.display()))?;
+        for f in 0..100 {
+            let mut text = String::with_capacity(2400);
+            let needle = rng.below(97) == 0;
+            for line in 0..40 {
+                if needle && line == 20 {
+                    text.push_str(&format!(
+                        "    let needle_{} = compute({line});\n",
+                        rng.below(1000)
+                    ));
+                    needles += 1;
+                } else {
+                    text.push_str(&format!(
+                        "    let value_{line} = some_function(argument_{line}, {});\n",
+                        rng.below(100_000)
+                    ));
+                }
+            }
+            fs::write(sub.join(format!("file{f:03}.rs")), text)
+                .map_err(|e| format!("write: {e}"))?;
+        }
+    }
+    Ok(needles)
+}
+
+fn row_grep(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let reps = cfg.pick(7, 21);
+    let mut rng = Rng::new();
+    let dir = temp_dir("grep")?;
+    let root: PathBuf = dir.path().to_path_buf();
+    let needles = grep_tree(&root, &mut rng)?;
+    let rt = runtime()?;
+    let tool = Arc::new(GrepTool::new());
+    let wrong = RefCell::new(Vec::new());
+    progress(&format!(
+        "grep tool vs grep -rn on 10 000 files × {reps} reps"
+    ));
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let start = Instant::now();
+            let result = rt.block_on(tool.call(
+                json!({"pattern": "needle_[0-9]+", "max_results": 10_000}),
+                ToolContext::new(&root, "b"),
+            ));
+            let t = secs(start);
+            let n = result.as_ref().map(|s| s.lines().count()).unwrap_or(0);
+            if n != needles {
+                wrong
+                    .borrow_mut()
+                    .push(format!("grep tool found {n} lines, expected {needles}"));
+            }
+            t
+        },
+        || {
+            let start = Instant::now();
+            let output = Command::new("grep")
+                .args(["-rnE", "needle_[0-9]+", "."])
+                .current_dir(&root)
+                .stdin(Stdio::null())
+                .output();
+            let t = secs(start);
+            let n = output
+                .as_ref()
+                .map(|o| o.stdout.iter().filter(|&&b| b == b'\n').count())
+                .unwrap_or(0);
+            if n != needles {
+                wrong
+                    .borrow_mut()
+                    .push(format!("grep -rn found {n} lines, expected {needles}"));
+            }
+            t
+        },
+    );
+    if let Some(first) = wrong.into_inner().into_iter().next() {
+        return Err(first);
+    }
+    let (o, r) = (median(ours), median(reference));
+    out.row(
+        &format!("grep, 10 000-file tree ({needles} matches)"),
+        &fmt_time(o),
+        &format!("{} grep -rn", fmt_time(r)),
+        &fmt_ratio(o / r),
+        "report",
+        "report",
+    );
+    Ok(())
+}

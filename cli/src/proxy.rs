@@ -1,0 +1,1004 @@
+//! `toolexec proxy [options] -- CMD ARGS…`: an MCP server on stdio that
+//! re-exposes the tools of the child MCP server CMD, every call through the
+//! toolexec pipeline (SPEC §7).
+//!
+//! Each child tool is wrapped as a [`toolexec_core::Tool`] whose `call`
+//! forwards the call to the child, so the [`Executor`] gives it the guard
+//! (the child's input schema, `--disabled`, `--offered`), the deadline
+//! (`--timeout-ms`, default 120 s), redaction, the limiter and, with
+//! `--workdir`, the workspace diff.
+//!
+//! Decisions:
+//! - **The child process** is spawned by toolexec itself (stdin and stdout
+//!   piped, stderr inherited, so the child's log lines reach our stderr
+//!   unchanged) so that its exit status can be reported. It keeps our
+//!   working directory. When our client closes stdin, the calls in flight
+//!   are cancelled at once (the child is told), the child's stdin is closed
+//!   and it gets 3 s to exit before it is killed; the proxy exits 0. On
+//!   SIGTERM or SIGINT the same happens with 0.5 s for the child, and the
+//!   proxy exits with 128 + the signal number.
+//! - **The tool list** is read once at start-up (`tools/list`, all pages);
+//!   `notifications/tools/list_changed` from the child is not followed. A
+//!   tool whose input schema the guard refuses (say a remote `$ref`) and a
+//!   second tool of the same name are left out, with a line on stderr.
+//! - **Read-only and concurrency.** A child's `readOnlyHint` is trusted only
+//!   with `--trust-annotations`; a trusted read-only tool gets no snapshot and
+//!   three times the budget. Trusted read-only tools are concurrency-safe.
+//!   Other tools are concurrency-safe only without `--workdir`: with a
+//!   workspace diff each such call runs alone, so that the diff it reports
+//!   is its own.
+//! - **Content.** Text blocks are joined with newlines; an embedded text
+//!   resource contributes its text; images, audio, binary resources and
+//!   resource links become one bracketed line each (`[image: image/png,
+//!   1234 bytes of base64 left out]`), since the pipeline carries text only.
+//!   A result with `structuredContent` and no text gets the JSON text of
+//!   the structured content as its text.
+//! - **`structuredContent`** is redacted (each string of the value, then
+//!   its JSON text as a whole, kept when that still parses) and passed on
+//!   when its JSON text fits the result's effective budget (the budget,
+//!   three times for a successful trusted read-only call). A larger one is
+//!   left out and `_meta["toolexec/structuredContent"]` says why; its text
+//!   form in the content went through the limiter (and spill) as usual. It
+//!   is passed on only when the child answered (success or the tool's own
+//!   error), never after a timeout or cancellation. Since the proxy may thus
+//!   change or drop it, a child's `outputSchema` is not advertised as such
+//!   (clients would validate against it) but under
+//!   `_meta["toolexec/outputSchema"]`.
+//! - **Errors.** `isError` from the child makes the call an `execution`
+//!   error with the child's text. A JSON-RPC error from the child, a child
+//!   that closed the connection, or an answer that is not a tool result
+//!   also end as `execution` errors with a sentence naming the server.
+//! - **Deadline and cancellation.** When the deadline passes or our client
+//!   cancels, the child is sent `notifications/cancelled` for its request
+//!   (at once when the call's token fires; also when the forwarding future
+//!   is dropped before the child answered).
+//! - **Progress** (best effort): rmcp gives every request to the child its
+//!   own progress token; a `notifications/progress` from the child for that
+//!   token is sent to our client with the token our client gave in its
+//!   `tools/call`, the message redacted. Calls without a caller token get
+//!   none. rmcp handles notifications on separate tasks, so their order is
+//!   not guaranteed.
+//! - **Logging** notifications from the child (deprecated in MCP) are
+//!   dropped; its stderr reaches ours. Sampling and elicitation requests
+//!   from the child are refused (method not found); `roots/list` is
+//!   answered with no roots.
+//! - **When the child dies**, pending calls end with an `execution` error
+//!   naming the server and its exit status; once they are answered (at most
+//!   5 s), the proxy prints the exit status on stderr and exits with
+//!   status 1.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use clap::Args;
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult,
+    CancelledNotification, CancelledNotificationParam, ClientCapabilities, ClientConfig,
+    ClientNotification, ClientRequest, ContentBlock, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, RequestId, ResourceContents, ServerCapabilities,
+    ServerConfig, ServerResult, Tool as McpTool,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RoleClient};
+use rmcp::{
+    ClientHandler, ErrorData as McpError, Peer, RoleServer, ServerHandler, ServiceError, ServiceExt,
+};
+use serde_json::Value;
+use toolexec_core::{BuildError, Executor, Tool, ToolCall, ToolContext, ToolError, ToolFuture};
+
+use crate::mcp::{
+    arguments_text, call_tool_result, exit_now, implementation, listed_tools, tool_answered,
+    unknown_tool, Lifecycle, PipelineArgs, META_CONCURRENCY_SAFE, META_READ_ONLY,
+};
+use crate::run::build_redactor;
+use crate::CliError;
+
+/// `_meta` key of a proxied tool: the child's `outputSchema`.
+pub const META_OUTPUT_SCHEMA: &str = "toolexec/outputSchema";
+/// `_meta` key of a result whose `structuredContent` was left out: why.
+pub const META_STRUCTURED: &str = "toolexec/structuredContent";
+
+/// How long the child gets for the MCP handshake and its tool list.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long the child gets to exit after its stdin was closed.
+const CHILD_EXIT_GRACE: Duration = Duration::from_secs(3);
+/// How long pending calls get to be answered after the child died.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long the child gets to exit when we were sent SIGTERM / SIGINT.
+const SIGNAL_CHILD_GRACE: Duration = Duration::from_millis(500);
+
+/// Options of `toolexec proxy`.
+#[derive(Debug, Args)]
+pub struct ProxyArgs {
+    /// Workspace whose changes are reported after each call of a tool that
+    /// is not trusted read-only (no workspace diff without it).
+    #[arg(long)]
+    pub workdir: Option<PathBuf>,
+    /// Trust the child's `readOnlyHint` annotations (no snapshot, three
+    /// times the budget for those tools).
+    #[arg(long)]
+    pub trust_annotations: bool,
+    /// The pipeline options.
+    #[command(flatten)]
+    pub pipeline: PipelineArgs,
+    /// The child MCP server and its arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+/// Where a progress notification of the child goes: our client and the
+/// token it gave.
+#[derive(Debug, Clone)]
+struct Route {
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+}
+
+/// What the proxy keeps per call in flight, by toolexec call id.
+#[derive(Debug, Default)]
+struct CallSlot {
+    caller: Option<Route>,
+    structured: Option<Value>,
+}
+
+/// State shared by the server, the forwarding tools and the child client.
+#[derive(Debug)]
+struct Shared {
+    /// What the server side registered for each call in flight.
+    calls: Mutex<HashMap<String, CallSlot>>,
+    /// Child progress token → our caller.
+    routes: Mutex<HashMap<ProgressToken, Route>>,
+    redactor: Arc<toolexec_redact::Redactor>,
+    /// The child program, for messages.
+    program: String,
+    /// How the child ended, once it did.
+    exit: OnceLock<String>,
+}
+
+impl Shared {
+    fn lock_calls(&self) -> std::sync::MutexGuard<'_, HashMap<String, CallSlot>> {
+        self.calls.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn lock_routes(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, Route>> {
+        self.routes.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        self.redactor.redact(text)
+    }
+
+    /// The sentence for a call the child could not answer.
+    async fn failure(&self, err: ServiceError) -> ToolError {
+        let program = &self.program;
+        match err {
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                // The exit status follows the closed pipe by a moment.
+                for _ in 0..30 {
+                    if self.exit.get().is_some() {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+                match self.exit.get() {
+                    Some(status) => ToolError::new(format!(
+                        "the MCP server {program} exited before answering ({status})"
+                    )),
+                    None => ToolError::new(format!(
+                        "the MCP server {program} closed the connection before answering"
+                    )),
+                }
+            }
+            ServiceError::McpError(e) => ToolError::new(format!(
+                "the MCP server {program} answered with error {}: {}",
+                e.code.0, e.message
+            )),
+            other => ToolError::new(format!("the MCP server {program} did not answer: {other}")),
+        }
+    }
+}
+
+/// Removes a progress route when the forwarded call ends.
+struct RouteGuard<'a> {
+    shared: &'a Shared,
+    token: Option<ProgressToken>,
+}
+
+impl Drop for RouteGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(token) = self.token.take() {
+            self.shared.lock_routes().remove(&token);
+        }
+    }
+}
+
+/// Sends `notifications/cancelled` for a request to the child unless
+/// disarmed: on demand, or when dropped still armed.
+struct CancelGuard {
+    peer: Peer<RoleClient>,
+    id: Option<RequestId>,
+}
+
+impl CancelGuard {
+    fn send(&mut self, reason: &str) {
+        let Some(id) = self.id.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let notification = ClientNotification::CancelledNotification(CancelledNotification::new(
+            CancelledNotificationParam::new(Some(id), Some(reason.to_string())),
+        ));
+        runtime.spawn(async move {
+            // A child that is gone needs no cancellation.
+            let _ = peer.send_notification(notification).await;
+        });
+    }
+
+    fn disarm(&mut self) {
+        self.id = None;
+    }
+}
+
+impl Drop for CancelGuard {
+    fn drop(&mut self) {
+        self.send("toolexec: the call was dropped");
+    }
+}
+
+/// A child tool, wrapped so that the executor runs it.
+#[derive(Debug, Clone)]
+struct ForwardTool {
+    name: String,
+    description: String,
+    schema: Value,
+    read_only: bool,
+    concurrency_safe: bool,
+    peer: Peer<RoleClient>,
+    shared: Arc<Shared>,
+}
+
+impl Tool for ForwardTool {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn input_schema(&self) -> &Value {
+        &self.schema
+    }
+
+    fn read_only(&self) -> bool {
+        self.read_only
+    }
+
+    fn concurrency_safe(&self) -> bool {
+        self.concurrency_safe
+    }
+
+    fn call(&self, input: Value, ctx: ToolContext) -> ToolFuture<'_> {
+        Box::pin(self.forward(input, ctx))
+    }
+}
+
+impl ForwardTool {
+    async fn forward(&self, input: Value, ctx: ToolContext) -> Result<String, ToolError> {
+        let shared = &*self.shared;
+        let arguments = match input {
+            Value::Object(map) => Some(map),
+            Value::Null => None,
+            _ => {
+                return Err(ToolError::new(format!(
+                    "tool {}: invalid input: the arguments must be a JSON object",
+                    self.name
+                )))
+            }
+        };
+        let mut params = CallToolRequestParams::new(self.name.clone());
+        params.arguments = arguments;
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let handle = match self
+            .peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+        {
+            Ok(handle) => handle,
+            Err(err) => return Err(shared.failure(err).await),
+        };
+        let mut cancel = CancelGuard {
+            peer: self.peer.clone(),
+            id: Some(handle.id.clone()),
+        };
+        let caller = shared
+            .lock_calls()
+            .get(ctx.call_id())
+            .and_then(|slot| slot.caller.clone());
+        let _route = match caller {
+            Some(route) => {
+                shared
+                    .lock_routes()
+                    .insert(handle.progress_token.clone(), route);
+                RouteGuard {
+                    shared,
+                    token: Some(handle.progress_token.clone()),
+                }
+            }
+            None => RouteGuard {
+                shared,
+                token: None,
+            },
+        };
+        let response = tokio::select! {
+            response = handle.await_response() => response,
+            () = ctx.cancelled() => {
+                cancel.send("toolexec: deadline passed or call cancelled");
+                // The executor drops this future after its grace period.
+                std::future::pending().await
+            }
+        };
+        cancel.disarm();
+        let result = match response {
+            Ok(ServerResult::CallToolResult(result)) => result,
+            Ok(ServerResult::EmptyResult(_)) => CallToolResult::success(Vec::new()),
+            Ok(ServerResult::InputRequiredResult(_)) => {
+                return Err(ToolError::new(format!(
+                    "the MCP server {} asked for more input (elicitation), which toolexec proxy does not support",
+                    shared.program
+                )))
+            }
+            Ok(_) => {
+                return Err(ToolError::new(format!(
+                    "the MCP server {} answered tools/call with something that is not a tool result",
+                    shared.program
+                )))
+            }
+            Err(err) => return Err(shared.failure(err).await),
+        };
+        let mut text = render_content(&result.content);
+        if let Some(structured) = result.structured_content {
+            if text.is_empty() {
+                text = structured.to_string();
+            }
+            if let Some(slot) = shared.lock_calls().get_mut(ctx.call_id()) {
+                slot.structured = Some(structured);
+            }
+        }
+        if result.is_error == Some(true) {
+            if text.is_empty() {
+                text = format!(
+                    "the MCP server {} reported an error without a message",
+                    shared.program
+                );
+            }
+            return Err(ToolError::new(text));
+        }
+        Ok(text)
+    }
+}
+
+/// The text of a child's content blocks (see the module docs).
+fn render_content(blocks: &[ContentBlock]) -> String {
+    let mut parts: Vec<Cow<'_, str>> = Vec::with_capacity(blocks.len());
+    for block in blocks {
+        let part = match block {
+            ContentBlock::Text(text) => Cow::Borrowed(text.text.as_str()),
+            ContentBlock::Image(image) => Cow::Owned(format!(
+                "[image: {}, {} bytes of base64 left out]",
+                image.mime_type,
+                image.data.len()
+            )),
+            ContentBlock::Audio(audio) => Cow::Owned(format!(
+                "[audio: {}, {} bytes of base64 left out]",
+                audio.mime_type,
+                audio.data.len()
+            )),
+            ContentBlock::Resource(embedded) => match &embedded.resource {
+                ResourceContents::TextResourceContents { text, .. } => Cow::Borrowed(text.as_str()),
+                ResourceContents::BlobResourceContents { uri, blob, .. } => Cow::Owned(format!(
+                    "[resource {uri}: {} bytes of base64 left out]",
+                    blob.len()
+                )),
+                _ => Cow::Borrowed("[resource left out]"),
+            },
+            ContentBlock::ResourceLink(link) => {
+                Cow::Owned(format!("[resource link: {}]", link.uri))
+            }
+            _ => Cow::Borrowed("[content block left out]"),
+        };
+        parts.push(part);
+    }
+    parts.join("\n")
+}
+
+/// Masks secrets in a JSON value: each string (keys too), then the JSON
+/// text as a whole so that rules that need the key (`"password": "…"`)
+/// apply; the second step is kept only when its text still parses.
+fn redact_json(redactor: &toolexec_redact::Redactor, value: Value) -> Value {
+    fn leaves(redactor: &toolexec_redact::Redactor, value: Value) -> Value {
+        match value {
+            Value::String(s) => match redactor.redact(&s) {
+                Cow::Owned(masked) => Value::String(masked),
+                Cow::Borrowed(_) => Value::String(s),
+            },
+            Value::Array(items) => {
+                Value::Array(items.into_iter().map(|v| leaves(redactor, v)).collect())
+            }
+            Value::Object(map) => Value::Object(
+                map.into_iter()
+                    .map(|(k, v)| {
+                        let k = redactor.redact(&k).into_owned();
+                        (k, leaves(redactor, v))
+                    })
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+    let value = leaves(redactor, value);
+    let text = value.to_string();
+    match redactor.redact(&text) {
+        Cow::Borrowed(_) => value,
+        Cow::Owned(masked) => serde_json::from_str(&masked).unwrap_or(value),
+    }
+}
+
+/// The structured content to pass on, or why it was left out.
+fn limit_structured(value: Value, budget: usize) -> Result<Value, String> {
+    let chars = value.to_string().chars().count();
+    if chars <= budget {
+        Ok(value)
+    } else {
+        Err(format!(
+            "left out: its JSON text has {chars} chars, more than the budget of {budget}; the text content carries the output"
+        ))
+    }
+}
+
+/// The MCP definition under which a child tool is re-exposed.
+fn proxied_definition(child: &McpTool, read_only: bool, concurrency_safe: bool) -> McpTool {
+    let mut tool = child.clone();
+    let mut meta = tool.meta.take().unwrap_or_default();
+    if let Some(schema) = tool.output_schema.take() {
+        meta.0.insert(
+            META_OUTPUT_SCHEMA.to_string(),
+            Value::Object((*schema).clone()),
+        );
+    }
+    meta.0.insert(
+        META_CONCURRENCY_SAFE.to_string(),
+        Value::Bool(concurrency_safe),
+    );
+    meta.0
+        .insert(META_READ_ONLY.to_string(), Value::Bool(read_only));
+    tool.meta = Some(meta);
+    tool
+}
+
+/// The MCP client toward the child: routes progress.
+#[derive(Debug)]
+struct ChildClient {
+    shared: Arc<Shared>,
+}
+
+impl ClientHandler for ChildClient {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let route = self
+            .shared
+            .lock_routes()
+            .get(&params.progress_token)
+            .cloned();
+        let Some(route) = route else {
+            return;
+        };
+        let mut out = ProgressNotificationParam::new(route.token, params.progress);
+        out.total = params.total;
+        out.message = params.message.map(|m| self.shared.redact(&m).into_owned());
+        // Our client may be gone; progress is best effort.
+        let _ = route.peer.notify_progress(out).await;
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            implementation("toolexec-proxy"),
+        )
+    }
+}
+
+/// The MCP server side of the proxy.
+#[derive(Debug, Clone)]
+struct ProxyServer {
+    inner: Arc<ServerInner>,
+}
+
+#[derive(Debug)]
+struct ServerInner {
+    executor: Executor,
+    /// Re-exposed definitions, by name.
+    definitions: HashMap<String, McpTool>,
+    shared: Arc<Shared>,
+    limits: toolexec_limiter::Limits,
+    next_id: AtomicU64,
+    life: Arc<Lifecycle>,
+}
+
+/// Forgets a call's slot when the call ends.
+struct SlotGuard<'a> {
+    shared: &'a Shared,
+    id: String,
+}
+
+impl Drop for SlotGuard<'_> {
+    fn drop(&mut self) {
+        self.shared.lock_calls().remove(&self.id);
+    }
+}
+
+impl ServerHandler for ProxyServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(implementation("toolexec-proxy"))
+            .with_instructions(format!(
+                "Tools of the MCP server {} behind toolexec: inputs are checked, every call has a deadline, \
+                 secrets are masked and results are bounded (large ones are spilled to a file).",
+                self.inner.shared.program
+            ))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let inner = &*self.inner;
+        Ok(ListToolsResult::with_all_items(listed_tools(
+            &inner.executor,
+            |info| inner.definitions.get(&info.name).cloned(),
+        )))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let inner = &*self.inner;
+        let Some(tool) = inner.executor.tool(&request.name) else {
+            return Err(unknown_tool(&request.name));
+        };
+        let read_only = tool.read_only();
+        let id = inner.next_id.fetch_add(1, Ordering::SeqCst).to_string();
+        let caller = context.meta.get_progress_token().map(|token| Route {
+            peer: context.peer.clone(),
+            token,
+        });
+        inner.shared.lock_calls().insert(
+            id.clone(),
+            CallSlot {
+                caller,
+                structured: None,
+            },
+        );
+        let _slot = SlotGuard {
+            shared: &inner.shared,
+            id: id.clone(),
+        };
+        let call = ToolCall::new(
+            id.clone(),
+            request.name.to_string(),
+            arguments_text(request.arguments),
+        );
+        let result = inner
+            .life
+            .run_call(&inner.executor, call, &context.ct)
+            .await;
+        let structured = inner
+            .shared
+            .lock_calls()
+            .get_mut(&id)
+            .and_then(|slot| slot.structured.take());
+        let answered = tool_answered(result.error_kind);
+        let success = !result.is_error;
+        let mut out = call_tool_result(result);
+        if let Some(value) = structured.filter(|_| answered) {
+            let value = redact_json(&inner.shared.redactor, value);
+            match limit_structured(value, inner.limits.effective_budget(read_only && success)) {
+                Ok(value) => out.structured_content = Some(value),
+                Err(why) => {
+                    let mut meta = out.meta.take().unwrap_or_default();
+                    meta.0
+                        .insert(META_STRUCTURED.to_string(), Value::String(why));
+                    out.meta = Some(meta);
+                }
+            }
+        }
+        Ok(out.into())
+    }
+}
+
+/// The child tools as the executor's tools and their MCP definitions.
+fn wrap_tools(
+    child_tools: Vec<McpTool>,
+    args: &ProxyArgs,
+    peer: &Peer<RoleClient>,
+    shared: &Arc<Shared>,
+) -> Vec<(ForwardTool, McpTool)> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for child in child_tools {
+        let name = child.name.to_string();
+        if !seen.insert(name.clone()) {
+            eprintln!("toolexec: proxy: the MCP server lists tool {name} twice; the second one is left out");
+            continue;
+        }
+        let read_only = args.trust_annotations
+            && child.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true);
+        let concurrency_safe = read_only || args.workdir.is_none();
+        let definition = proxied_definition(&child, read_only, concurrency_safe);
+        let tool = ForwardTool {
+            name,
+            description: child.description.as_deref().unwrap_or_default().to_string(),
+            schema: Value::Object((*child.input_schema).clone()),
+            read_only,
+            concurrency_safe,
+            peer: peer.clone(),
+            shared: shared.clone(),
+        };
+        out.push((tool, definition));
+    }
+    out
+}
+
+/// Builds the executor, leaving out tools whose schema the guard refuses.
+fn build_executor(
+    mut tools: Vec<(ForwardTool, McpTool)>,
+    args: &ProxyArgs,
+    workdir: Option<&PathBuf>,
+    snapshot: Option<toolexec_core::SnapshotConfig>,
+    redactor: &Arc<toolexec_redact::Redactor>,
+) -> Result<(Executor, HashMap<String, McpTool>), CliError> {
+    loop {
+        let root = match workdir {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        };
+        let mut builder = args
+            .pipeline
+            .apply(Executor::builder(root), redactor.clone())?
+            .snapshot(snapshot.clone());
+        let mut definitions = HashMap::new();
+        for (tool, definition) in &tools {
+            definitions.insert(tool.name.clone(), definition.clone());
+            builder = builder.tool(tool.clone());
+        }
+        match builder.build() {
+            Ok(executor) => return Ok((executor, definitions)),
+            Err(BuildError::InvalidSchema { name, detail }) => {
+                eprintln!("toolexec: proxy: tool {name} is left out: its input schema is unusable: {detail}");
+                tools.retain(|(tool, _)| tool.name != name);
+            }
+            Err(err) => return Err(CliError::Runtime(format!("proxy: {err}"))),
+        }
+    }
+}
+
+fn describe_exit(status: &std::io::Result<ExitStatus>) -> String {
+    match status {
+        Ok(status) => status.to_string(),
+        Err(err) => format!("its status is unknown: {err}"),
+    }
+}
+
+/// Runs `toolexec proxy` until our client closes stdin (exit 0) or the
+/// child dies (exit 1).
+pub async fn run(args: ProxyArgs) -> Result<(), CliError> {
+    let workdir = match &args.workdir {
+        Some(dir) => Some(crate::mcp::canonical_workdir(dir)?),
+        None => None,
+    };
+    let snapshot = match &workdir {
+        Some(dir) => Some(args.pipeline.snapshot_config(dir).await?),
+        None => {
+            if let Some(root) = args.pipeline.watch_roots.first() {
+                return Err(CliError::Usage(format!(
+                    "--watch-root {} needs --workdir (without it there is no workspace diff)",
+                    root.display()
+                )));
+            }
+            None
+        }
+    };
+    let Some((program, program_args)) = args.command.split_first() else {
+        return Err(CliError::Usage(
+            "proxy: no command given after --".to_string(),
+        ));
+    };
+    let redactor = Arc::new(build_redactor(args.pipeline.rules.as_deref(), true)?);
+
+    let mut child = tokio::process::Command::new(program)
+        .args(program_args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| CliError::Usage(format!("proxy: cannot start {program}: {e}")))?;
+    let (Some(child_stdin), Some(child_stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(CliError::Runtime(format!("proxy: no pipes to {program}")));
+    };
+    let shared = Arc::new(Shared {
+        calls: Mutex::new(HashMap::new()),
+        routes: Mutex::new(HashMap::new()),
+        redactor: redactor.clone(),
+        program: program.clone(),
+        exit: OnceLock::new(),
+    });
+
+    // The child's life: its exit status once it ends; on request, a grace
+    // to exit (its stdin is closed by then), then a kill.
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<Duration>();
+    let child_shared = shared.clone();
+    let mut child_task = tokio::spawn(async move {
+        let status = tokio::select! {
+            status = child.wait() => status,
+            grace = stop_rx => {
+                let grace = grace.unwrap_or(CHILD_EXIT_GRACE);
+                match tokio::time::timeout(grace, child.wait()).await {
+                    Ok(status) => status,
+                    Err(_) => {
+                        let _ = child.start_kill();
+                        child.wait().await
+                    }
+                }
+            }
+        };
+        let text = describe_exit(&status);
+        let _ = child_shared.exit.set(text.clone());
+        text
+    });
+
+    let life = Arc::new(Lifecycle::new());
+    // Listens for SIGTERM / SIGINT from here on (once installed, tokio keeps
+    // the handlers for the life of the process, so one listener serves all
+    // phases below).
+    let signal = life.on_signal();
+    tokio::pin!(signal);
+
+    let startup = async {
+        let client = ChildClient {
+            shared: shared.clone(),
+        }
+        .serve((child_stdout, child_stdin))
+        .await
+        .map_err(|e| format!("the MCP handshake with {program} failed: {e}"))?;
+        let tools = client
+            .peer()
+            .list_all_tools()
+            .await
+            .map_err(|e| format!("listing the tools of {program} failed: {e}"))?;
+        Ok::<_, String>((client, tools))
+    };
+    let started = tokio::select! {
+        started = tokio::time::timeout(STARTUP_TIMEOUT, startup) => started,
+        status = &mut child_task => {
+            let status = status.unwrap_or_else(|e| e.to_string());
+            return Err(CliError::Runtime(format!(
+                "proxy: the MCP server {program} exited during start-up ({status})"
+            )));
+        }
+        code = &mut signal => {
+            let _ = stop_tx.send(Duration::ZERO);
+            let _ = child_task.await;
+            exit_now(code);
+        }
+    };
+    let (client, child_tools) = match started {
+        Ok(Ok(started)) => started,
+        Ok(Err(msg)) => return Err(CliError::Runtime(format!("proxy: {msg}"))),
+        Err(_) => {
+            return Err(CliError::Runtime(format!(
+                "proxy: the MCP server {program} did not complete the handshake within {}s",
+                STARTUP_TIMEOUT.as_secs()
+            )))
+        }
+    };
+    let peer = client.peer().clone();
+    let client_stop = client.cancellation_token();
+    let mut client_done = tokio::spawn(client.waiting());
+
+    let tools = wrap_tools(child_tools, &args, &peer, &shared);
+    let (executor, definitions) =
+        build_executor(tools, &args, workdir.as_ref(), snapshot, &redactor)?;
+    let server = ProxyServer {
+        inner: Arc::new(ServerInner {
+            executor,
+            definitions,
+            shared: shared.clone(),
+            limits: args.pipeline.limits()?,
+            next_id: AtomicU64::new(1),
+            life: life.clone(),
+        }),
+    };
+
+    let running = tokio::select! {
+        running = server.serve(life.stdio()) => running.map_err(|e| {
+            CliError::Runtime(format!("proxy: the MCP handshake with the client failed: {e}"))
+        })?,
+        _ = &mut client_done => {
+            let _ = stop_tx.send(Duration::ZERO);
+            let status = child_task.await.unwrap_or_else(|e| e.to_string());
+            child_died(program, &status);
+        }
+        code = &mut signal => {
+            let _ = stop_tx.send(Duration::ZERO);
+            let _ = child_task.await;
+            exit_now(code);
+        }
+    };
+    let server_stop = running.cancellation_token();
+    let mut server_done = tokio::spawn(running.waiting());
+
+    tokio::select! {
+        _ = &mut server_done => {
+            // Our client is gone (the calls in flight were cancelled at the
+            // end of its input): close the child's stdin, let it exit.
+            client_stop.cancel();
+            let _ = client_done.await;
+            let _ = stop_tx.send(CHILD_EXIT_GRACE);
+            let _ = child_task.await;
+            Ok(())
+        }
+        _ = &mut client_done => {
+            // The child is gone: answer what is pending, then stop.
+            life.drain(DRAIN_TIMEOUT).await;
+            server_stop.cancel();
+            let _ = server_done.await;
+            let _ = stop_tx.send(Duration::ZERO);
+            let status = child_task.await.unwrap_or_else(|e| e.to_string());
+            child_died(program, &status);
+        }
+        code = &mut signal => {
+            // The calls in flight were cancelled (the child was told).
+            client_stop.cancel();
+            let _ = tokio::time::timeout(SIGNAL_CHILD_GRACE, client_done).await;
+            let _ = stop_tx.send(SIGNAL_CHILD_GRACE);
+            let _ = child_task.await;
+            exit_now(code);
+        }
+    }
+}
+
+/// Reports the child's death on stderr and exits with status 1.
+fn child_died(program: &str, status: &str) -> ! {
+    eprintln!("toolexec: proxy: the MCP server {program} exited ({status})");
+    exit_now(1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::schema_object;
+    use rmcp::model::{ImageContent, ToolAnnotations};
+    use serde_json::json;
+
+    #[test]
+    fn content_blocks_become_text() {
+        let blocks = vec![
+            ContentBlock::text("one"),
+            ContentBlock::Image(ImageContent::new("aGVsbG8=", "image/png")),
+            ContentBlock::embedded_text("file:///a.txt", "two"),
+        ];
+        assert_eq!(
+            render_content(&blocks),
+            "one\n[image: image/png, 8 bytes of base64 left out]\ntwo"
+        );
+        assert_eq!(render_content(&[]), "");
+    }
+
+    #[test]
+    fn structured_content_is_masked_in_strings_keys_and_as_json_text() {
+        let redactor = toolexec_redact::Redactor::builtin();
+        let token = format!("ghp_{}", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5");
+        let value = json!({
+            "items": [{"token": token.clone()}, 42, null],
+            "note": "kept",
+            "password": "correct-horse-battery-staple",
+            token.clone(): true,
+        });
+        let masked = redact_json(&redactor, value);
+        let text = masked.to_string();
+        assert!(!text.contains(&token), "{text}");
+        assert!(!text.contains("correct-horse-battery-staple"), "{text}");
+        assert_eq!(
+            masked["items"][0]["token"],
+            json!("[REDACTED:github-token]")
+        );
+        assert_eq!(masked["items"][1], json!(42));
+        assert_eq!(masked["note"], json!("kept"));
+        assert_eq!(masked["[REDACTED:github-token]"], json!(true));
+        // Masking twice changes nothing.
+        assert_eq!(redact_json(&redactor, masked.clone()), masked);
+    }
+
+    fn builtin_redactor() -> &'static toolexec_redact::Redactor {
+        static REDACTOR: OnceLock<toolexec_redact::Redactor> = OnceLock::new();
+        REDACTOR.get_or_init(toolexec_redact::Redactor::builtin)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Wherever a token sits in the structured content (a value or a
+        /// key, at any depth), it is masked; the rest of the structure is
+        /// kept and masking twice changes nothing.
+        #[test]
+        fn a_token_anywhere_in_structured_content_is_masked(
+            words in proptest::collection::vec("[a-z]{1,8}", 1..6),
+            depth in 0usize..4,
+            in_key in proptest::bool::ANY,
+            numbers in proptest::collection::vec(proptest::num::i64::ANY, 0..4),
+        ) {
+            let token = format!("ghp_{}", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5");
+            let sentence = format!("{} {token} {}", words[0], words[words.len() - 1]);
+            let mut value = if in_key {
+                let mut map = serde_json::Map::new();
+                map.insert(sentence.clone(), json!(words));
+                Value::Object(map)
+            } else {
+                json!({"text": sentence, "words": words})
+            };
+            for _ in 0..depth {
+                value = json!([value, numbers]);
+            }
+            let masked = redact_json(builtin_redactor(), value.clone());
+            let text = masked.to_string();
+            proptest::prop_assert!(!text.contains(&token), "{}", text);
+            proptest::prop_assert!(text.contains("[REDACTED:github-token]"), "{}", text);
+            let expected = value.to_string().replace(&token, "[REDACTED:github-token]");
+            proptest::prop_assert_eq!(&text, &expected);
+            proptest::prop_assert_eq!(redact_json(builtin_redactor(), masked.clone()), masked);
+        }
+    }
+
+    #[test]
+    fn structured_content_over_the_budget_is_left_out() {
+        let value = json!({"text": "x".repeat(100)});
+        assert_eq!(limit_structured(value.clone(), 1_000), Ok(value.clone()));
+        let why = limit_structured(value, 50).unwrap_err();
+        assert!(
+            why.starts_with("left out: its JSON text has 111 chars, more than the budget of 50"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn output_schema_moves_to_meta_and_flags_are_added() {
+        let child = McpTool::new(
+            "search",
+            "Searches.",
+            schema_object(&json!({"type": "object", "required": ["q"]})),
+        )
+        .with_raw_output_schema(schema_object(&json!({"type": "object"})))
+        .with_annotations(ToolAnnotations::new().read_only(true));
+        let def = serde_json::to_value(proxied_definition(&child, false, true)).unwrap();
+        assert!(def.get("outputSchema").is_none());
+        assert_eq!(def["_meta"][META_OUTPUT_SCHEMA], json!({"type": "object"}));
+        assert_eq!(def["_meta"][META_READ_ONLY], json!(false));
+        assert_eq!(def["_meta"][META_CONCURRENCY_SAFE], json!(true));
+        assert_eq!(def["annotations"], json!({"readOnlyHint": true}));
+        assert_eq!(def["inputSchema"]["required"], json!(["q"]));
+    }
+}

@@ -1,0 +1,394 @@
+//! End-to-end tests of the `toolexec` binary: demo, run, redact, tools.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn toolexec() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_toolexec"))
+}
+
+fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = toolexec()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn toolexec");
+    // A process that refuses its arguments exits without reading stdin: a
+    // broken pipe here is expected then.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes());
+    child.wait_with_output().expect("wait toolexec")
+}
+
+fn run_batch(dir: &std::path::Path, extra: &[&str], calls: &str) -> (Vec<Value>, String) {
+    let mut args = vec!["run", "--workdir", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = run_with_stdin(&args, calls);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "exit {:?}: {stderr}", out.status);
+    let results: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    (results.as_array().expect("array").clone(), stderr)
+}
+
+/// The seed scenario of SPEC §7, byte for byte apart from the scratch path
+/// and the number in the spill file's name.
+#[test]
+fn demo_prints_the_seed_scenario() {
+    let out = toolexec().arg("demo").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let spill_line = text
+        .lines()
+        .find(|l| l.starts_with("Result too large"))
+        .expect("spill message");
+    let path = spill_line.rsplit(": ").next().unwrap();
+    let (dir, file) = path.rsplit_once('/').unwrap();
+    let nanos = file
+        .strip_prefix("tool_result_")
+        .and_then(|f| f.strip_suffix(".txt"))
+        .unwrap();
+    assert!(
+        nanos.len() >= 18 && nanos.bytes().all(|b| b.is_ascii_digit()),
+        "{nanos}"
+    );
+    let text = text.replace(dir, "SCRATCH").replace(nanos, "NANOS");
+
+    let log: String = (1..=200)
+        .map(|i| format!("line {i:04} of a long build log\n"))
+        .collect();
+    let head: String = log.chars().take(400).collect();
+    let tail: String = log.chars().skip(log.chars().count() - 400).collect();
+    let expected = format!(
+        "[1] quiet_writer IsError=false ErrorKind=\n\
+         ok\n\
+         \n\
+         [Workspace Changes]\n\
+         + notes.md (created, 8 B)\n\
+         ~ report.txt (modified, 6 B → 1.5 KB)\n\
+         - old.log (deleted)\n\
+         \n\
+         [2] quiet_writer IsError=true ErrorKind=invocation\n\
+         tool quiet_writer: invalid input: missing required field \"text\"\n\
+         \n\
+         [3] rm_rf IsError=true ErrorKind=invocation\n\
+         unknown tool: rm_rf\n\
+         \n\
+         [4] print_lines IsError=false ErrorKind=\n\
+         {head}\n\
+         ...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; use read with offset=15 to see middle]...\n\
+         {tail}\n\
+         \n\
+         [5] print_lines IsError=false ErrorKind=\n\
+         Result too large (60000 chars). Full output was spilled to scratch file: SCRATCH/tool_result_NANOS.txt\n\
+         Use read tool on this path if you need full content.\n\
+         \n\
+         [6] crasher IsError=true ErrorKind=execution\n\
+         tool crasher panic: assignment to entry in nil map\n\
+         \n"
+    );
+    assert_eq!(text, expected);
+}
+
+#[test]
+fn run_reports_every_guard_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let (res, _) = run_batch(
+        dir.path(),
+        &["--offered", "read,write,grep", "--disabled", "grep"],
+        r#"[
+            {"id":"1","name":"nope","input":{}},
+            {"id":"2","name":"grep","input":{"pattern":"x"}},
+            {"id":"3","name":"exec","input":{"command":"true"}},
+            {"id":"4","name":"read","input":"{\"path\": "},
+            {"id":"5","name":"write","input":{"path":"a.txt"}},
+            {"id":"6","name":"read","input":"x"}
+        ]"#,
+    );
+    let contents: Vec<&str> = res.iter().map(|r| r["content"].as_str().unwrap()).collect();
+    assert_eq!(
+        contents,
+        [
+            "unknown tool: nope",
+            "tool grep is disabled",
+            "tool exec is not available in this turn. Use tool_search to find available tools, or use one of the tools in the current list.",
+            "tool read: invalid input: EOF while parsing a value at line 1 column 9",
+            "tool write: invalid input: missing required field \"content\"",
+            "tool read: invalid input: expected value at line 1 column 1",
+        ]
+    );
+    assert!(res
+        .iter()
+        .all(|r| r["is_error"] == true && r["error_kind"] == "invocation"));
+}
+
+#[test]
+fn run_reports_created_files_and_keeps_input_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let (res, _) = run_batch(
+        dir.path(),
+        &[],
+        r#"[
+            {"id":"a","name":"exec","input":{"command":"sleep 0.3; printf 'hello\\n' > made.txt; echo done"}},
+            {"id":"b","name":"exec","input":{"command":"echo quick"}},
+            {"id":"c","name":"write","input":{"path":"other.txt","content":"x"}},
+            {"id":"d","name":"read","input":{"path":"made.txt"}}
+        ]"#,
+    );
+    let ids: Vec<&str> = res.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["a", "b", "c", "d"]);
+    assert!(res[1]["content"].as_str().unwrap().starts_with("quick"));
+    let a = res[0]["content"].as_str().unwrap();
+    assert!(
+        a.ends_with("\n\n[Workspace Changes]\n+ made.txt (created, 6 B)"),
+        "{a}"
+    );
+    assert_eq!(res[0]["changes"][0]["path"], "made.txt");
+    assert_eq!(res[0]["changes"][0]["kind"], "created");
+    assert_eq!(res[0]["changes"][0]["new_size"], 6);
+    assert_eq!(res[0]["error_kind"], Value::Null);
+    // The write is not concurrency-safe: the read after it runs after both
+    // execs finished.
+    assert!(res[3]["content"].as_str().unwrap().contains("hello"));
+}
+
+const SECRET: &str = "ghp_R8sWq2LmZ4xV7nB1cD5fG9hJ3kP6tY0uE2aQ";
+
+#[test]
+fn a_secret_echoed_by_exec_is_masked_in_the_result_and_the_spill_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let calls = format!(
+        r#"[
+            {{"id":"1","name":"exec","input":{{"command":"echo token={SECRET}"}}}},
+            {{"id":"2","name":"exec","input":{{"command":"for i in $(seq 1 2000); do echo \"line $i {SECRET}\"; done"}}}}
+        ]"#
+    );
+    let (res, _) = run_batch(
+        dir.path(),
+        &["--scratch", scratch.path().to_str().unwrap()],
+        &calls,
+    );
+    let first = res[0]["content"].as_str().unwrap();
+    assert!(first.contains("token=[REDACTED:"), "{first}");
+    assert!(!first.contains(&SECRET[4..12]));
+    let spill = res[1]["spill_path"].as_str().expect("spilled");
+    let spilled = std::fs::read_to_string(spill).unwrap();
+    assert!(spilled.contains("line 2000 [REDACTED:"));
+    assert!(
+        !spilled.contains(&SECRET[4..12]),
+        "the spill file holds the secret"
+    );
+    assert!(res[1]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("Result too large ("));
+}
+
+/// The note of SPEC §5 recomputed from the full text.
+fn expected_note(full: &str, budget: usize) -> String {
+    let chars: Vec<char> = full.chars().collect();
+    let keep = budget / 3;
+    let line_of = |idx: usize| chars[..idx].iter().filter(|c| **c == '\n').count() + 1;
+    let total = full.matches('\n').count() + 1;
+    format!(
+        "...[truncated {} chars; showing lines 1-{} and {}-{} of {} total; use read with offset={} to see middle]...",
+        chars.len() - 2 * keep,
+        line_of(keep - 1),
+        line_of(chars.len() - keep),
+        total,
+        total,
+        line_of(keep - 1) + 1
+    )
+}
+
+#[test]
+fn middle_truncation_note_agrees_with_a_recount_of_the_full_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls = r#"[{"id":"1","name":"exec","input":{"command":"seq 1 3000"}}]"#;
+    let (full, _) = run_batch(dir.path(), &["--budget", "100000"], calls);
+    let full = full[0]["content"].as_str().unwrap().to_string();
+    let (cut, _) = run_batch(dir.path(), &["--budget", "600"], calls);
+    let cut = cut[0]["content"].as_str().unwrap();
+    let note = expected_note(&full, 600);
+    assert!(cut.contains(&note), "{cut}\n---\n{note}");
+    let head: String = full.chars().take(200).collect();
+    let tail: String = full.chars().skip(full.chars().count() - 200).collect();
+    assert!(cut.starts_with(&head) && cut.ends_with(&tail));
+}
+
+#[test]
+fn timeout_ms_gives_the_exact_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let (res, _) = run_batch(
+        dir.path(),
+        &["--timeout-ms", "1500"],
+        r#"[{"id":"1","name":"exec","input":{"command":"echo before; sleep 30"}}]"#,
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(res[0]["error_kind"], "timeout");
+    let content = res[0]["content"].as_str().unwrap();
+    assert!(content.starts_with(
+        "Tool 'exec' execution timed out after 1.5s. The external service may be slow or unavailable. Consider: retry later, use alternative approach, or skip this step.\n\n"
+    ), "{content}");
+    assert!(
+        content.contains("before"),
+        "partial output follows: {content}"
+    );
+}
+
+#[test]
+fn events_are_json_lines_with_queued_before_the_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls: Vec<String> = (0..4)
+        .map(|i| format!(r#"{{"id":"{i}","name":"exec","input":{{"command":"sleep 0.2"}}}}"#))
+        .collect();
+    let (_, stderr) = run_batch(
+        dir.path(),
+        &["--events", "--max-concurrency", "2"],
+        &format!("[{}]", calls.join(",")),
+    );
+    let events: Vec<Value> = stderr
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kinds: Vec<(String, String)> = events
+        .iter()
+        .map(|e| {
+            (
+                e["event"].as_str().unwrap().to_string(),
+                e["id"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(kinds.len(), 12, "{kinds:?}");
+    assert!(kinds[..4].iter().all(|(k, _)| k == "queued"), "{kinds:?}");
+    let pos = |k: &str, id: &str| kinds.iter().position(|(a, b)| a == k && b == id).unwrap();
+    assert!(pos("started", "2") > pos("finished", "0").min(pos("finished", "1")));
+    assert!(events.iter().all(|e| e["name"] == "exec"));
+}
+
+#[test]
+fn bad_stdin_exits_2_with_one_line_and_no_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let wd = dir.path().to_str().unwrap();
+    for stdin in [
+        "not json",
+        r#"{"id":"1"}"#,
+        r#"[{"id":"1","input":{}}]"#,
+        "[1]",
+    ] {
+        let out = run_with_stdin(&["run", "--workdir", wd], stdin);
+        assert_eq!(out.status.code(), Some(2), "{stdin}");
+        assert!(out.stdout.is_empty(), "{stdin}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("toolexec: "), "{err}");
+    }
+    for args in [
+        vec!["run", "--workdir", "/definitely/not/here"],
+        vec!["run"],
+        vec!["run", "--workdir", wd, "--budget", "lots"],
+        vec!["frobnicate"],
+    ] {
+        let out = run_with_stdin(&args, "[]");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap().lines().count(),
+            1,
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn redact_masks_stdin_to_stdout() {
+    let input = format!("export GITHUB_TOKEN={SECRET}\nplain line\n");
+    let out = run_with_stdin(&["redact"], &input);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("[REDACTED:"), "{text}");
+    assert!(text.ends_with("plain line\n"));
+    assert!(!text.contains(&SECRET[4..12]));
+}
+
+#[test]
+fn tools_lists_the_builtin_tools_with_schemas() {
+    let out = toolexec().arg("tools").output().unwrap();
+    assert!(out.status.success());
+    let tools: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "read",
+            "write",
+            "edit",
+            "grep",
+            "glob",
+            "exec",
+            "tool_search"
+        ]
+    );
+    let exec = &tools[5];
+    assert_eq!(exec["input_schema"]["required"][0], "command");
+    assert_eq!(exec["read_only"], false);
+    assert_eq!(exec["concurrency_safe"], true);
+}
+
+#[test]
+fn the_watcher_reports_deep_changes_and_extra_roots_and_no_watch_turns_it_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("a/b/c/d/e/f");
+    std::fs::create_dir_all(&deep).unwrap();
+    let project = tempfile::Builder::new()
+        .prefix("project")
+        .tempdir()
+        .unwrap();
+    let name = project
+        .path()
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let calls = format!(
+        r#"[{{"id":"1","name":"exec","input":{{"command":"echo x > a/b/c/d/e/f/deep.txt; echo y > {}/main.rs"}}}}]"#,
+        project.path().display()
+    );
+    let (res, _) = run_batch(
+        dir.path(),
+        &["--watch-root", project.path().to_str().unwrap()],
+        &calls,
+    );
+    let content = res[0]["content"].as_str().unwrap();
+    assert!(
+        content.contains("+ a/b/c/d/e/f/deep.txt (created, 2 B)"),
+        "{content}"
+    );
+    assert!(
+        content.contains(&format!("+ {name}:main.rs (created, 2 B)")),
+        "{content}"
+    );
+
+    let calls =
+        r#"[{"id":"1","name":"exec","input":{"command":"echo z > a/b/c/d/e/f/deeper.txt"}}]"#;
+    let (res, _) = run_batch(dir.path(), &["--no-watch"], calls);
+    let content = res[0]["content"].as_str().unwrap();
+    assert!(!content.contains("deeper.txt"), "{content}");
+    assert!(res[0]["changes"].as_array().unwrap().is_empty());
+}

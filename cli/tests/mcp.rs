@@ -1,0 +1,1035 @@
+//! `toolexec mcp` and `toolexec proxy` driven by rmcp's client over the
+//! real binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ErrorCode,
+    ProgressNotificationParam, ServerResult, Tool,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::{ClientHandler, ServiceError, ServiceExt};
+use serde_json::{json, Map, Value};
+use tokio::io::AsyncReadExt;
+
+const TOOLEXEC: &str = env!("CARGO_BIN_EXE_toolexec");
+const WAIT: Duration = Duration::from_secs(15);
+
+/// The fake token the tests echo (built at run time, as in the test server).
+fn secret() -> String {
+    format!("ghp_{}", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5")
+}
+
+/// Records the progress notifications it receives.
+#[derive(Debug, Default, Clone)]
+struct Recorder {
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+}
+
+impl ClientHandler for Recorder {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params);
+    }
+}
+
+/// A running `toolexec` with an MCP client on its stdio.
+struct Session {
+    client: RunningService<RoleClient, Recorder>,
+    recorder: Recorder,
+    process: tokio::process::Child,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Session {
+    async fn start(args: &[&str]) -> Session {
+        let mut process = tokio::process::Command::new(TOOLEXEC)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("toolexec starts");
+        let stdin = process.stdin.take().unwrap();
+        let stdout = process.stdout.take().unwrap();
+        let mut err_pipe = process.stderr.take().unwrap();
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let sink = stderr.clone();
+        tokio::spawn(async move {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = err_pipe.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let recorder = Recorder::default();
+        let client = tokio::time::timeout(WAIT, recorder.clone().serve((stdout, stdin)))
+            .await
+            .expect("handshake in time")
+            .unwrap_or_else(|e| {
+                panic!(
+                    "handshake with toolexec {args:?}: {e}; stderr: {}",
+                    stderr.lock().unwrap()
+                )
+            });
+        Session {
+            client,
+            recorder,
+            process,
+            stderr,
+        }
+    }
+
+    async fn tools(&self) -> Vec<Tool> {
+        self.client
+            .peer()
+            .list_all_tools()
+            .await
+            .expect("tools/list")
+    }
+
+    async fn call(&self, name: &str, args: Value) -> CallToolResult {
+        self.try_call(name, args)
+            .await
+            .unwrap_or_else(|e| panic!("tools/call {name}: {e}; stderr: {}", self.stderr()))
+    }
+
+    async fn try_call(&self, name: &str, args: Value) -> Result<CallToolResult, ServiceError> {
+        let mut params = CallToolRequestParams::new(name.to_string());
+        params.arguments = Some(object(args));
+        tokio::time::timeout(WAIT, self.client.peer().call_tool(params))
+            .await
+            .expect("tools/call answered in time")
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+/// The text of a result's text blocks.
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|b| b.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn meta(result: &CallToolResult, key: &str) -> Value {
+    result
+        .meta
+        .as_ref()
+        .and_then(|m| m.0.get(key).cloned())
+        .unwrap_or(Value::Null)
+}
+
+fn tool<'a>(tools: &'a [Tool], name: &str) -> &'a Tool {
+    tools
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no tool {name}"))
+}
+
+fn names(tools: &[Tool]) -> Vec<String> {
+    let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    names
+}
+
+async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !check() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for: {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn dir_str(dir: &Path) -> &str {
+    dir.to_str().expect("utf-8 temp path")
+}
+
+/// The processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.chars().all(|c| c.is_ascii_digit()))
+        else {
+            continue;
+        };
+        if let Ok(raw) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
+            if cmdline.contains(marker) {
+                found.push(format!("{pid}: {cmdline}"));
+            }
+        }
+    }
+    found
+}
+
+/// The test server binary (`examples/mcp_test_server.rs`), built next to
+/// `toolexec`. `cargo test` builds examples; a filtered run (`--test mcp`)
+/// does not, so a missing or older binary is built here.
+fn test_server() -> &'static str {
+    static PATH: OnceLock<String> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let profile_dir = Path::new(TOOLEXEC).parent().expect("binary dir");
+        let path = profile_dir.join("examples").join("mcp_test_server");
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/mcp_test_server.rs");
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let stale = match (modified(&path), modified(&source)) {
+            (Some(built), Some(written)) => built < written,
+            _ => true,
+        };
+        if stale {
+            let mut cmd = std::process::Command::new(env!("CARGO"));
+            cmd.args([
+                "build",
+                "-p",
+                "toolexec-cli",
+                "--example",
+                "mcp_test_server",
+            ])
+            .arg("--manifest-path")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"));
+            if profile_dir.file_name().and_then(|n| n.to_str()) == Some("release") {
+                cmd.arg("--release");
+            }
+            if let Some(target) = profile_dir.parent() {
+                cmd.env("CARGO_TARGET_DIR", target);
+            }
+            let status = cmd.status().expect("cargo runs");
+            assert!(status.success(), "building the test server failed");
+        }
+        path.to_str().expect("utf-8 path").to_string()
+    })
+}
+
+// ---------------------------------------------------------------- mcp
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_lists_the_builtin_tools_with_annotations_and_meta() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    let tools = s.tools().await;
+    assert_eq!(
+        names(&tools),
+        [
+            "edit",
+            "exec",
+            "glob",
+            "grep",
+            "read",
+            "tool_search",
+            "write"
+        ]
+    );
+
+    for name in ["read", "grep", "glob", "tool_search"] {
+        let a = tool(&tools, name).annotations.clone().unwrap();
+        assert_eq!(
+            (a.read_only_hint, a.idempotent_hint),
+            (Some(true), Some(true)),
+            "{name}"
+        );
+        assert_eq!(a.open_world_hint, Some(false), "{name}");
+    }
+    for name in ["write", "edit", "exec"] {
+        let a = tool(&tools, name).annotations.clone().unwrap();
+        assert_eq!(
+            (a.read_only_hint, a.destructive_hint),
+            (Some(false), Some(true)),
+            "{name}"
+        );
+        assert_eq!(a.open_world_hint, Some(name == "exec"), "{name}");
+    }
+    for (name, safe) in [
+        ("read", true),
+        ("exec", true),
+        ("write", false),
+        ("edit", false),
+    ] {
+        let meta = tool(&tools, name).meta.clone().unwrap();
+        assert_eq!(meta.0["toolexec/concurrencySafe"], json!(safe), "{name}");
+    }
+    let read = tool(&tools, "read");
+    assert!(read.input_schema["required"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("path")));
+    let write = tool(&tools, "write");
+    assert_eq!(write.input_schema["required"], json!(["path", "content"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_guard_refusals_are_error_results_and_an_unknown_tool_is_a_protocol_error() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&[
+        "mcp",
+        "--workdir",
+        dir_str(work.path()),
+        "--offered",
+        "read,write,exec,grep",
+        "--disabled",
+        "exec",
+    ])
+    .await;
+    assert_eq!(names(&s.tools().await), ["grep", "read", "write"]);
+
+    let r = s.call("write", json!({"path": "a.txt"})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(
+        text(&r),
+        r#"tool write: invalid input: missing required field "content""#
+    );
+    assert_eq!(meta(&r, "toolexec/errorKind"), json!("invocation"));
+    assert!(!work.path().join("a.txt").exists());
+
+    let r = s.call("exec", json!({"command": "true"})).await;
+    assert_eq!(
+        (r.is_error, text(&r)),
+        (Some(true), "tool exec is disabled".to_string())
+    );
+
+    let r = s.call("glob", json!({"pattern": "*"})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(
+        text(&r),
+        "tool glob is not available in this turn. Use tool_search to find available tools, or use one of the tools in the current list."
+    );
+
+    match s.try_call("rm_rf", json!({})).await {
+        Err(ServiceError::McpError(e)) => {
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+            assert_eq!(e.message, "unknown tool: rm_rf");
+        }
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_a_call_past_its_deadline_is_a_timeout_result() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&[
+        "mcp",
+        "--workdir",
+        dir_str(work.path()),
+        "--timeout-ms",
+        "300",
+    ])
+    .await;
+    let r = s
+        .call("exec", json!({"command": "echo started; sleep 20"}))
+        .await;
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(
+        t.starts_with(
+            "Tool 'exec' execution timed out after 300ms. The external service may be slow or unavailable. \
+             Consider: retry later, use alternative approach, or skip this step."
+        ),
+        "{t}"
+    );
+    assert_eq!(meta(&r, "toolexec/errorKind"), json!("timeout"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_masks_a_secret_that_exec_echoes() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    let command = format!("printf 'token=%s\\n' {}", secret());
+    let r = s.call("exec", json!({ "command": command })).await;
+    let t = text(&r);
+    assert_eq!(r.is_error, Some(false), "{t}");
+    assert!(t.contains("token=[REDACTED:github-token]"), "{t}");
+    assert!(!t.contains(&secret()), "{t}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_spills_a_result_that_is_too_large() {
+    let work = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let s = Session::start(&[
+        "mcp",
+        "--workdir",
+        dir_str(work.path()),
+        "--scratch",
+        dir_str(scratch.path()),
+    ])
+    .await;
+    let r = s
+        .call(
+            "exec",
+            json!({"command": "head -c 100000 /dev/zero | tr '\\0' a"}),
+        )
+        .await;
+    let t = text(&r);
+    let prefix = format!(
+        "Full output was spilled to scratch file: {}/tool_result_",
+        scratch.path().display()
+    );
+    assert!(t.starts_with("Result too large ("), "{t}");
+    assert!(t.contains(&prefix), "{t}");
+    assert!(
+        t.ends_with("Use read tool on this path if you need full content."),
+        "{t}"
+    );
+    let spill = meta(&r, "toolexec/spillPath");
+    let spill = PathBuf::from(spill.as_str().expect("spill path in _meta"));
+    assert!(t.contains(&spill.display().to_string()));
+    let full = std::fs::read_to_string(&spill).unwrap();
+    assert!(full.contains(&"a".repeat(100_000)));
+
+    // The model can follow the message: read opens the spill file.
+    let r = s
+        .call("read", json!({"path": dir_str(&spill), "limit": 1}))
+        .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert!(text(&r).contains("aaaaaaaaaa"), "{}", text(&r));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_appends_the_change_report() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    let r = s
+        .call("write", json!({"path": "notes.md", "content": "# notes\n"}))
+        .await;
+    let t = text(&r);
+    assert_eq!(r.is_error, Some(false), "{t}");
+    assert!(
+        t.contains("\n\n[Workspace Changes]\n+ notes.md (created, 8 B)"),
+        "{t}"
+    );
+    assert_eq!(
+        meta(&r, "toolexec/changes"),
+        json!([{"path": "notes.md", "kind": "created", "old_size": null, "new_size": 8}])
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("notes.md")).unwrap(),
+        "# notes\n"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_watch_root_reports_changes_outside_the_workdir() {
+    let work = tempfile::tempdir().unwrap();
+    let extra = tempfile::tempdir().unwrap();
+    let name = extra
+        .path()
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let s = Session::start(&[
+        "mcp",
+        "--workdir",
+        dir_str(work.path()),
+        "--watch-root",
+        dir_str(extra.path()),
+    ])
+    .await;
+    let target = extra.path().join("out.txt");
+    let command = format!("printf abc > {}", dir_str(&target));
+    let r = s.call("exec", json!({ "command": command })).await;
+    let t = text(&r);
+    assert!(
+        t.contains(&format!(
+            "[Workspace Changes]\n+ {name}:out.txt (created, 3 B)"
+        )),
+        "{t}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_cancelled_exec_leaves_no_process_behind() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    let marker = unique_marker();
+    let mut params = CallToolRequestParams::new("exec");
+    params.arguments = Some(object(
+        json!({"command": format!("sleep {marker}; echo late")}),
+    ));
+    let handle = s
+        .client
+        .peer()
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(CallToolRequest::new(params)),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    eventually("the sleep to start", || !processes_with(&marker).is_empty()).await;
+    handle.cancel(Some("test".to_string())).await.unwrap();
+    eventually("the sleep to be killed", || {
+        processes_with(&marker).is_empty()
+    })
+    .await;
+
+    // The server goes on serving.
+    let r = s.call("exec", json!({"command": "echo still here"})).await;
+    assert!(text(&r).contains("still here"));
+}
+
+/// A marker no other process has: `300.<pid><nanos>` (a valid `sleep`
+/// argument).
+fn unique_marker() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("300.{}{}", std::process::id(), nanos % 100_000)
+}
+
+/// Starts `exec sleep MARKER` without waiting for it, and waits until the
+/// process runs.
+async fn start_sleeping_exec(s: &Session, marker: &str) {
+    let peer = s.client.peer().clone();
+    let command = format!("sleep {marker}; echo late");
+    tokio::spawn(async move {
+        let mut params = CallToolRequestParams::new("exec");
+        params.arguments = Some(object(json!({ "command": command })));
+        let _ = peer.call_tool(params).await;
+    });
+    eventually("the sleep to start", || !processes_with(marker).is_empty()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_end_of_input_and_sigterm_stop_running_execs() {
+    let work = tempfile::tempdir().unwrap();
+
+    // The client closes the connection while an exec runs.
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    let marker = unique_marker();
+    start_sleeping_exec(&s, &marker).await;
+    let Session {
+        client,
+        mut process,
+        ..
+    } = s;
+    let _ = client.cancel().await;
+    let status = tokio::time::timeout(WAIT, process.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    eventually("the sleep to be killed", || {
+        processes_with(&marker).is_empty()
+    })
+    .await;
+
+    // SIGTERM while an exec runs, the client still connected.
+    let mut s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    let marker = unique_marker() + "1";
+    start_sleeping_exec(&s, &marker).await;
+    let pid = s.process.id().unwrap().to_string();
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = tokio::time::timeout(WAIT, s.process.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(status.code(), Some(143));
+    assert!(
+        processes_with(&marker).is_empty(),
+        "{:?}",
+        processes_with(&marker)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_concurrent_safe_calls_run_at_the_same_time() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    // Each call waits for the other's flag: they finish only if they overlap.
+    let wait_for = |mine: &str, other: &str| {
+        format!(
+            "touch {mine}; i=0; while [ ! -e {other} ]; do sleep 0.05; i=$((i+1)); \
+             if [ $i -gt 200 ]; then echo alone; exit 7; fi; done; echo met"
+        )
+    };
+    let (a, b) = tokio::join!(
+        s.call("exec", json!({"command": wait_for("a.flag", "b.flag")})),
+        s.call("exec", json!({"command": wait_for("b.flag", "a.flag")})),
+    );
+    assert!(text(&a).contains("met"), "{}", text(&a));
+    assert!(text(&b).contains("met"), "{}", text(&b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_a_non_safe_call_waits_until_it_can_run_alone() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    // exec (concurrency-safe) runs first and watches for the file that
+    // write (not safe) creates: write must wait until exec is done.
+    let peer = s.client.peer().clone();
+    let exec = tokio::spawn(async move {
+        let mut params = CallToolRequestParams::new("exec");
+        params.arguments = Some(object(json!({
+            "command": "touch started.flag; i=0; while [ $i -lt 30 ]; do \
+                        if [ -e x.txt ]; then echo met; exit 0; fi; sleep 0.05; i=$((i+1)); done; echo alone"
+        })));
+        peer.call_tool(params).await
+    });
+    let started = work.path().join("started.flag");
+    eventually("exec to start", || started.exists()).await;
+    let w = s
+        .call("write", json!({"path": "x.txt", "content": "x"}))
+        .await;
+    assert_eq!(w.is_error, Some(false), "{}", text(&w));
+    let e = tokio::time::timeout(WAIT, exec)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(text(&e).starts_with("alone"), "{}", text(&e));
+}
+
+#[test]
+fn mcp_and_proxy_refuse_unusable_arguments_with_exit_2() {
+    let out = std::process::Command::new(TOOLEXEC)
+        .args(["mcp", "--workdir", "/nonexistent/toolexec-dir"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        "toolexec: --workdir /nonexistent/toolexec-dir: not a directory"
+    );
+    assert!(out.stdout.is_empty());
+
+    let out = std::process::Command::new(TOOLEXEC)
+        .args(["proxy", "--", "/nonexistent/mcp-server"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("toolexec: proxy: cannot start /nonexistent/mcp-server: "),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let out = std::process::Command::new(TOOLEXEC)
+        .args([
+            "proxy",
+            "--watch-root",
+            "/tmp",
+            "--",
+            "/nonexistent/mcp-server",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        "toolexec: --watch-root /tmp needs --workdir (without it there is no workspace diff)"
+    );
+}
+
+// ---------------------------------------------------------------- proxy
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_lists_the_child_tools_and_passes_its_stderr() {
+    let s = Session::start(&["proxy", "--", test_server()]).await;
+    let tools = s.tools().await;
+    assert_eq!(
+        names(&tools),
+        [
+            "big",
+            "crash",
+            "echo_secret",
+            "needs_field",
+            "readonly_big",
+            "sleep",
+            "write_file"
+        ]
+    );
+    assert_eq!(
+        tool(&tools, "needs_field").input_schema["required"],
+        json!(["name"])
+    );
+    let ro = tool(&tools, "readonly_big");
+    assert_eq!(ro.annotations.clone().unwrap().read_only_hint, Some(true));
+    // Not trusted without --trust-annotations; no workdir: concurrent.
+    assert_eq!(
+        ro.meta.clone().unwrap().0["toolexec/readOnly"],
+        json!(false)
+    );
+    assert_eq!(
+        ro.meta.clone().unwrap().0["toolexec/concurrencySafe"],
+        json!(true)
+    );
+    eventually("the child's stderr", || {
+        s.stderr().contains("mcp_test_server: ready")
+    })
+    .await;
+
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&[
+        "proxy",
+        "--workdir",
+        dir_str(work.path()),
+        "--trust-annotations",
+        "--",
+        test_server(),
+    ])
+    .await;
+    let tools = s.tools().await;
+    let ro = tool(&tools, "readonly_big").meta.clone().unwrap();
+    assert_eq!(
+        (
+            &ro.0["toolexec/readOnly"],
+            &ro.0["toolexec/concurrencySafe"]
+        ),
+        (&json!(true), &json!(true))
+    );
+    let wf = tool(&tools, "write_file").meta.clone().unwrap();
+    assert_eq!(
+        (
+            &wf.0["toolexec/readOnly"],
+            &wf.0["toolexec/concurrencySafe"]
+        ),
+        (&json!(false), &json!(false))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_masks_secrets_in_text_and_structured_content() {
+    let s = Session::start(&["proxy", "--", test_server()]).await;
+    let r = s.call("echo_secret", json!({})).await;
+    let t = text(&r);
+    assert_eq!(r.is_error, Some(false), "{t}");
+    assert_eq!(t, "token=[REDACTED:github-token]");
+    let structured = r
+        .structured_content
+        .clone()
+        .expect("structured content passed on");
+    assert_eq!(
+        structured,
+        json!({"token": "[REDACTED:github-token]", "note": "kept"})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_guards_with_the_child_schema_and_our_turn_options() {
+    let s = Session::start(&["proxy", "--disabled", "crash", "--", test_server()]).await;
+    assert!(!names(&s.tools().await).contains(&"crash".to_string()));
+
+    let r = s.call("needs_field", json!({})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(
+        text(&r),
+        r#"tool needs_field: invalid input: missing required field "name""#
+    );
+    let r = s.call("needs_field", json!({"name": "Ada"})).await;
+    assert_eq!(
+        (r.is_error, text(&r)),
+        (Some(false), "hello Ada".to_string())
+    );
+
+    let r = s.call("crash", json!({})).await;
+    assert_eq!(
+        (r.is_error, text(&r)),
+        (Some(true), "tool crash is disabled".to_string())
+    );
+
+    match s.try_call("nope", json!({})).await {
+        Err(ServiceError::McpError(e)) => assert_eq!(e.code, ErrorCode::INVALID_PARAMS),
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_deadline_times_out_and_cancels_the_child_call() {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("server.log");
+    let s = Session::start(&[
+        "proxy",
+        "--timeout-ms",
+        "500",
+        "--",
+        test_server(),
+        "--log",
+        dir_str(&log),
+    ])
+    .await;
+    let r = s.call("sleep", json!({"ms": 20_000})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(
+        text(&r),
+        "Tool 'sleep' execution timed out after 500ms. The external service may be slow or unavailable. \
+         Consider: retry later, use alternative approach, or skip this step."
+    );
+    eventually("the child to see notifications/cancelled", || {
+        std::fs::read_to_string(&log).is_ok_and(|l| l.contains("sleep cancelled"))
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_passes_a_cancellation_on_to_the_child() {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("server.log");
+    let s = Session::start(&["proxy", "--", test_server(), "--log", dir_str(&log)]).await;
+    let mut params = CallToolRequestParams::new("sleep");
+    params.arguments = Some(object(json!({"ms": 60_000})));
+    let handle = s
+        .client
+        .peer()
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(CallToolRequest::new(params)),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    let read_log = || std::fs::read_to_string(&log).unwrap_or_default();
+    eventually("the child to start sleeping", || {
+        read_log().contains("sleep started")
+    })
+    .await;
+    handle.cancel(Some("test".to_string())).await.unwrap();
+    eventually("the child to see notifications/cancelled", || {
+        read_log().contains("sleep cancelled")
+    })
+    .await;
+    let r = s.call("needs_field", json!({"name": "again"})).await;
+    assert_eq!(text(&r), "hello again");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_spills_a_100000_char_result() {
+    let scratch = tempfile::tempdir().unwrap();
+    let s = Session::start(&[
+        "proxy",
+        "--scratch",
+        dir_str(scratch.path()),
+        "--",
+        test_server(),
+    ])
+    .await;
+    let r = s.call("big", json!({})).await;
+    let t = text(&r);
+    let prefix = format!(
+        "Result too large (100000 chars). Full output was spilled to scratch file: {}/tool_result_",
+        scratch.path().display()
+    );
+    assert!(t.starts_with(&prefix), "{t}");
+    assert!(
+        t.ends_with(".txt\nUse read tool on this path if you need full content."),
+        "{t}"
+    );
+    let spill = meta(&r, "toolexec/spillPath");
+    let full = std::fs::read_to_string(spill.as_str().unwrap()).unwrap();
+    assert_eq!(full, "a".repeat(100_000));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_trusts_read_only_hints_only_when_asked() {
+    let whole = format!("{}\n", "r".repeat(49)).repeat(500);
+    let s = Session::start(&["proxy", "--", test_server()]).await;
+    let t = text(&s.call("readonly_big", json!({})).await);
+    assert!(
+        t.contains("...[truncated "),
+        "untrusted: the plain budget of 10 000 applies"
+    );
+    assert!(t.len() < 11_000);
+
+    let s = Session::start(&["proxy", "--trust-annotations", "--", test_server()]).await;
+    let t = text(&s.call("readonly_big", json!({})).await);
+    assert_eq!(t, whole, "trusted read-only: three times the budget");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_with_workdir_appends_the_change_report() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&[
+        "proxy",
+        "--workdir",
+        dir_str(work.path()),
+        "--",
+        test_server(),
+    ])
+    .await;
+    let path = work.path().join("out.txt");
+    let r = s
+        .call(
+            "write_file",
+            json!({"path": dir_str(&path), "content": "hello"}),
+        )
+        .await;
+    let t = text(&r);
+    assert_eq!(
+        t,
+        "written\n\n[Workspace Changes]\n+ out.txt (created, 5 B)"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_passes_progress_on_with_the_callers_token() {
+    let s = Session::start(&["proxy", "--", test_server()]).await;
+    let mut params = CallToolRequestParams::new("sleep");
+    params.arguments = Some(object(json!({"ms": 450})));
+    let handle = s
+        .client
+        .peer()
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(CallToolRequest::new(params)),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    let token = handle.progress_token.clone();
+    let response = tokio::time::timeout(WAIT, handle.await_response())
+        .await
+        .unwrap()
+        .unwrap();
+    let ServerResult::CallToolResult(r) = response else {
+        panic!("not a tool result: {response:?}");
+    };
+    assert_eq!(text(&r), "slept 450 ms");
+    eventually("progress notifications", || {
+        !s.recorder.progress.lock().unwrap().is_empty()
+    })
+    .await;
+    let progress = s.recorder.progress.lock().unwrap().clone();
+    for p in &progress {
+        assert_eq!(p.progress_token, token);
+        let message = p.message.clone().unwrap_or_default();
+        assert!(message.contains("[REDACTED:github-token]"), "{message}");
+        assert!(!message.contains(&secret()));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_stops_the_child_at_end_of_input_and_on_sigterm() {
+    let logs = tempfile::tempdir().unwrap();
+    for (round, signal) in [(0, false), (1, true)] {
+        let log = logs.path().join(format!("server-{round}.log"));
+        let log = dir_str(&log).to_string();
+        let s = Session::start(&["proxy", "--", test_server(), "--log", &log]).await;
+        // The test server's own process (the proxy's command line names the
+        // log file too).
+        let servers = || -> Vec<String> {
+            processes_with(&log)
+                .into_iter()
+                .filter(|p| {
+                    p.split_once(": ")
+                        .is_some_and(|(_, cmd)| cmd.starts_with(test_server()))
+                })
+                .collect()
+        };
+        assert_eq!(servers().len(), 1, "{:?}", servers());
+        let peer = s.client.peer().clone();
+        tokio::spawn(async move {
+            let mut params = CallToolRequestParams::new("sleep");
+            params.arguments = Some(object(json!({"ms": 60_000})));
+            let _ = peer.call_tool(params).await;
+        });
+        let read_log = || std::fs::read_to_string(&log).unwrap_or_default();
+        eventually("the child to start sleeping", || {
+            read_log().contains("sleep started")
+        })
+        .await;
+        let Session {
+            client,
+            mut process,
+            ..
+        } = s;
+        let want = if signal {
+            let pid = process.id().unwrap().to_string();
+            let kill = std::process::Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap();
+            assert!(kill.success());
+            143
+        } else {
+            let _ = client.cancel().await;
+            0
+        };
+        let status = tokio::time::timeout(WAIT, process.wait())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(status.code(), Some(want), "signal: {signal}");
+        eventually("the child to exit", || servers().is_empty()).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_fails_pending_calls_and_exits_non_zero_when_the_child_dies() {
+    let mut s = Session::start(&["proxy", "--", test_server()]).await;
+    let peer = s.client.peer().clone();
+    let pending = tokio::spawn(async move {
+        let mut params = CallToolRequestParams::new("sleep");
+        params.arguments = Some(object(json!({"ms": 60_000})));
+        peer.call_tool(params).await
+    });
+    // Give the sleep call time to reach the child.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let crash = s.call("crash", json!({})).await;
+    assert_eq!(crash.is_error, Some(true));
+    assert!(
+        text(&crash).starts_with("the MCP server "),
+        "{}",
+        text(&crash)
+    );
+    let sleep = tokio::time::timeout(WAIT, pending)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(sleep.is_error, Some(true));
+    let t = text(&sleep);
+    assert!(
+        t.contains("mcp_test_server exited before answering (exit status: 3)"),
+        "{t}"
+    );
+    let status = tokio::time::timeout(WAIT, s.process.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    eventually("the exit line", || {
+        s.stderr().contains("exited (exit status: 3)")
+    })
+    .await;
+}

@@ -1,0 +1,224 @@
+//! The [`Stage`] trait, the [`Next`] handle and the [`Chain`] that composes
+//! stages around a tool.
+//!
+//! A stage is tower's `Service` without `poll_ready` and without `&mut self`
+//! (the scheduler's concurrency cap is the back-pressure): it gets the
+//! [`Invocation`] and a [`Next`] handle to the rest of the chain, and returns
+//! an [`Outcome`]. The outcome is infallible: refusals, tool errors, panics
+//! and timeouts are outcome values, so a stage never has to handle a
+//! `Result` of the stage inside it.
+//!
+//! The first stage of a chain is the outermost: it sees the invocation first
+//! and the outcome last.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+
+use crate::tool::{Tool, ToolContext};
+use crate::types::{ErrorKind, FileChange, ToolCall};
+
+/// A call on its way through the chain: the call itself, the tool it names
+/// (if registered), the parsed input (once the guard accepted it) and the
+/// context the tool will run with.
+#[derive(Debug)]
+pub struct Invocation {
+    /// The call as the model sent it.
+    pub call: ToolCall,
+    /// The registered tool of that name, if any.
+    pub tool: Option<Arc<dyn Tool>>,
+    /// The parsed input; set by the guard stage. The innermost step parses
+    /// the raw input itself when no guard ran.
+    pub input: Option<Value>,
+    /// Workdir, cancellation token (the batch's, until the deadline stage
+    /// narrows it to the call), partial-output slot and tool catalogue.
+    pub ctx: ToolContext,
+}
+
+impl Invocation {
+    /// Whether the tool is registered and declared read-only.
+    pub fn read_only(&self) -> bool {
+        self.tool.as_ref().is_some_and(|t| t.read_only())
+    }
+}
+
+/// What a call produced, on its way out of the chain.
+///
+/// `content` is the model-facing text before the change report; `report` is
+/// the change report (SPEC §3) that the executor appends after the limited
+/// content, separated by one blank line, once the batch budget was applied.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Whether the call failed.
+    pub is_error: bool,
+    /// Why it failed.
+    pub error_kind: Option<ErrorKind>,
+    /// The text for the model (before the change report).
+    pub content: String,
+    /// The structured list of changed files.
+    pub changes: Vec<FileChange>,
+    /// The change report text; empty when nothing changed.
+    pub report: String,
+    /// The spill file, when the content was too large.
+    pub spill_path: Option<PathBuf>,
+}
+
+impl Outcome {
+    /// A successful outcome with this content.
+    pub fn success(content: impl Into<String>) -> Self {
+        Outcome {
+            content: content.into(),
+            ..Outcome::default()
+        }
+    }
+
+    /// A failed outcome of this kind with this message.
+    pub fn error(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Outcome {
+            is_error: true,
+            error_kind: Some(kind),
+            content: message.into(),
+            ..Outcome::default()
+        }
+    }
+}
+
+/// One layer of the onion around a tool call.
+///
+/// # Example
+///
+/// A stage that refuses calls whose input mentions `rm -rf`:
+///
+/// ```
+/// use futures_util::future::BoxFuture;
+/// use toolexec_core::{ErrorKind, Invocation, Next, Outcome, Stage};
+///
+/// struct NoRmRf;
+///
+/// impl Stage for NoRmRf {
+///     fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+///         if inv.call.input.contains("rm -rf") {
+///             let msg = format!("tool {} refused: rm -rf", inv.call.name);
+///             return Box::pin(async move { Outcome::error(ErrorKind::Invocation, msg) });
+///         }
+///         next.run(inv)
+///     }
+/// }
+/// ```
+pub trait Stage: Send + Sync + 'static {
+    /// Handles `inv`, usually by calling `next.run(inv)` and looking at or
+    /// changing the outcome.
+    fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome>;
+}
+
+impl fmt::Debug for dyn Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Stage")
+    }
+}
+
+/// The rest of the chain, handed to a stage.
+#[derive(Debug, Clone, Copy)]
+pub struct Next<'a> {
+    rest: &'a [Arc<dyn Stage>],
+}
+
+impl<'a> Next<'a> {
+    /// Runs the rest of the chain: the next stage, or the tool itself after
+    /// the last one.
+    pub fn run(self, inv: Invocation) -> BoxFuture<'a, Outcome> {
+        match self.rest.split_first() {
+            Some((stage, rest)) => stage.call(inv, Next { rest }),
+            None => Box::pin(call_tool(inv)),
+        }
+    }
+}
+
+/// An ordered list of stages around the tool call; the first is the
+/// outermost.
+#[derive(Debug, Clone, Default)]
+pub struct Chain {
+    stages: Vec<Arc<dyn Stage>>,
+}
+
+impl Chain {
+    /// An empty chain: calls go straight to the tool.
+    pub fn new() -> Self {
+        Chain::default()
+    }
+
+    /// Adds `stage` inside the ones already added.
+    pub fn push(&mut self, stage: impl Stage) -> &mut Self {
+        self.stages.push(Arc::new(stage));
+        self
+    }
+
+    /// Adds an already shared stage inside the ones already added.
+    pub fn push_arc(&mut self, stage: Arc<dyn Stage>) -> &mut Self {
+        self.stages.push(stage);
+        self
+    }
+
+    /// The number of stages.
+    pub fn len(&self) -> usize {
+        self.stages.len()
+    }
+
+    /// Whether the chain has no stage.
+    pub fn is_empty(&self) -> bool {
+        self.stages.is_empty()
+    }
+
+    /// Runs `inv` through every stage and the tool.
+    pub fn run(&self, inv: Invocation) -> BoxFuture<'_, Outcome> {
+        Next { rest: &self.stages }.run(inv)
+    }
+}
+
+/// The message of a tool that returned empty content without an error.
+pub(crate) fn empty_result_message(name: &str) -> String {
+    format!("tool {name} returned an empty result")
+}
+
+/// The innermost step: calls the tool and maps its output to an outcome.
+///
+/// Handles, for chains without a guard, an unknown tool and unparsed input.
+/// Panics are not caught here but by the deadline stage around it, so that a
+/// panic both in `Tool::call` itself and while its future is polled is
+/// captured.
+async fn call_tool(inv: Invocation) -> Outcome {
+    let Invocation {
+        call,
+        tool,
+        input,
+        ctx,
+    } = inv;
+    let Some(tool) = tool else {
+        return Outcome::error(
+            ErrorKind::Invocation,
+            format!("unknown tool: {}", call.name),
+        );
+    };
+    let input = match input {
+        Some(input) => input,
+        None => match serde_json::from_str(&call.input) {
+            Ok(input) => input,
+            Err(err) => {
+                return Outcome::error(
+                    ErrorKind::Invocation,
+                    format!("tool {}: invalid input: {err}", call.name),
+                )
+            }
+        },
+    };
+    match tool.call(input, ctx).await {
+        Ok(content) if content.is_empty() => {
+            Outcome::error(ErrorKind::Execution, empty_result_message(&call.name))
+        }
+        Ok(content) => Outcome::success(content),
+        Err(err) => Outcome::error(ErrorKind::Execution, err.message()),
+    }
+}

@@ -1,0 +1,43 @@
+//! The guard stage: adapts [`toolexec_guard::Guard`] to the chain
+//! (SPEC §2 step 2).
+
+use std::sync::{Arc, RwLock};
+
+use futures_util::future::BoxFuture;
+
+use crate::stage::{Invocation, Next, Outcome, Stage};
+use crate::types::ErrorKind;
+
+/// Refuses calls the guard rejects (`invocation` errors with the guard's
+/// exact message) and hands the parsed input to the rest of the chain.
+#[derive(Debug, Clone)]
+pub struct GuardStage {
+    guard: Arc<RwLock<toolexec_guard::Guard>>,
+}
+
+impl GuardStage {
+    /// A stage checking calls with `guard` (shared, so that the executor
+    /// can change the offered and disabled tools between turns).
+    pub fn new(guard: Arc<RwLock<toolexec_guard::Guard>>) -> Self {
+        GuardStage { guard }
+    }
+}
+
+impl Stage for GuardStage {
+    fn call<'a>(&'a self, mut inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+        let verdict = {
+            let guard = self.guard.read().unwrap_or_else(|p| p.into_inner());
+            guard.check(&inv.call.name, &inv.call.input)
+        };
+        match verdict {
+            Ok(input) => {
+                inv.input = Some(input);
+                next.run(inv)
+            }
+            Err(rejection) => {
+                let message = rejection.to_string();
+                Box::pin(async move { Outcome::error(ErrorKind::Invocation, message) })
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Layer 1 of SPEC §5: the whole content written to a private scratch file.
+
+use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::error::LimitError;
+
+/// How many names are tried before giving up ([`LimitError::NoFreeName`]).
+const ATTEMPTS: u32 = 1000;
+
+/// The last time stamp handed out in this process.
+static LAST_STAMP: AtomicU64 = AtomicU64::new(0);
+
+/// Nanoseconds since the Unix epoch, strictly increasing within the process
+/// so that two spills in the same nanosecond still get distinct names.
+fn next_stamp() -> u64 {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let mut prev = LAST_STAMP.load(Ordering::Relaxed);
+    loop {
+        let next = now.max(prev.saturating_add(1));
+        match LAST_STAMP.compare_exchange_weak(prev, next, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return next,
+            Err(seen) => prev = seen,
+        }
+    }
+}
+
+/// The message the model gets instead of a spilled result (SPEC §5).
+pub(crate) fn spill_message(chars: usize, path: &Path) -> String {
+    format!(
+        "Result too large ({chars} chars). Full output was spilled to scratch file: {}\nUse read tool on this path if you need full content.",
+        path.display()
+    )
+}
+
+fn create_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+fn create_new(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    // create_new = O_CREAT | O_EXCL: never overwrites, never follows a
+    // symlink planted at the name.
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
+/// Writes `content` to a new `dir/tool_result_<unix-nanos>.txt` and returns
+/// its path.
+pub(crate) fn spill(dir: &Path, content: &str) -> Result<PathBuf, LimitError> {
+    spill_with_stamps(dir, content, next_stamp)
+}
+
+fn spill_with_stamps(
+    dir: &Path,
+    content: &str,
+    mut stamp: impl FnMut() -> u64,
+) -> Result<PathBuf, LimitError> {
+    create_dir(dir).map_err(|source| LimitError::CreateScratchDir {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for _ in 0..ATTEMPTS {
+        let path = dir.join(format!("tool_result_{}.txt", stamp()));
+        let mut file = match create_new(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(source) => return Err(LimitError::CreateSpillFile { path, source }),
+        };
+        return match file
+            .write_all(content.as_bytes())
+            .and_then(|()| file.flush())
+        {
+            Ok(()) => Ok(path),
+            Err(source) => {
+                drop(file);
+                // Best effort: a partial spill must not be mistaken for the
+                // full output later.
+                let _ = fs::remove_file(&path);
+                Err(LimitError::WriteSpillFile { path, source })
+            }
+        };
+    }
+    Err(LimitError::NoFreeName {
+        dir: dir.to_path_buf(),
+        attempts: ATTEMPTS,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_strictly_increase() {
+        let a = next_stamp();
+        let b = next_stamp();
+        assert!(b > a);
+    }
+
+    #[test]
+    fn a_taken_name_is_skipped_not_overwritten() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let taken = dir.path().join("tool_result_5.txt");
+        fs::write(&taken, "taken").expect("plant");
+        let mut stamps = [5, 5, 6].into_iter();
+        let path =
+            spill_with_stamps(dir.path(), "fresh", || stamps.next().unwrap_or(7)).expect("spill");
+        assert_eq!(path, dir.path().join("tool_result_6.txt"));
+        assert_eq!(fs::read_to_string(&path).expect("read"), "fresh");
+        assert_eq!(fs::read_to_string(&taken).expect("read"), "taken");
+    }
+
+    #[test]
+    fn gives_up_after_every_name_is_taken() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::write(dir.path().join("tool_result_1.txt"), "taken").expect("plant");
+        let err = spill_with_stamps(dir.path(), "x", || 1).expect_err("all names taken");
+        assert!(
+            matches!(
+                err,
+                LimitError::NoFreeName {
+                    attempts: ATTEMPTS,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+}

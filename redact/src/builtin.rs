@@ -1,0 +1,692 @@
+//! The built-in rule set.
+//!
+//! Each vendor rule encodes the token's real format (prefix, alphabet, length);
+//! context rules (assignments, headers, URLs, command lines) find secrets by
+//! what surrounds them and then filter placeholders, code and prose.
+
+use crate::checks::{Check, Guard};
+use crate::rule::{Rule, RuleBuilder};
+
+/// Overlap priorities (lower wins the id when matches of several rules overlap).
+pub(crate) const P_PEM: u8 = 0;
+pub(crate) const P_VENDOR: u8 = 10;
+pub(crate) const P_STRUCT: u8 = 20;
+pub(crate) const P_KNOWN: u8 = 30;
+pub(crate) const P_GENERIC: u8 = 40;
+
+/// Keywords of the generic assignment rules (a secret-looking name holds one).
+const GENERIC_KW: &[&str] = &[
+    "passw",
+    "passphrase",
+    "pass=",
+    "pass:",
+    "pass\"",
+    "pass'",
+    "pass\\",
+    "pass%",
+    "pass>",
+    "pass|",
+    "pass =",
+    "_pass",
+    "-pass",
+    "pwd",
+    "pswd",
+    "secret",
+    "token",
+    "key",
+    "auth",
+    "cred",
+    "psk",
+];
+
+/// A name that contains a secret word (classified further by `checks::classify_name`).
+const NAME: &str =
+    r"[A-Za-z0-9_.\-]*(?i:pass|pwd|pswd|secret|token|key|auth|cred|psk)[A-Za-z0-9_.\-]*";
+
+/// Value alternatives: double-quoted (`secret`), single-quoted (`s2`), bare (`s3`).
+const VALUE: &str = r#"(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.]))"#;
+
+/// [`VALUE`] without capture groups.
+const VALUE_NC: &str =
+    r#"(?:"(?:[^"\\\r\n]|\\[^\r\n])+"|'[^'\r\n]+'|[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.])"#;
+
+/// A value after a space-separated flag: quoted, or a bare word not starting with `-`.
+const FLAG_VALUE: &str =
+    r#"(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'\-][^\s"']*))"#;
+
+/// A built-in rule: ASCII mode (`(?-u)`) keeps the automata small and fast;
+/// non-ASCII bytes still match the negated classes of values byte by byte,
+/// and every delimiter is ASCII, so a span never splits a UTF-8 character.
+fn rb(id: &str, pattern: &str) -> RuleBuilder {
+    Rule::builder(id, format!("(?-u){pattern}"))
+}
+
+fn r(id: &str, pattern: &str, keywords: &[&str]) -> RuleBuilder {
+    rb(id, pattern)
+        .keywords(keywords.iter().copied())
+        .priority(P_VENDOR)
+        .check(Check::Token)
+}
+
+fn secret(b: RuleBuilder) -> RuleBuilder {
+    b.secret_group("secret")
+}
+
+fn generic(pattern: &str) -> RuleBuilder {
+    rb("generic-secret", pattern)
+        .keywords(GENERIC_KW.iter().copied())
+        .secret_group("secret")
+        .priority(P_GENERIC)
+        .check(Check::Generic)
+}
+
+/// A generic rule whose value is [`VALUE`] or [`FLAG_VALUE`] (groups `secret`, `s2`, `s3`).
+fn generic3(pattern: &str) -> RuleBuilder {
+    generic(pattern).alt_groups(&["s2", "s3"])
+}
+
+fn with_value(pattern_head: &str) -> String {
+    format!("{pattern_head}{FLAG_VALUE}")
+}
+
+pub(crate) fn rules() -> Vec<Rule> {
+    let hex = "0123456789abcdef";
+    let twilio_kw: Vec<String> = hex
+        .chars()
+        .map(|c| format!("sk{c}"))
+        .chain(["twilio".to_string()])
+        .collect();
+    let twilio_kw: Vec<&str> = twilio_kw.iter().map(String::as_str).collect();
+    let ac_kw: Vec<String> = hex.chars().map(|c| format!("ac{c}")).collect();
+    let ac_kw: Vec<&str> = ac_kw.iter().map(String::as_str).collect();
+
+    let mut defs: Vec<RuleBuilder> = vec![
+        // ---------------------------------------------------------------- PEM
+        rb(
+            "private-key",
+            r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?P<secret>(?:(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset):[^\r\n\\]*|[A-Za-z0-9+/=]+|[\t ]+|\r|\n|\\\\?[rn])+)",
+        )
+        .keywords(["private key"])
+        .secret_group("secret")
+        .priority(P_PEM)
+        .window_bytes(64 * 1024)
+        .check(Check::Pem),
+        rb(
+            "private-key",
+            r"Private-Lines:[\t ]*[0-9]+\r?\n(?P<secret>(?:[A-Za-z0-9+/=]+\r?\n?)+)",
+        )
+        .keywords(["private-lines"])
+        .secret_group("secret")
+        .priority(P_PEM)
+        .window_bytes(16 * 1024)
+        .check(Check::Pem),
+        r("age-secret-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", &["age-secret-key-1"]),
+        // ---------------------------------------------------------------- AWS
+        r(
+            "aws-access-key-id",
+            r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+            &["akia", "asia", "abia", "acca"],
+        )
+        .allow("EXAMPLE"),
+        secret(r(
+            "aws-secret-access-key",
+            r#"\b(?:AKIA|ASIA)[A-Z0-9]{16}[\s,:;|'"=/]{1,10}(?:[A-Za-z_]{1,40}[\s:=,'"|]{1,5})?(?P<secret>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+            &["akia", "asia"],
+        ))
+        .check(Check::AwsSecret)
+        .allow("EXAMPLE"),
+        r(
+            "aws-secret-access-key",
+            r"[A-Za-z0-9/+]{40}",
+            &["aws", "amazon", "akia", "asia"],
+        )
+        .bounds(Some(b"/+"), Some(b"/+="))
+        .guard(Guard::Run(40))
+        .check(Check::AwsSecret)
+        .allow("EXAMPLE"),
+        r(
+            "aws-session-token",
+            r"(?:[A-Za-z0-9+/]{2}oJb3JpZ2luX2Vj|[A-Za-z0-9+/]{2}oGZXIvYXdz|AQoDYXdzE)[A-Za-z0-9+/=%]{40,}",
+            &["b3jpz2lux2vj", "zxivyxdz", "aqodyxdz"],
+        )
+        .bounds(Some(b"+/=%"), None),
+        // ---------------------------------------------------------------- Google
+        r(
+            "gcp-api-key",
+            r"\bAIza[0-9A-Za-z_\-]{35}",
+            &["aiza"],
+        )
+        .bounds(None, Some(b"_-")),
+        r(
+            "gcp-oauth-client-secret",
+            r"\bGOCSPX-[A-Za-z0-9_\-]{28}",
+            &["gocspx-"],
+        )
+        .bounds(None, Some(b"_-")),
+        r("gcp-access-token", r"\bya29\.[A-Za-z0-9_\-]{30,}", &["ya29."]),
+        r(
+            "gcp-refresh-token",
+            r"1//0[A-Za-z0-9_\-]{30,}",
+            &["1//0"],
+        )
+        .bounds(Some(b"_-/"), None),
+        r(
+            "firebase-fcm-key",
+            r"\bAAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{100,}",
+            &["apa91b"],
+        ),
+        // ---------------------------------------------------------------- Azure
+        secret(r(
+            "azure-storage-key",
+            r"(?i)\baccount_?key\\?[\t ]*[=:][\t ]*\\?['\x22]?(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
+            &["accountkey", "account_key"],
+        ))
+        .check(Check::Mixed)
+        .priority(P_STRUCT),
+        r(
+            "azure-storage-key",
+            r"[A-Za-z0-9+/]{86}==",
+            &["=="],
+        )
+        .bounds(Some(b"+/_-"), Some(b"+/="))
+        .guard(Guard::B64Before(86))
+        .check(Check::Azure88),
+        secret(r(
+            "azure-shared-access-key",
+            r"(?i)\bshared_?access_?key\\?[\t ]*[=:][\t ]*\\?['\x22]?(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
+            &["sharedaccesskey", "shared_access_key"],
+        ))
+        .check(Check::Mixed)
+        .priority(P_STRUCT),
+        secret(r(
+            "azure-sas-token",
+            r"(?i)(?:^|[?&;\s'\x22])sig=(?P<secret>[A-Za-z0-9%+/=]{20,})",
+            &["sig="],
+        ))
+        .check(Check::Value)
+        .priority(P_STRUCT),
+        r(
+            "azure-client-secret",
+            r"[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}",
+            &["q~"],
+        )
+        .bounds(Some(b"_~.-"), Some(b"_~.-"))
+        .check(Check::Mixed),
+        // ---------------------------------------------------------------- GitHub / GitLab
+        r(
+            "github-token",
+            r"\bgh[pousr]_[A-Za-z0-9]{36,}",
+            &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        )
+        .bounds(None, Some(b"_")),
+        r(
+            "github-fine-grained-token",
+            r"\bgithub_pat_[A-Za-z0-9]{20,30}_[A-Za-z0-9]{50,70}",
+            &["github_pat_"],
+        )
+        .bounds(None, Some(b"_")),
+        r(
+            "gitlab-token",
+            r"\b(?:glpat|gldt|glrt|glrtr|glptt|glft|glimt|glcbt|glsoat|gloas|glagent|glffct|glwt)-[A-Za-z0-9_\-]{20,}(?:\.[A-Za-z0-9_\-]+)*",
+            &[
+                "glpat-", "gldt-", "glrt-", "glrtr-", "glptt-", "glft-", "glimt-", "glcbt-",
+                "glsoat-", "gloas-", "glagent-", "glffct-", "glwt-",
+            ],
+        ),
+        r("gitlab-token", r"\bGR1348941[A-Za-z0-9_\-]{20,}", &["gr1348941"]),
+        // ---------------------------------------------------------------- registries
+        r(
+            "npm-token",
+            r"\bnpm_[A-Za-z0-9]{36}",
+            &["npm_"],
+        )
+        .bounds(None, Some(b"_")),
+        r("pypi-token", r"\bpypi-AgE[A-Za-z0-9_\-]{50,}", &["pypi-age"]),
+        r("rubygems-token", r"\brubygems_[a-f0-9]{48}\b", &["rubygems_"]),
+        r("docker-token", r"\bdckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}", &["dckr_"]),
+        secret(r(
+            "docker-auth",
+            r#"(?i)\\*"auth\\*"[\t ]*:[\t ]*\\*"(?P<secret>[A-Za-z0-9+/=_\-]{8,})\\*""#,
+            &["auth"],
+        ))
+        .check(Check::DockerAuth)
+        .guard(Guard::Assign)
+        .priority(P_STRUCT),
+        r("jfrog-token", r"\bAKCp[A-Za-z0-9]{69}\b", &["akcp"]),
+        // ---------------------------------------------------------------- chat / payment / mail
+        r(
+            "slack-token",
+            r"\bxox(?:[abeoprs]|e\.xox[bp])-[0-9]+-[0-9A-Za-z\-]{8,}",
+            &["xox"],
+        ),
+        r("slack-token", r"\bxapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+", &["xapp-"]),
+        secret(r(
+            "slack-webhook",
+            r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9_/\-]{20,})",
+            &["hooks.slack.com"],
+        )),
+        r(
+            "stripe-key",
+            r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,}",
+            &["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
+        )
+        .bounds(None, Some(b"_")),
+        secret(r(
+            "twilio-auth-token",
+            r#"\bAC[0-9a-f]{32}\b(?:["'\s,:;]|\\"){1,8}(?P<secret>[0-9a-f]{32})\b"#,
+            &ac_kw,
+        ))
+        .guard(Guard::TwilioSid),
+        r("stripe-webhook-secret", r"\bwhsec_[A-Za-z0-9+/=]{24,}", &["whsec_"]),
+        r(
+            "twilio-api-key",
+            r"\bSK[0-9a-fA-F]{32}",
+            &twilio_kw,
+        )
+        .bounds(None, Some(b"_")),
+        r(
+            "sendgrid-api-key",
+            r"\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,50}",
+            &["sg."],
+        )
+        .bounds(None, Some(b"_-")),
+        secret(r(
+            "discord-webhook",
+            r"(?i)discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/[0-9]{15,21}/(?P<secret>[A-Za-z0-9_\-]{60,80})",
+            &["discord"],
+        )),
+        r(
+            "discord-bot-token",
+            r"[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}",
+            &["discord", "token", "authorization", "secret", "key", "bot"],
+        )
+        .bounds(Some(b"_-."), Some(b"_-."))
+        .guard(Guard::DotSix)
+        .check(Check::Mixed),
+        r(
+            "telegram-bot-token",
+            r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}",
+            &[":aa"],
+        )
+        .bounds(Some(b""), Some(b"_-")),
+        r("mailgun-api-key", r"\bkey-[0-9a-f]{32}\b", &["key-"]),
+        r("shopify-token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", &["shpat_", "shpca_", "shppa_", "shpss_"]),
+        r("square-token", r"\bsq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43}", &["sq0"]),
+        r(
+            "braintree-token",
+            r"\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}\b",
+            &["access_token$"],
+        ),
+        // ---------------------------------------------------------------- model providers
+        r(
+            "anthropic-api-key",
+            r"\bsk-ant-(?:api|admin|oat|ort|sid)[0-9]{2}-[A-Za-z0-9_\-]{20,}",
+            &["sk-ant-"],
+        ),
+        r(
+            "openai-api-key",
+            r"\bsk-(?:proj|svcacct|admin|None|service)-[A-Za-z0-9_\-]{20,}",
+            &["sk-"],
+        ),
+        r("openrouter-api-key", r"\bsk-or-v1-[a-f0-9]{64}\b", &["sk-or-"]),
+        r(
+            "openai-api-key",
+            r"\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}",
+            &["t3blbkfj"],
+        )
+        .bounds(None, Some(b"")),
+        r(
+            "openai-api-key",
+            r"\bsk-[A-Za-z0-9]{32,}",
+            &["sk-"],
+        )
+        .bounds(None, Some(b"_-"))
+        .check(Check::Mixed),
+        r(
+            "huggingface-token",
+            r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,40}",
+            &["hf_", "api_org_"],
+        )
+        .bounds(None, Some(b"_")),
+        r("groq-api-key", r"\bgsk_[A-Za-z0-9]{48,56}\b", &["gsk_"]),
+        r("xai-api-key", r"\bxai-[A-Za-z0-9]{70,}\b", &["xai-"]),
+        r("replicate-token", r"\br8_[A-Za-z0-9]{37}\b", &["r8_"]),
+        r("perplexity-api-key", r"\bpplx-[A-Za-z0-9]{48}\b", &["pplx-"]),
+        r("langsmith-api-key", r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b", &["lsv2_"]),
+        // ---------------------------------------------------------------- infra / SaaS
+        r("vault-token", r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}", &["hvs.", "hvb.", "hvr."]),
+        r("digitalocean-token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", &["_v1_"]),
+        r("linear-api-key", r"\blin_api_[A-Za-z0-9]{40}\b", &["lin_api_"]),
+        r("databricks-token", r"\bdapi[a-f0-9]{32}(?:-[0-9])?\b", &["dapi"]),
+        r("postman-api-key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", &["pmak-"]),
+        r(
+            "terraform-cloud-token",
+            r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-]{60,}",
+            &["atlasv1"],
+        ),
+        r("atlassian-api-token", r"\bATATT3[A-Za-z0-9_\-=]{150,}", &["atatt3"]),
+        r("bitbucket-app-password", r"\bATBB[A-Za-z0-9_=.\-]{28,}", &["atbb"]),
+        r("grafana-token", r"\bglc_[A-Za-z0-9+/]{32,}={0,2}", &["glc_"]),
+        r("grafana-token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b", &["glsa_"]),
+        r("newrelic-key", r"\bNRAK-[A-Z0-9]{27}\b", &["nrak-"]),
+        r("sentry-token", r"\bsntr[ysu]_[A-Za-z0-9+/=_\-]{40,}", &["sntry", "sntru"]),
+        r("supabase-token", r"\bsbp_[a-f0-9]{40}\b", &["sbp_"]),
+        r("figma-token", r"\bfigd_[A-Za-z0-9_\-]{40,}", &["figd_"]),
+        r("notion-token", r"\b(?:ntn|secret)_[A-Za-z0-9]{43,46}\b", &["ntn_", "secret_"]),
+        r("heroku-api-key", r"\bHRKU-[A-Za-z0-9_\-]{60}", &["hrku-"]),
+        r("pulumi-token", r"\bpul-[a-f0-9]{40}\b", &["pul-"]),
+        r("planetscale-token", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.\-]{32,64}", &["pscale_"]),
+        r(
+            "doppler-token",
+            r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b",
+            &["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."],
+        ),
+        r("netlify-token", r"\bnfp_[A-Za-z0-9]{36}\b", &["nfp_"]),
+        r("render-api-key", r"\brnd_[A-Za-z0-9]{32}\b", &["rnd_"]),
+        r("flyio-token", r"\bf[om][12]_[A-Za-z0-9_\-+/=]{40,}", &["fo1_", "fm1_", "fm2_", "fo2_"]),
+        r("mapbox-token", r"\bsk\.eyJ[A-Za-z0-9_\-]{50,}\.[A-Za-z0-9_\-]{20,}", &["sk.eyj"]),
+        r("onepassword-token", r"\bops_eyJ[A-Za-z0-9+/=_\-]{100,}", &["ops_eyj"]),
+        // ---------------------------------------------------------------- JWT
+        rb(
+            "jwt",
+            r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*",
+        )
+        .keywords(["eyj"])
+        .priority(P_VENDOR),
+        // ---------------------------------------------------------------- URLs
+        rb(
+            "url-password",
+            r#"(?i)\b[a-z][a-z0-9+.\-]{1,30}:(?://|\\/\\/)(?P<user>[^\s:/?#@'"<>\[\]{}\\]*):(?P<secret>[^\s/?#'"<>@\\][^\s/?#'"<>\\]*)@[^\s@'"<>]"#,
+        )
+        .keywords(["://", r":\/\/"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .guard(Guard::AtAfter)
+        .check(Check::UrlPassword),
+        rb(
+            "url-password",
+            r#"(?i)\b(?:https?|git|ssh|git\+https|git\+ssh):(?://|\\/\\/)(?P<secret>[A-Za-z0-9_\-.~%]{16,})@[A-Za-z0-9]"#,
+        )
+        .keywords(["://", r":\/\/"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .guard(Guard::AtAfter)
+        .check(Check::UrlToken),
+        // ---------------------------------------------------------------- HTTP
+        rb(
+            "bearer-token",
+            r#"(?i)\b(?:proxy-)?authorization\\*["']?[\t ]*[:=][\t ]*\\*["']?[\t ]*(?:(?:bearer|token|bot|jwt|dpop|apikey|api-key|sso-key|oauth|oauth2|splunk|gitlab|key|ssws|negotiate|ntlm|pat)[\t ]+)?(?P<secret>[^\s"'\\,;]+)"#,
+        )
+        .keywords(["authorization"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Bearer),
+        rb(
+            "bearer-token",
+            r"(?i)\bbearer[\t ]+(?P<secret>[A-Za-z0-9._~+/\-]{8,}=*)",
+        )
+        .keywords(["bearer"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::BareBearer),
+        rb(
+            "basic-auth",
+            r#"(?i)\b(?:proxy-)?authorization\\*["']?[\t ]*[:=][\t ]*\\*["']?[\t ]*basic[\t ]+(?P<secret>[A-Za-z0-9+/=_\-]{4,})"#,
+        )
+        .keywords(["authorization"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb("basic-auth", r"(?i)\bbasic[\t ]+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})")
+            .keywords(["basic"])
+            .secret_group("secret")
+            .priority(P_STRUCT)
+            .check(Check::BasicValue),
+        rb(
+            "basic-auth",
+            r#"(?:^|[\s"'])(?:-u|--user|--proxy-user|--http-user)[\t ]*(?:"[^":\r\n]*:(?P<secret>[^"\r\n]+)"|'[^':\r\n]*:(?P<s2>[^'\r\n]+)'|[^\s:"']*:(?P<s3>[^\s"']+))"#,
+        )
+        .keywords(["curl", "wget", "httpie", "--user", "--proxy-user", "-u "])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "cookie",
+            r#"(?i)(?:^|[^A-Za-z0-9\-_])(?:set-)?cookie\\*["']?[\t ]*[:=][\t ]*\\*["']?(?P<secret>[^\r\n"'\\]+)"#,
+        )
+        .keywords(["cookie"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Cookie),
+        rb(
+            "cookie",
+            r#"\bcurl\b[^\r\n]*?[\t ](?:-b|--cookie)[\t ]+["']?(?P<secret>[^\r\n"']+)"#,
+        )
+        .keywords(["curl"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Cookie),
+        // ---------------------------------------------------------------- command lines
+        rb(
+            "generic-secret",
+            &with_value(r"(?i)\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\r\n|;&]*?[\t ]-p"),
+        )
+        .keywords(["mysql", "mariadb"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            &with_value(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|regctl|cosign|finch|az|oc|cf)\b[^\r\n|;&]*?\blogin\b[^\r\n|;&]*?[\t ]-p(?:[\t ]+|=)"),
+        )
+        .keywords(["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl", "cosign", "finch", "az login", "oc login", "cf login"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            r#"\becho[\t ]+(?:-n[\t ]+)?(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s|$"'][^\s|]*))[\t ]*\|[^\r\n]*--password-stdin"#,
+        )
+        .keywords(["password-stdin"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb("vault-token", r"\bvault[\t ]+login[\t ]+(?:-[A-Za-z=_-]+[\t ]+)*(?:token=)?(?P<secret>[A-Za-z0-9._\-]{20,})")
+            .keywords(["vault login"])
+            .secret_group("secret")
+            .priority(P_STRUCT)
+            .check(Check::Value),
+        rb("private-key", r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}")
+            .keywords(["ls0tls1crudjti"])
+            .priority(P_PEM)
+            .check(Check::Base64Pem),
+        rb(
+            "generic-secret",
+            &with_value(r"\bsshpass\b[^\r\n|;&]*?[\t ]-p[\t ]*"),
+        )
+        .keywords(["sshpass"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            &with_value(r"\bredis-cli\b[^\r\n|;&]*?[\t ]-a[\t ]+"),
+        )
+        .keywords(["redis-cli"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            &with_value(r"(?i)\b(?:sqlcmd|bcp|osql|isql)\b[^\r\n|;&]*?[\t ]-P[\t ]*"),
+        )
+        .keywords(["sqlcmd", "bcp", "osql", "isql"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            &with_value(r"\bldap[a-z]*\b[^\r\n|;&]*?[\t ]-w[\t ]+"),
+        )
+        .keywords(["ldap"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            r"(?i)-pass(?:in|out|word)?[\t ]+pass:(?P<secret>[^\s'\x22]+)",
+        )
+        .keywords(["pass:"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            r"(?im)^[\t ]*(?:requirepass|masterauth|masterpass)[\t ]+(?:\x22(?P<secret>[^\x22\r\n]+)\x22|(?P<s3>[^\s\x22]+))",
+        )
+        .keywords(["requirepass", "masterauth", "masterpass"])
+        .secret_group("secret")
+        .alt_groups(&["s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            r"(?i)\bmachine[\t ]+\S+(?:[\t ]+login[\t ]+\S+)?[\t ]+password[\t ]+(?P<secret>\S+)",
+        )
+        .keywords(["machine"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            r"(?im)^[\t ]*password[\t ]+(?P<s3>[^\s\x22']+)[\t ]*$",
+        )
+        .keywords(["password", "passwd"])
+        .secret_group("s3")
+        .priority(P_GENERIC)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            r"(?i)(?:\bidentified[\t ]+(?:with[\t ]+[A-Za-z0-9_]+[\t ]+)?by|\bpassword)[\t ]*(?:=[\t ]*)?(?:password[\t ]*\([\t ]*)?'(?P<secret>[^'\r\n]+)'",
+        )
+        .keywords(["identified", "password"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        rb(
+            "generic-secret",
+            r"(?i)\b(?:smbclient|smbmap|rpcclient|crackmapexec|netexec|nxc|smbget)\b[^\r\n]*?-U[\t ]+[^\s%]+%(?P<secret>\S+)",
+        )
+        .keywords(["smb", "rpcclient", "crackmapexec", "netexec"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        // ---------------------------------------------------------------- generic assignments
+        // The most common form runs without capture groups: `checks` splits the
+        // match into name and value by hand (much cheaper than captures).
+        rb(
+            "generic-secret",
+            &format!(
+                r#"(?:^|[^A-Za-z0-9_.\-$])[$@:]?["'`]?{NAME}["'`]?\]?[\t ]*(?::=|=>|=|:)[\t ]*{VALUE_NC}"#
+            ),
+        )
+        .keywords(GENERIC_KW.iter().copied())
+        .priority(P_GENERIC)
+        .check(Check::GenericKv)
+        .guard(Guard::Assign),
+        generic(&format!(
+            r#"\\+"(?P<name>{NAME})\\+"[\t ]*:[\t ]*\\+"(?P<secret>[^"\\\r\n]+)\\+""#
+        ))
+        .guard(Guard::Esc),
+        generic(&format!(
+            r#"(?i)%22(?P<name>{NAME})%22(?:%20)*(?:%3A|%3D)(?:%20)*%22(?P<secret>(?:[A-Za-z0-9._~!*+\-]|%[013-9A-Fa-f][0-9A-Fa-f]|%2[013-9A-Fa-f])+)%22"#
+        ))
+        .guard(Guard::UrlEnc),
+        generic3(&format!(
+            r#"(?:^|[\s"'])(?P<name>--?{NAME})[\t ]+{FLAG_VALUE}"#
+        ))
+        .guard(Guard::Flag),
+        generic3(&format!(
+            r#"(?m)^[\t ]*(?:ENV|ARG)[\t ]+(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
+        ))
+        .guard(Guard::Flag),
+        generic3(&format!(
+            r#"(?i)(?:^|[^A-Za-z0-9_.\-])(?P<name>(?:[A-Za-z][A-Za-z0-9]*[\t ]){{1,2}}(?:key|token|secret|password|passphrase|pwd|pass|credentials?))[\t ]*[:=][\t ]*{VALUE}"#
+        ))
+        .guard(Guard::Spaced),
+        generic(&format!(
+            r#"\|[\t ]*(?P<name>{NAME})[\t ]*\|[\t ]*(?P<s3>[^\s|]+)[\t ]*\|"#
+        ))
+        .secret_group("s3")
+        .guard(Guard::Pipe),
+        generic(&format!(
+            r#"<(?P<name>{NAME})(?:\s[^>]*)?>(?P<s3>[^<\r\n]+)</"#
+        ))
+        .secret_group("s3")
+        .guard(Guard::Tag),
+        generic(
+            r#"(?i)\b(?:key|name)[\t ]*=[\t ]*"(?P<name>[^"\r\n]{1,100})"[\t ]+value[\t ]*=[\t ]*"(?P<secret>[^"\r\n]+)""#,
+        )
+        .guard(Guard::ValueNearby),
+        generic(
+            r#"(?i)<[A-Za-z0-9_:.\-]+[^>\r\n]*?\b(?:key|name)[\t ]*=[\t ]*"(?P<name>[^"\r\n]{1,100})"[^>\r\n]*>(?P<s3>[^<\r\n]+)</"#,
+        )
+        .secret_group("s3")
+        .guard(Guard::Closing),
+        // {"Name": "/prod/db/password", "Type": "SecureString", "Value": "…"} (SSM,
+        // Key Vault, ECS, HAR, Postman): other fields may sit between, on other lines.
+        generic(
+            r#"(?i)"(?:name|key|parameterkey)"[\t ]*:[\t ]*"(?P<name>[^"\r\n]{1,100})"(?:[^{}"]|"(?:[^"\\\r\n]|\\.)*")*?"(?:value|parametervalue)"[\t ]*:[\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)""#,
+        )
+        .window_bytes(1024)
+        .guard(Guard::JsonName),
+        // terraform output -json: {"db_password": {"sensitive": true, "value": "…"}}
+        generic(&format!(
+            r#"(?i)"(?P<name>{NAME})"[\t ]*:[\t ]*\{{(?:[^{{}}"]|"(?:[^"\\\r\n]|\\.)*")*?"value"[\t ]*:[\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)""#
+        ))
+        .window_bytes(1024)
+        .guard(Guard::Assign),
+        // `vault kv get`, `kubectl describe`-like columns: `password    hunter2`.
+        generic(&format!(
+            r#"(?m)^[\t ]*(?P<name>{NAME})(?:[\t ]{{2,}}|\t)(?P<s3>[^\s"']+)[\t ]*$"#
+        ))
+        .secret_group("s3")
+        .guard(Guard::Column),
+        generic3(&format!(
+            r#"(?m)\bname:[\t ]*["']?(?P<name>[A-Za-z0-9_.\-]+)["']?[\t ]*\r?\n[\t ]*(?:-[\t ]+)?value:[\t ]*{VALUE}"#
+        ))
+        .next_line()
+        .guard(Guard::ValueNearby),
+        generic(&format!(
+            r#"(?m)(?P<name>{NAME})["']?:[\t ]*(?:[|>][\-+0-9]*)?[\t ]*\r?\n[\t ]+(?P<s3>[^\s#][^\r\n]*)"#
+        ))
+        .secret_group("s3")
+        .next_line()
+        .guard(Guard::Block),
+    ];
+    // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
+    // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.
+    let mut out = Vec::with_capacity(defs.len());
+    for d in defs.drain(..) {
+        // The built-in patterns are constants covered by the unit tests below.
+        out.push(d.build().expect("built-in rules compile"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn all_builtin_rules_compile() {
+        let rules = super::rules();
+        assert!(rules.len() > 60);
+    }
+}

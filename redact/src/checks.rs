@@ -1,0 +1,2126 @@
+//! Validators of the built-in rules: what makes a regex match a secret, and
+//! what makes it a placeholder, a type name, code, a path or prose.
+
+/// A built-in validator attached to a rule (not available to rule files: user
+/// rules filter with `min_entropy` and allow patterns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Check {
+    /// A vendor token with a fixed prefix: reject obvious fakes (`xxxx`, `your…here`).
+    Token,
+    /// A token without a distinctive prefix: also needs 2+ character classes and entropy.
+    Mixed,
+    /// A bare 40-character AWS secret near an AWS keyword: 3+ classes, high entropy.
+    AwsSecret,
+    /// A bare 88-character base64 key: not a checksum/signature/integrity value.
+    Azure88,
+    /// `"auth": "base64"` in a Docker config: decodes to `user:secret` (or is long and random).
+    DockerAuth,
+    /// Generic assignment: the `name` group must look secret, the value must not be a placeholder.
+    Generic,
+    /// `name = value` / `"name": "value"` matched as a whole: split by hand, then as `Generic`.
+    GenericKv,
+    /// A value whose name is implied by the rule (`-pSECRET`, `sig=`): only placeholder checks.
+    Value,
+    /// The password of `scheme://user:PASS@host` (placeholders are left).
+    UrlPassword,
+    /// A long token used as the user of a URL (`https://TOKEN@github.com`).
+    UrlToken,
+    /// The credential of an `Authorization` header or a bare `Bearer X`.
+    Bearer,
+    /// A bare `Bearer X` outside a header: also needs 2+ classes.
+    BareBearer,
+    /// `Basic X` outside a header: X must decode to `user:password`.
+    BasicValue,
+    /// A `Cookie:` / `Set-Cookie:` value: masks session-like cookie values one by one.
+    Cookie,
+    /// A PEM private-key body: trims separators, needs real base64 content.
+    Pem,
+    /// A base64-encoded PEM block (`LS0tLS1CRUdJTi…`, as in Kubernetes secrets):
+    /// masked when it decodes to a private key.
+    Base64Pem,
+}
+
+/// A cheap test at a keyword hit that must pass for the rule to run on the
+/// hit's window (most keyword hits in logs are prose: `token refreshed`).
+/// Guards only look inside the hit's line (or the next line), so streaming
+/// and one-shot decisions agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Guard {
+    /// The keyword's name is followed by `=` or `:` (after quotes and spaces).
+    Assign,
+    /// The keyword's name is followed by `\"` (JSON inside a JSON string).
+    Esc,
+    /// The keyword's name is followed by `%22` (URL-encoded JSON).
+    UrlEnc,
+    /// The keyword's name is followed by `|` (a table cell).
+    Pipe,
+    /// The keyword's name is an XML tag: `<name>` or `<name attr…>`.
+    Tag,
+    /// The keyword ends a phrase (`API key: …`): a space before the name, `:`/`=` after.
+    Spaced,
+    /// A YAML block scalar: `name: |` or `name: >`.
+    Block,
+    /// The keyword is in a `-flag` / `--flag`, or the line is a Dockerfile `ENV`/`ARG`.
+    Flag,
+    /// The hit's line or the next one says `value`.
+    ValueNearby,
+    /// An `@` follows on the same token (URL credentials).
+    AtAfter,
+    /// The hit is preceded by this many base64 characters.
+    B64Before(usize),
+    /// The line holds a run of at least this many token characters `[A-Za-z0-9+/_-]`.
+    Run(usize),
+    /// The line closes an XML element (`</`).
+    Closing,
+    /// The line has a JSON `"name"` / `"key"` / `"parameterkey"` field.
+    JsonName,
+    /// The name is followed by two spaces or a tab (a column layout).
+    Column,
+    /// The hit is `AC` followed by 32 hex digits (a Twilio account SID).
+    TwilioSid,
+    /// The line holds `X.YYYYYY.Z` with 23+ token characters before the first dot
+    /// (the shape of a Discord bot token).
+    DotSix,
+}
+
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+/// Skips the rest of a name, closing quotes and spaces after a keyword; the
+/// index of the first byte after them.
+fn after_name(hay: &[u8], he: usize, end: usize, quotes: bool) -> usize {
+    let mut i = he;
+    while i < end && is_name_byte(hay[i]) {
+        i += 1;
+    }
+    if quotes {
+        while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b'\\' | b']') {
+            i += 1;
+        }
+    }
+    while i < end && matches!(hay[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+fn name_start(hay: &[u8], hs: usize, ls: usize) -> usize {
+    let mut i = hs;
+    while i > ls && is_name_byte(hay[i - 1]) {
+        i -= 1;
+    }
+    i
+}
+
+/// `=` or `:` (not `::`) at `i`.
+fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
+    i < end
+        && match hay[i] {
+            b'=' => true,
+            b':' => hay.get(i + 1) != Some(&b':') && (i == 0 || hay[i - 1] != b':'),
+            _ => false,
+        }
+}
+
+/// Evaluates a guard for the hit `[hs, he)` whose line is `[ls, le)` and whose
+/// line plus next line ends at `ne`.
+pub(crate) fn guard_ok(
+    g: Guard,
+    hay: &[u8],
+    hs: usize,
+    he: usize,
+    ls: usize,
+    le: usize,
+    ne: usize,
+) -> bool {
+    let end = le.min(he + 256);
+    match g {
+        Guard::Assign => assign_at(hay, after_name(hay, he, end, true), end),
+        Guard::Esc => {
+            let i = after_name(hay, he, end, false);
+            i + 1 < end && hay[i] == b'\\' && (hay[i + 1] == b'"' || hay[i + 1] == b'\\')
+        }
+        Guard::UrlEnc => {
+            let i = after_name(hay, he, end, false);
+            hay[i..end].len() >= 3 && hay[i..i + 3].eq_ignore_ascii_case(b"%22")
+        }
+        Guard::Pipe => {
+            let i = after_name(hay, he, end, false);
+            i < end && hay[i] == b'|'
+        }
+        Guard::Tag => {
+            let ns = name_start(hay, hs, ls);
+            let i = after_name(hay, he, end, false);
+            ns > ls && hay[ns - 1] == b'<' && i < end && (hay[i] == b'>' || i > he)
+        }
+        Guard::Spaced => {
+            let ns = name_start(hay, hs, ls);
+            ns > ls + 1
+                && matches!(hay[ns - 1], b' ' | b'\t')
+                && hay[ns - 2].is_ascii_alphanumeric()
+                && assign_at(hay, after_name(hay, he, end, false), end)
+        }
+        Guard::Block => {
+            let end = le.min(he + 256);
+            let i = after_name(hay, he, end, true);
+            if !(i < le && hay[i] == b':') {
+                return false;
+            }
+            let mut j = i + 1;
+            while j < le && matches!(hay[j], b' ' | b'\t' | b'\r') {
+                j += 1;
+            }
+            j >= le || matches!(hay[j], b'|' | b'>')
+        }
+        Guard::Flag => {
+            let ns = name_start(hay, hs, ls);
+            if hay.get(ns) == Some(&b'-') {
+                return true;
+            }
+            let line = &hay[ls..le];
+            let t = line
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t'))
+                .unwrap_or(line.len());
+            let t = &line[t..];
+            t.starts_with(b"ENV ")
+                || t.starts_with(b"ARG ")
+                || t.starts_with(b"ENV\t")
+                || t.starts_with(b"ARG\t")
+        }
+        Guard::ValueNearby => memchr::memchr2_iter(b'v', b'V', &hay[ls..ne]).any(|i| {
+            hay[ls + i..ne].len() >= 5 && hay[ls + i..ls + i + 5].eq_ignore_ascii_case(b"value")
+        }),
+        Guard::AtAfter => hay[he..le]
+            .iter()
+            .take(512)
+            .take_while(|&&b| !matches!(b, b' ' | b'\t' | b'"' | b'\'' | b'<' | b'>'))
+            .any(|&b| b == b'@'),
+        Guard::B64Before(n) => {
+            hs >= ls + n
+                && hay[hs - n..hs]
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+        }
+        Guard::Closing => memchr::memmem::find(&hay[ls..le], b"</").is_some(),
+        Guard::JsonName => {
+            let line = &hay[ls..le];
+            memchr::memchr_iter(b'"', line).any(|i| {
+                let rest = &line[i + 1..];
+                [&b"name\""[..], b"key\"", b"parameterkey\""]
+                    .iter()
+                    .any(|w| rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w))
+            })
+        }
+        Guard::Column => {
+            let mut i = he;
+            while i < le && is_name_byte(hay[i]) {
+                i += 1;
+            }
+            (i < le && hay[i] == b'\t') || (i + 1 < le && hay[i] == b' ' && hay[i + 1] == b' ')
+        }
+        Guard::TwilioSid => {
+            hay.get(hs..hs + 2) == Some(b"AC".as_slice())
+                && hay
+                    .get(hs + 2..hs + 34)
+                    .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        }
+        Guard::DotSix => {
+            let tok = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+            let line = &hay[ls..le];
+            memchr::memchr_iter(b'.', line).any(|i| {
+                i >= 23
+                    && line.get(i + 7) == Some(&b'.')
+                    && line[i + 1..i + 7].iter().all(|&b| tok(b))
+                    && line[i - 23..i].iter().all(|&b| tok(b))
+            })
+        }
+        Guard::Run(n) => {
+            let mut run = 0;
+            for &b in &hay[ls..le] {
+                if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-') {
+                    run += 1;
+                    if run >= n {
+                        return true;
+                    }
+                } else {
+                    run = 0;
+                }
+            }
+            false
+        }
+    }
+}
+
+/// Result of a check: the span (relative to the haystack) to mask, possibly several.
+pub(crate) enum Verdict {
+    Reject,
+    Accept,
+    Spans(Vec<(usize, usize)>),
+}
+
+/// Shannon entropy in bits per byte.
+pub(crate) fn entropy(s: &[u8]) -> f64 {
+    if s.is_empty() {
+        return 0.0;
+    }
+    // H = log2(n) - (1/n) * sum(c * log2(c)), with c*log2(c) from a table.
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..1024u32)
+            .map(|c| {
+                if c < 2 {
+                    0.0
+                } else {
+                    f64::from(c) * f64::from(c).log2()
+                }
+            })
+            .collect()
+    });
+    let mut counts = [0u32; 256];
+    for &b in s {
+        counts[b as usize] += 1;
+    }
+    let n = s.len() as f64;
+    let sum: f64 = counts
+        .iter()
+        .filter(|&&c| c > 1)
+        .map(|&c| {
+            table
+                .get(c as usize)
+                .copied()
+                .unwrap_or_else(|| f64::from(c) * f64::from(c).log2())
+        })
+        .sum();
+    (n.log2() - sum / n).max(0.0)
+}
+
+/// Number of character classes present among lower, upper, digit, other.
+pub(crate) fn classes(s: &[u8]) -> u32 {
+    let mut l = 0;
+    let mut u = 0;
+    let mut d = 0;
+    let mut o = 0;
+    for &b in s {
+        match b {
+            b'a'..=b'z' => l = 1,
+            b'A'..=b'Z' => u = 1,
+            b'0'..=b'9' => d = 1,
+            _ => o = 1,
+        }
+    }
+    l + u + d + o
+}
+
+fn lower(s: &[u8]) -> Vec<u8> {
+    s.to_ascii_lowercase()
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(hay, needle).is_some()
+}
+
+fn trim(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if first.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = s {
+        if last.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// Words that stand for a secret rather than being one.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "null",
+    "nil",
+    "none",
+    "undefined",
+    "true",
+    "false",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "required",
+    "optional",
+    "empty",
+    "string",
+    "str",
+    "int",
+    "integer",
+    "bool",
+    "boolean",
+    "bytes",
+    "text",
+    "number",
+    "any",
+    "unknown",
+    "object",
+    "value",
+    "secret",
+    "secrets",
+    "password",
+    "passwd",
+    "pass",
+    "pwd",
+    "pw",
+    "token",
+    "apikey",
+    "api_key",
+    "api-key",
+    "key",
+    "auth",
+    "credentials",
+    "credential",
+    "hidden",
+    "masked",
+    "secure",
+    "private",
+    "sensitive",
+    "removed",
+    "omitted",
+    "filtered",
+    "protected",
+    "unset",
+    "default",
+    "tbd",
+    "todo",
+    "fixme",
+    "n/a",
+    "na",
+    "changeit",
+    "change_me",
+    "change-me",
+    "sample",
+    "test",
+    "testing",
+    "foo",
+    "bar",
+    "baz",
+    "foobar",
+    "admin",
+    "root",
+    "user",
+    "username",
+    "guest",
+    "demo",
+    "secretstr",
+    "secretstring",
+    "option",
+    "optional[str]",
+    "option<string>",
+    "str|none",
+    "string|null",
+    "env",
+    "environment",
+    "vault",
+    "keychain",
+    "prompt",
+    "ask",
+    "stdin",
+    "file",
+    "inherit",
+    "include",
+    "same-origin",
+    "omit",
+    "basic",
+    "bearer",
+    "digest",
+    "oauth",
+    "oauth2",
+    "jwt",
+    "none.",
+    "invalid",
+    "expired",
+    "missing",
+    "set",
+    "notset",
+    "not-set",
+    "not_set",
+    "xxx",
+];
+
+/// Substrings that make a value a placeholder (matched on the lowercased value).
+const PLACEHOLDER_PARTS: &[&str] = &[
+    "xxxx",
+    "****",
+    "...",
+    "…",
+    "••",
+    "change_me",
+    "change-me",
+    "_here",
+    "-here",
+    "here>",
+    "process.env",
+    "os.environ",
+    "getenv",
+    "env(",
+    "env:",
+    "env.",
+    "vault:",
+    "secretkeyref",
+    "valuefrom",
+    "ref+",
+    "op://",
+    "arn:aws:",
+    "!ref",
+    "!sub",
+    "!getatt",
+    "lookup(",
+    "secret(",
+    "secrets.",
+    "not-a-real",
+    "replace_with",
+    "replace-with",
+    "replace_me",
+    "put_your",
+    "put-your",
+    "enter_your",
+    "enter-your",
+    "sensitive value",
+];
+
+/// Words that make a value a placeholder when they stand alone (delimited by
+/// non-alphanumerics) or come with another such word.
+const PLACEHOLDER_WORDS_IN: &[&str] = &[
+    "example", "placeholder", "changeme", "dummy", "secretsmanager", "keyvault", "notarealsecret", "fake", "insert", "replaceme", "sample", "your", "mine", "token_here", "key_here", "secret_here"
+];
+
+/// Lower, UPPER and Capitalized forms of `words`, case-sensitive: a random
+/// value that happens to spell `FAke` or `HeRe` is no placeholder.
+fn case_forms_ac(words: &[&str]) -> aho_corasick::AhoCorasick {
+    let mut pats: Vec<String> = Vec::new();
+    for p in words {
+        pats.push(p.to_string());
+        pats.push(p.to_uppercase());
+        let mut c = p.to_string();
+        if let Some(f) = c.get_mut(..1) {
+            f.make_ascii_uppercase();
+        }
+        pats.push(c);
+    }
+    aho_corasick::AhoCorasick::new(&pats).expect("constant word patterns compile")
+}
+
+/// Whether one of the words stands alone in `v` (or is 7+ bytes long), or two
+/// of them occur.
+fn has_word(ac: &aho_corasick::AhoCorasick, v: &[u8]) -> bool {
+    let mut n = 0;
+    for m in ac.find_overlapping_iter(v) {
+        let left = m.start() == 0 || !v[m.start() - 1].is_ascii_alphanumeric();
+        let right = m.end() == v.len() || !v[m.end()].is_ascii_alphanumeric();
+        // Seven letters in one exact case form do not occur by chance.
+        if (left && right) || m.len() >= 7 {
+            return true;
+        }
+        n += 1;
+    }
+    n >= 2
+}
+
+fn placeholder_words_ac() -> &'static aho_corasick::AhoCorasick {
+    static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    AC.get_or_init(|| case_forms_ac(PLACEHOLDER_WORDS_IN))
+}
+
+/// Case-sensitive in lower, UPPER and Capitalized form.
+fn placeholder_ac() -> &'static aho_corasick::AhoCorasick {
+    static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    AC.get_or_init(|| {
+        let mut pats: Vec<String> = Vec::new();
+        for p in PLACEHOLDER_PARTS {
+            pats.push(p.to_string());
+            pats.push(p.to_uppercase());
+            let mut c = p.to_string();
+            if let Some(f) = c.get_mut(..1) {
+                f.make_ascii_uppercase();
+            }
+            pats.push(c);
+        }
+        aho_corasick::AhoCorasick::new(&pats).expect("constant placeholder patterns compile")
+    })
+}
+
+/// Whether a value is a placeholder / reference / mask rather than a secret.
+pub(crate) fn is_placeholder(v: &[u8]) -> bool {
+    let v = trim(v);
+    if v.is_empty() {
+        return true;
+    }
+    if v.starts_with(b"[REDACTED") {
+        return true;
+    }
+    // Templates and variable references.
+    for p in [
+        &b"${"[..],
+        b"$(",
+        b"{{",
+        b"%(",
+        b"#{",
+        b"<%",
+        b"@{",
+        b"%{",
+        b"[[",
+        b"((",
+    ] {
+        if v.starts_with(p) {
+            return true;
+        }
+    }
+    if v[0] == b'$'
+        && v.len() > 1
+        && v[1..]
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        && (v[1].is_ascii_alphabetic() || v[1] == b'_')
+    {
+        return true;
+    }
+    if v.len() > 2
+        && v[0] == b'%'
+        && v[v.len() - 1] == b'%'
+        && (v[1..v.len() - 1]
+            .iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            || v[1..v.len() - 1]
+                .iter()
+                .all(|&b| b.is_ascii_lowercase() || b == b'_'))
+    {
+        return true;
+    }
+    if matches!(v[0], b'<' | b'(' | b'{') {
+        return true;
+    }
+    if v[0] == b'[' && v[v.len() - 1] == b']' {
+        let inner = &v[1..v.len() - 1];
+        if inner.len() < 2
+            || word_like(inner)
+            || inner
+                .iter()
+                .all(|b| b.is_ascii_alphabetic() || matches!(b, b' ' | b'_' | b'-' | b':'))
+            || is_placeholder(inner)
+        {
+            return true;
+        }
+    }
+    if contains(v, b"{{") || contains(v, b"}}") || contains(v, b"${") {
+        return true;
+    }
+    // Masks: ****, xxxxxxxx, ••••, ....
+    if v.iter().all(|&b| {
+        matches!(
+            b,
+            b'*' | b'x' | b'X' | b'#' | b'.' | b'-' | b'_' | b' ' | b'?' | b'0'
+        )
+    }) {
+        return true;
+    }
+    let s = std::str::from_utf8(v).unwrap_or("");
+    if s.chars()
+        .all(|c| matches!(c, '•' | '●' | '*' | '·' | '…' | '░' | '█'))
+    {
+        return true;
+    }
+    if placeholder_ac().is_match(v) || has_word(placeholder_words_ac(), v) {
+        return true;
+    }
+    let l = lower(v);
+    // `your-api-key`, `my-secret`, `some_token`: a possessive and a secret word.
+    for p in [&b"your"[..], b"my", b"some", b"the"] {
+        if let Some(rest) = l.strip_prefix(p) {
+            let rest = rest.strip_prefix(b"-").or_else(|| rest.strip_prefix(b"_")).unwrap_or(rest);
+            if [&b"secret"[..], b"password", b"pass", b"token", b"key", b"api", b"app", b"access", b"client", b"db", b"auth"]
+                .iter()
+                .any(|w| rest.starts_with(w))
+            {
+                return true;
+            }
+        }
+    }
+    if let Ok(s) = std::str::from_utf8(&l) {
+        if placeholder_words().contains(s) {
+            return true;
+        }
+    }
+    // The same character over and over.
+    if v.len() >= 4 && v.iter().all(|&b| b == v[0]) {
+        return true;
+    }
+    false
+}
+
+/// Substrings that make a prefixed token a fake (matched on the lowercased token).
+/// Parts that make a prefixed token a fake. Matched case-sensitively in
+/// lower, UPPER and Capitalized form only, so that random tokens (which mix
+/// cases) practically never hit one by chance; the English words only count
+/// when they stand alone (`sk-proj-YOUR_KEY_HERE`) or come in pairs
+/// (`ghp_yourtokenhere`).
+const FAKE_MARKS: &[&str] = &["xxxxxx", "****", "...", "0000000000", "1234567890", "<", ">", "$", "{"];
+const FAKE_WORDS: &[&str] = &[
+    "your", "here", "example", "placeholder", "dummy", "changeme", "redacted", "insert", "replace",
+    "notreal", "not_real", "not-real", "sample", "fake", "test_key", "testkey",
+];
+
+fn fake_marks_ac() -> &'static aho_corasick::AhoCorasick {
+    static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    AC.get_or_init(|| case_forms_ac(FAKE_MARKS))
+}
+
+fn fake_words_ac() -> &'static aho_corasick::AhoCorasick {
+    static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    AC.get_or_init(|| case_forms_ac(FAKE_WORDS))
+}
+
+/// Fakes inside prefixed vendor tokens: `ghp_xxxx…`, `sk-proj-YOUR_KEY_HERE`.
+pub(crate) fn looks_fake(v: &[u8]) -> bool {
+    if fake_marks_ac().is_match(v) || has_word(fake_words_ac(), v) {
+        return true;
+    }
+    let mut run = 1;
+    for w in v.windows(2) {
+        // Runs of `/` or `+` are normal in base64 (AWS session tokens: `EPT//////////wEa`),
+        // runs of digits in numeric ids (`xoxb-969999995512-…`).
+        if w[0] == w[1] && w[0].is_ascii_alphabetic() {
+            run += 1;
+            if run >= 6 {
+                return true;
+            }
+        } else {
+            run = 1;
+        }
+    }
+    entropy(v) < 2.0
+}
+
+/// A name a programmer would write (`config`, `apiKey`, `TOKEN`, `GithubToken`),
+/// not random letters (`iVxoaLPJjCMUvZvT`).
+fn identifier_like(s: &[u8]) -> bool {
+    let upper = s.iter().filter(|b| b.is_ascii_uppercase()).count();
+    let letters = s.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    upper * 3 <= letters || upper == letters
+}
+
+/// Code rather than a literal: `getpass()`, `config.api_key`, `a||b`, `secret_value`.
+pub(crate) fn looks_like_code(v: &[u8]) -> bool {
+    let v = trim(v);
+    if v.is_empty() {
+        return true;
+    }
+    if contains(v, b"(") {
+        return true;
+    }
+    if contains(v, b"||") || contains(v, b"&&") || contains(v, b"=>") || contains(v, b"::") {
+        return true;
+    }
+    if matches!(v[0], b'{' | b'[') {
+        return true;
+    }
+    // `!0`, `!vault`, `!Ref`, `@Value`: YAML tags, JS negations, annotations.
+    if matches!(v[0], b'!' | b'@') && (v.len() <= 2 || v[1..].iter().all(u8::is_ascii_alphabetic)) {
+        return true;
+    }
+    // Dotted identifier path: self.password, process.env.TOKEN, args.api_key.
+    let segs: Vec<&[u8]> = v.split(|&b| b == b'.').collect();
+    if segs.len() >= 2
+        && segs.iter().all(|s| {
+            !s.is_empty()
+                && (s[0].is_ascii_alphabetic() || s[0] == b'_' || s[0] == b'$')
+                && s.iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+                && identifier_like(s)
+        })
+        && !v.iter().any(u8::is_ascii_digit)
+    {
+        return true;
+    }
+    // snake_case identifier made of words: secret_value, api_key_from_env.
+    if v.contains(&b'_') && v.iter().all(|&b| b.is_ascii_lowercase() || b == b'_') && v[0] != b'_' {
+        return true;
+    }
+    false
+}
+
+fn is_path(v: &[u8]) -> bool {
+    let v = trim(v);
+    // Base64 secrets may start with `/` too: a path has no random-looking segment.
+    if v.ends_with(b"=")
+        || v.split(|&b| b == b'/' || b == b'\\').any(|seg| {
+            seg.len() > 40 || (seg.len() >= 10 && classes(seg) >= 3 && !seg.contains(&b'.'))
+        })
+    {
+        return false;
+    }
+    v.starts_with(b"/")
+        || v.starts_with(b"./")
+        || v.starts_with(b"../")
+        || v.starts_with(b"~/")
+        || v.starts_with(b"file:")
+        || (v.len() > 2
+            && v[0].is_ascii_alphabetic()
+            && v[1] == b':'
+            && (v[2] == b'\\' || v[2] == b'/'))
+}
+
+fn is_url(v: &[u8]) -> bool {
+    let v = trim(v);
+    match memchr::memmem::find(v, b"://") {
+        Some(i) if i > 0 => v[..i]
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-')),
+        _ => false,
+    }
+}
+
+fn is_public_material(v: &[u8]) -> bool {
+    let v = trim(v);
+    for p in [
+        &b"ssh-rsa "[..],
+        b"ssh-ed25519 ",
+        b"ssh-dss ",
+        b"ecdsa-sha2-",
+        b"sk-ssh-",
+        b"sk-ecdsa-",
+        b"-----BEGIN",
+        b"sha256:",
+        b"sha512:",
+        b"sha1:",
+        b"sha256-",
+        b"sha384-",
+        b"sha512-",
+        b"md5:",
+    ] {
+        if v.starts_with(p) {
+            return true;
+        }
+    }
+    false
+}
+
+const STOPWORDS: &[&str] = &[
+    "the", "a", "an", "of", "for", "to", "your", "you", "is", "are", "be", "must", "used", "use",
+    "with", "and", "or", "in", "on", "this", "that", "will", "not", "should", "enter", "user",
+    "users", "account", "password", "secret", "token", "key", "api", "here", "from", "by", "at",
+    "it", "as", "if", "when", "new", "old", "please", "required", "optional", "value", "set",
+];
+
+/// Prose rather than a passphrase: contains a common English word.
+fn is_prose(v: &[u8]) -> bool {
+    v.split(|&b| b == b' ').any(|w| {
+        STOPWORDS
+            .iter()
+            .any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
+    })
+}
+
+/// `^[A-Za-z][a-z]*$`: a dictionary-like word.
+fn word_like(v: &[u8]) -> bool {
+    !v.is_empty() && v[0].is_ascii_alphabetic() && v[1..].iter().all(u8::is_ascii_lowercase)
+}
+
+/// How secret a name looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Tier {
+    /// Token/key-like names: the value must look random.
+    Token,
+    /// Password-like names: short human passwords count too.
+    Strong,
+}
+
+/// Last components that make a name about a secret, not a secret itself.
+const EXCLUDED_LAST: &[&str] = &[
+    "id",
+    "ids",
+    "url",
+    "uri",
+    "urls",
+    "endpoint",
+    "file",
+    "files",
+    "path",
+    "paths",
+    "dir",
+    "directory",
+    "type",
+    "types",
+    "name",
+    "names",
+    "length",
+    "len",
+    "size",
+    "count",
+    "ttl",
+    "expiry",
+    "expires",
+    "expiration",
+    "expire",
+    "exp",
+    "timeout",
+    "header",
+    "headers",
+    "enabled",
+    "enable",
+    "disabled",
+    "disable",
+    "required",
+    "version",
+    "format",
+    "algorithm",
+    "alg",
+    "prefix",
+    "suffix",
+    "hint",
+    "policy",
+    "mode",
+    "scope",
+    "scopes",
+    "kind",
+    "method",
+    "field",
+    "fields",
+    "limit",
+    "limits",
+    "max",
+    "min",
+    "rotation",
+    "pattern",
+    "regex",
+    "env",
+    "var",
+    "provider",
+    "source",
+    "store",
+    "manager",
+    "location",
+    "server",
+    "host",
+    "port",
+    "user",
+    "username",
+    "usr",
+    "login",
+    "email",
+    "reset",
+    "changed",
+    "change",
+    "updated",
+    "created",
+    "at",
+    "date",
+    "time",
+    "label",
+    "description",
+    "desc",
+    "help",
+    "text",
+    "message",
+    "msg",
+    "prompt",
+    "placeholder",
+    "example",
+    "char",
+    "chars",
+    "index",
+    "idx",
+    "column",
+    "col",
+    "table",
+    "stdin",
+    "lifetime",
+    "duration",
+    "age",
+    "days",
+    "hours",
+    "seconds",
+    "secs",
+    "ms",
+    "interval",
+    "in",
+    "period",
+    "timestamp",
+    "ts",
+    "status",
+    "state",
+    "error",
+    "errors",
+    "valid",
+    "validity",
+    "strength",
+    "complexity",
+    "rules",
+    "rule",
+    "requirements",
+    "tokens",
+    "keys",
+    "secrets",
+    "passwords",
+    "usage",
+    "used",
+    "budget",
+    "remaining",
+    "total",
+    "number",
+    "num",
+    "generator",
+    "class",
+    "handler",
+    "callback",
+    "template",
+    "sent",
+    "ref",
+    "reference",
+    "refs",
+    "arn",
+    "uuid",
+    "fingerprint",
+    "sha",
+    "digest",
+    "checksum",
+    "len",
+    "hash_algorithm",
+    "set",
+    "list",
+    "map",
+    "store",
+    "storage_class",
+    "kid",
+    "pair",
+    "pairs",
+    "ring",
+    "chain",
+    "cmd",
+    "command",
+    "script",
+    "auth_method",
+    "flow",
+    "grant",
+    "issuer",
+    "audience",
+    "aud",
+    "iss",
+    "sub",
+    "exists",
+    "present",
+    "configured",
+    "visible",
+    "invisible",
+    "input",
+    "field",
+    "dialog",
+    "modal",
+    "button",
+    "form",
+    "page",
+    "screen",
+    "view",
+    "link",
+    "title",
+    "tooltip",
+    "mask",
+    "masked",
+    "toggle",
+    "icon",
+    "param",
+    "parameter",
+    "params",
+    "arg",
+    "args",
+    "option",
+    "options",
+    "opts",
+    "spec",
+    "schema",
+    "check",
+    "checks",
+    "validator",
+    "validation",
+    "policy_id",
+    "salt_rounds",
+    "rounds",
+    "iterations",
+    "cost",
+    "bits",
+];
+
+/// Components that make `…_key` / `…_token` a non-secret.
+const EXCLUDED_QUALIFIERS: &[&str] = &[
+    "page",
+    "pagination",
+    "continuation",
+    "next",
+    "prev",
+    "previous",
+    "cursor",
+    "sync",
+    "resume",
+    "max",
+    "num",
+    "cache",
+    "foreign",
+    "sort",
+    "partition",
+    "hash",
+    "routing",
+    "shard",
+    "idempotency",
+    "dedup",
+    "dedupe",
+    "deduplication",
+    "lookup",
+    "public",
+    "pub",
+    "publishable",
+    "tokenizer",
+    "i18n",
+    "translation",
+    "event",
+    "group",
+    "row",
+    "unique",
+    "composite",
+    "index",
+    "join",
+    "cancel",
+    "cancellation",
+    "input",
+    "output",
+    "completion",
+    "prompt",
+    "reasoning",
+    "cached",
+    "cache_read",
+    "forgot",
+    "show",
+    "hide",
+    "has",
+    "is",
+    "use",
+    "uses",
+    "enable",
+    "enabled",
+    "require",
+    "requires",
+    "allow",
+    "allows",
+    "no",
+    "skip",
+    "min",
+    "length",
+    "total",
+    "count",
+    "remember",
+    "expose",
+    "rotate",
+    "generate",
+    "validate",
+    "verify_ssl",
+    "sign",
+    "hotkey",
+    "shortcut",
+    "keyboard",
+    "primary_key",
+    "lang",
+    "locale",
+    "map",
+    "dict",
+    "object",
+    "foreign_key",
+    "sort_key",
+    "range",
+    "partition_key",
+    "s3",
+    "bucket",
+    "object_key",
+    "file",
+    "message",
+    "msg",
+    "i",
+    "j",
+    "k",
+    "keyed",
+    "key_value",
+    "kv",
+    "unicode",
+    "emoji",
+    "api_version",
+    "mouse",
+    "press",
+    "pressed",
+    "up",
+    "down",
+];
+
+/// Qualifiers that turn a bare `key` into a secret name (`api_key`, `signing_key`).
+const KEY_QUALIFIERS: &[&str] = &[
+    "api",
+    "access",
+    "secret",
+    "private",
+    "priv",
+    "signing",
+    "encryption",
+    "encrypt",
+    "enc",
+    "decryption",
+    "master",
+    "license",
+    "licence",
+    "client",
+    "app",
+    "application",
+    "auth",
+    "service",
+    "account",
+    "storage",
+    "subscription",
+    "admin",
+    "shared",
+    "consumer",
+    "webhook",
+    "deploy",
+    "hmac",
+    "jwt",
+    "session",
+    "crypto",
+    "aes",
+    "ssh",
+    "gpg",
+    "pgp",
+    "root",
+    "cluster",
+    "tls",
+    "ssl",
+    "x509",
+    "cert",
+    "server_tls",
+    "pem",
+    "jks",
+    "p12",
+    "cloud",
+    "customer",
+    "partner",
+    "merchant",
+    "developer",
+    "dev",
+    "prod",
+    "live",
+    "project",
+    "user",
+    "write",
+    "read",
+    "ingest",
+    "ingestion",
+    "insert",
+    "org",
+    "organization",
+    "team",
+    "workspace",
+    "install",
+    "installation",
+    "bot",
+    "rest",
+    "mgmt",
+    "management",
+    "primary",
+    "secondary",
+    "rsa",
+    "ecdsa",
+    "ed25519",
+    "cipher",
+    "server",
+    "sas",
+    "sendgrid",
+    "stripe",
+    "openai",
+    "anthropic",
+    "google",
+    "maps",
+    "firebase",
+    "aws",
+    "azure",
+    "gcp",
+    "twilio",
+    "mailgun",
+    "algolia",
+    "pusher",
+    "segment",
+    "datadog",
+    "dd",
+    "sentry",
+    "honeycomb",
+    "rollbar",
+    "slack",
+    "github",
+    "gitlab",
+    "npm",
+    "pypi",
+    "docker",
+    "hf",
+    "huggingface",
+    "cohere",
+    "mistral",
+    "groq",
+    "together",
+    "replicate",
+    "pinecone",
+    "weaviate",
+    "qdrant",
+    "supabase",
+    "vercel",
+    "netlify",
+    "heroku",
+    "cloudflare",
+    "cf",
+    "fastly",
+    "akamai",
+    "mapbox",
+    "here_api",
+    "openweather",
+    "weather",
+    "news",
+    "search",
+    "serp",
+    "bing",
+    "youtube",
+    "spotify",
+    "discord",
+    "telegram",
+    "shopify",
+    "square",
+    "paypal",
+    "braintree",
+    "plaid",
+    "coinbase",
+    "binance",
+    "alchemy",
+    "infura",
+    "etherscan",
+    "moralis",
+    "elastic",
+    "es",
+    "redis",
+    "db",
+    "database",
+    "mongo",
+    "postgres",
+    "mysql",
+    "smtp",
+    "mail",
+    "email",
+    "sms",
+    "push",
+    "fcm",
+    "apns",
+    "vapid",
+    "recaptcha",
+    "captcha",
+    "turnstile",
+    "hcaptcha",
+    "analytics",
+    "tracking",
+    "newrelic",
+    "nr",
+    "splunk",
+    "logdna",
+    "loggly",
+    "papertrail",
+    "bugsnag",
+    "launchdarkly",
+    "optimizely",
+    "mixpanel",
+    "amplitude",
+    "intercom",
+    "zendesk",
+    "hubspot",
+    "salesforce",
+    "jira",
+    "confluence",
+    "atlassian",
+    "linear",
+    "notion",
+    "airtable",
+    "asana",
+    "trello",
+    "figma",
+    "dropbox",
+    "box",
+    "okta",
+    "auth0",
+    "clerk",
+    "cognito",
+    "keycloak",
+    "oidc",
+    "oauth",
+    "sso",
+    "saml",
+    "ldap",
+    "kerberos",
+    "vault",
+    "kms",
+    "secret_access",
+    "x_api",
+    "apim",
+    "ocp",
+    "goog",
+    "rapidapi",
+    "rapid",
+    "openrouter",
+    "deepseek",
+    "xai",
+    "perplexity",
+    "voyage",
+    "jina",
+    "fireworks",
+    "anyscale",
+    "octo",
+    "deepgram",
+    "assemblyai",
+    "elevenlabs",
+    "resend",
+    "postmark",
+    "mailchimp",
+    "mandrill",
+    "sparkpost",
+    "brevo",
+    "sendinblue",
+    "encryption_at_rest",
+    "data",
+    "field_encryption",
+    "cookie",
+    "csrf",
+    "signing_secret",
+    "secret_key",
+    "access_key",
+    "ssh_private",
+    "sig",
+    "signature",
+    "verification",
+    "verify",
+    "backup",
+    "recovery",
+    "unlock",
+    "wallet",
+    "mnemonic",
+    "seed",
+    "node",
+    "rpc",
+    "infra",
+];
+
+/// Words that are password-like on their own or as a suffix.
+const STRONG_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "passwort",
+    "pass",
+    "pwd",
+    "pswd",
+    "secret",
+    "psk",
+    "privatekey",
+    "private_key",
+    "secretkey",
+];
+
+/// Words that are token-like on their own or as a suffix.
+const TOKEN_SUFFIXES: &[&str] = &[
+    "token",
+    "apikey",
+    "accesskey",
+    "authkey",
+    "masterkey",
+    "signingkey",
+    "encryptionkey",
+    "apisecret",
+    "credential",
+    "credentials",
+    "creds",
+    "cred",
+    "auth",
+    "bearer",
+    "jwt",
+    "sessionkey",
+    "licensekey",
+    "deploykey",
+    "clientkey",
+    "appkey",
+    "serverkey",
+    "userkey",
+    "subscriptionkey",
+    "storagekey",
+    "accountkey",
+    "sharedkey",
+    "hmackey",
+    "webhookkey",
+];
+
+const PASS_EXCEPTIONS: &[&str] = &[
+    "bypass",
+    "compass",
+    "encompass",
+    "surpass",
+    "trespass",
+    "overpass",
+    "underpass",
+    "firstpass",
+    "multipass",
+    "onepass",
+    "impass",
+    "passthrough",
+    "passthru",
+    "passenger",
+    "passive",
+    "passage",
+    "passport",
+    "passes",
+    "passed",
+    "passing",
+    "passable",
+    "subpass",
+    "renderpass",
+    "singlepass",
+    "twopass",
+    "skippass",
+];
+
+type WordSet = std::collections::HashSet<&'static str>;
+
+fn set_of(
+    words: &'static [&'static str],
+    cell: &'static std::sync::OnceLock<WordSet>,
+) -> &'static WordSet {
+    cell.get_or_init(|| words.iter().copied().collect())
+}
+
+fn excluded_last() -> &'static WordSet {
+    static S: std::sync::OnceLock<WordSet> = std::sync::OnceLock::new();
+    set_of(EXCLUDED_LAST, &S)
+}
+
+fn excluded_qualifiers() -> &'static WordSet {
+    static S: std::sync::OnceLock<WordSet> = std::sync::OnceLock::new();
+    set_of(EXCLUDED_QUALIFIERS, &S)
+}
+
+fn key_qualifiers() -> &'static WordSet {
+    static S: std::sync::OnceLock<WordSet> = std::sync::OnceLock::new();
+    set_of(KEY_QUALIFIERS, &S)
+}
+
+fn placeholder_words() -> &'static WordSet {
+    static S: std::sync::OnceLock<WordSet> = std::sync::OnceLock::new();
+    set_of(PLACEHOLDER_WORDS, &S)
+}
+
+/// Splits a name into lowercase components at `_ - . : / space` and camelCase humps.
+pub(crate) fn components(name: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let n = name.len();
+    for i in 0..n {
+        let b = name[i];
+        if !b.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if b.is_ascii_uppercase() && !cur.is_empty() {
+            let prev = name[i - 1];
+            let next_lower = i + 1 < n && name[i + 1].is_ascii_lowercase();
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower)
+            {
+                out.push(std::mem::take(&mut cur));
+            }
+        }
+        cur.push(b.to_ascii_lowercase() as char);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Classifies a variable / key / flag / header name.
+pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
+    let comps = components(name);
+    let last = comps.last()?;
+    if excluded_last().contains(last.as_str()) {
+        return None;
+    }
+    // Two-component exclusions on the joined tail (`primary_key`, `sort_key`).
+    if comps.len() >= 2 {
+        let joined = format!("{}_{}", comps[comps.len() - 2], last);
+        if excluded_qualifiers().contains(joined.as_str()) {
+            return None;
+        }
+    }
+    if comps
+        .iter()
+        .take(comps.len() - 1)
+        .any(|c| excluded_qualifiers().contains(c.as_str()))
+    {
+        return None;
+    }
+    let mut best: Option<Tier> = None;
+    let mut bump = |t: Tier| {
+        best = Some(match best {
+            Some(b) if b >= t => b,
+            _ => t,
+        })
+    };
+    let upper_env = name
+        .iter()
+        .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && name.contains(&b'_');
+    for (i, c) in comps.iter().enumerate() {
+        let c = c.as_str();
+        if PASS_EXCEPTIONS.contains(&c) {
+            continue;
+        }
+        if STRONG_WORDS.iter().any(|w| {
+            c == *w || (c.len() > w.len() + 1 && c.ends_with(w) && *w != "pass" && *w != "pwd")
+        }) || (c.len() > 4 && c.ends_with("pass"))
+            || (c.len() > 3 && c.ends_with("pwd"))
+        {
+            bump(Tier::Strong);
+            continue;
+        }
+        if c == "private" && comps.get(i + 1).map(String::as_str) == Some("key") {
+            bump(Tier::Strong);
+            continue;
+        }
+        if TOKEN_SUFFIXES.iter().any(|w| {
+            c == *w || (c.len() > w.len() && c.ends_with(w) && *w != "auth" && *w != "cred")
+        }) {
+            bump(Tier::Token);
+            continue;
+        }
+        if c == "key" && i > 0 {
+            let q = comps[i - 1].as_str();
+            if key_qualifiers().contains(q) || (upper_env && i == comps.len() - 1) {
+                bump(Tier::Token);
+            }
+        }
+    }
+    best
+}
+
+/// Whether `v` is an acceptable secret value for a name of tier `tier`.
+pub(crate) fn value_ok(tier: Tier, v: &[u8], quoted: bool) -> bool {
+    let v = trim(v);
+    if is_placeholder(v) || is_path(v) || is_url(v) || is_public_material(v) {
+        return false;
+    }
+    if !quoted && looks_like_code(v) {
+        return false;
+    }
+    if quoted && (v.starts_with(b"{") || v.starts_with(b"[")) {
+        return false;
+    }
+    let len = std::str::from_utf8(v).map_or(v.len(), |s| s.chars().count());
+    let spaces = v.iter().filter(|&&b| b == b' ').count();
+    match tier {
+        Tier::Strong => {
+            if len < 4 || (spaces > 0 && (!quoted || is_prose(v))) {
+                return false;
+            }
+            if v.iter().all(u8::is_ascii_digit) {
+                return len >= 6;
+            }
+            if word_like(v) && len < 12 {
+                return false;
+            }
+            if spaces > 0 && v.iter().all(|&b| b.is_ascii_alphabetic() || b == b' ') && len < 16 {
+                return false;
+            }
+            if spaces > 0 && spaces + 1 > 6 {
+                return false;
+            }
+            entropy(v) >= 1.5
+        }
+        Tier::Token => {
+            if len < 8 || spaces > 0 {
+                return false;
+            }
+            if word_like(v) {
+                return false;
+            }
+            let c = classes(v);
+            if c < 2 && len < 20 {
+                return false;
+            }
+            if v.iter().all(u8::is_ascii_digit) && len < 24 {
+                return false;
+            }
+            entropy(v) >= 2.5
+        }
+    }
+}
+
+/// Standard or URL-safe base64, padding optional. `None` on bad input.
+pub(crate) fn b64_decode(s: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for &c in s {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' => break,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// The window text just before `at` on the same line (at most `n` bytes), lowercased.
+fn before_on_line(hay: &[u8], at: usize, n: usize) -> Vec<u8> {
+    let from = at.saturating_sub(n);
+    let seg = &hay[from..at];
+    let seg = match memchr::memrchr(b'\n', seg) {
+        Some(i) => &seg[i + 1..],
+        None => seg,
+    };
+    lower(seg)
+}
+
+const SESSION_COOKIE_HINTS: &[&str] = &[
+    "sess",
+    "sid",
+    "token",
+    "auth",
+    "jwt",
+    "remember",
+    "login",
+    "csrf",
+    "xsrf",
+    "sso",
+    "saml",
+    "identity",
+    "access",
+    "refresh",
+    "bearer",
+    "api",
+    "key",
+    "secret",
+    "pass",
+    "credential",
+    "user_session",
+    "connect.sid",
+];
+
+const COOKIE_ATTRIBUTES: &[&str] = &[
+    "path",
+    "domain",
+    "expires",
+    "max-age",
+    "samesite",
+    "secure",
+    "httponly",
+    "priority",
+    "partitioned",
+    "version",
+    "comment",
+];
+
+/// Runs a check. `secret` is the span of the secret group, `name` the span of
+/// the `name` group (if any), `group_alt` tells which alternative group matched
+/// (0 = primary / double-quoted, 1 = single-quoted, 2+ = bare).
+pub(crate) fn run(
+    check: Check,
+    hay: &[u8],
+    secret: (usize, usize),
+    name: Option<(usize, usize)>,
+    group_alt: usize,
+) -> Verdict {
+    let v = &hay[secret.0..secret.1];
+    let ok = |b: bool| if b { Verdict::Accept } else { Verdict::Reject };
+    match check {
+        Check::Token => ok(!looks_fake(v)),
+        Check::Mixed => ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0),
+        Check::AwsSecret => ok(!looks_fake(v) && classes(v) >= 3 && entropy(v) >= 4.0),
+        Check::Azure88 => {
+            let ctx = before_on_line(hay, secret.0, 48);
+            let bad = [
+                &b"sha"[..],
+                b"md5",
+                b"hash",
+                b"digest",
+                b"checksum",
+                b"integrity",
+                b"signature",
+                b"sig",
+                b"fingerprint",
+                b"nonce",
+                b"salt",
+            ]
+            .iter()
+            .any(|m| contains(&ctx, m));
+            ok(!bad && !looks_fake(v) && classes(v) >= 3 && entropy(v) >= 4.0)
+        }
+        Check::DockerAuth => {
+            if is_placeholder(v) {
+                return Verdict::Reject;
+            }
+            let decoded_ok = b64_decode(v).is_some_and(|d| {
+                d.contains(&b':')
+                    && d.len() >= 3
+                    && d.iter().all(|&b| (0x20..0x7f).contains(&b) || b >= 0x80)
+            });
+            ok(decoded_ok || (v.len() >= 16 && entropy(v) >= 3.0))
+        }
+        Check::Generic => {
+            let Some((ns, ne)) = name else {
+                return Verdict::Reject;
+            };
+            match classify_name(&hay[ns..ne]) {
+                Some(tier) => ok(value_ok(tier, v, group_alt < 2)),
+                None => Verdict::Reject,
+            }
+        }
+        Check::GenericKv => {
+            let Some((ns, ne, vs, ve, quoted)) = split_assignment(hay, secret.0, secret.1) else {
+                return Verdict::Reject;
+            };
+            // `arn:aws:secretsmanager:…:secret:prod/db` names a secret, it is not one.
+            if contains(&before_on_line(hay, ns, 96), b"arn:") {
+                return Verdict::Reject;
+            }
+            match classify_name(&hay[ns..ne]) {
+                Some(tier) if value_ok(tier, &hay[vs..ve], quoted) => {
+                    Verdict::Spans(vec![(vs, ve)])
+                }
+                _ => Verdict::Reject,
+            }
+        }
+        Check::Value => ok(value_ok(Tier::Strong, v, group_alt < 2)),
+        Check::UrlPassword => {
+            let l = lower(v);
+            ok(!is_placeholder(v)
+                && !looks_like_code(v)
+                && l != b"password"
+                && l != b"pass"
+                && l != b"secret"
+                && !l.starts_with(b"$"))
+        }
+        Check::UrlToken => {
+            ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0 && v.len() >= 16)
+        }
+        Check::Bearer | Check::BareBearer => {
+            let l = lower(v);
+            let scheme_words: &[&[u8]] = &[
+                b"bearer",
+                b"basic",
+                b"digest",
+                b"token",
+                b"bot",
+                b"negotiate",
+                b"ntlm",
+                b"hmac",
+                b"signature",
+                b"oauth",
+                b"jwt",
+                b"apikey",
+                b"key",
+                b"ssws",
+            ];
+            if scheme_words.contains(&l.as_slice())
+                || l.starts_with(b"aws4-")
+                || l.starts_with(b"[redacted")
+            {
+                return Verdict::Reject;
+            }
+            if v.len() < 8 || is_placeholder(v) || looks_like_code(v) {
+                return Verdict::Reject;
+            }
+            if check == Check::BareBearer {
+                return ok(classes(v) >= 2 && entropy(v) >= 3.0);
+            }
+            ok(entropy(v) >= 2.0)
+        }
+        Check::BasicValue => ok(!is_placeholder(v)
+            && b64_decode(v).is_some_and(|d| {
+                d.len() >= 3
+                    && d.contains(&b':')
+                    && d.iter().all(|&b| (0x20..0x7f).contains(&b) || b >= 0x80)
+            })),
+        Check::Cookie => cookie_spans(hay, secret),
+        Check::Pem => pem_body(hay, secret),
+        Check::Base64Pem => {
+            let head = &v[..v.len().min(120) / 4 * 4];
+            ok(b64_decode(head).is_some_and(|d| contains(&d, b"PRIVATE KEY")))
+        }
+    }
+}
+
+/// Splits a `name = value` match `[s, e)` into (name start, name end, value
+/// start, value end, quoted).
+fn split_assignment(hay: &[u8], s: usize, e: usize) -> Option<(usize, usize, usize, usize, bool)> {
+    let mut i = s;
+    while i < e && !is_name_byte(hay[i]) {
+        i += 1;
+    }
+    let ns = i;
+    while i < e && is_name_byte(hay[i]) {
+        i += 1;
+    }
+    let ne = i;
+    while i < e && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b' ' | b'\t') {
+        i += 1;
+    }
+    if hay[i..e].starts_with(b":=") || hay[i..e].starts_with(b"=>") {
+        i += 2;
+    } else if i < e && matches!(hay[i], b'=' | b':') {
+        i += 1;
+    } else {
+        return None;
+    }
+    while i < e && matches!(hay[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if i >= e || ns == ne {
+        return None;
+    }
+    match hay[i] {
+        b'"' | b'\'' if e >= i + 2 && hay[e - 1] == hay[i] => Some((ns, ne, i + 1, e - 1, true)),
+        b'"' | b'\'' => None,
+        _ => Some((ns, ne, i, e, false)),
+    }
+}
+
+fn cookie_spans(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
+    let mut spans = Vec::new();
+    let mut pos = s;
+    for part in hay[s..e].split(|&b| b == b';' || b == b',') {
+        let start = pos;
+        pos += part.len() + 1;
+        let Some(eq) = part.iter().position(|&b| b == b'=') else {
+            continue;
+        };
+        let name = lower(trim(&part[..eq]));
+        let mut vs = start + eq + 1;
+        let mut ve = start + part.len();
+        while vs < ve && (hay[vs] == b' ' || hay[vs] == b'"') {
+            vs += 1;
+        }
+        while ve > vs && (hay[ve - 1] == b' ' || hay[ve - 1] == b'"') {
+            ve -= 1;
+        }
+        let v = &hay[vs..ve];
+        if v.len() < 6 || is_placeholder(v) {
+            continue;
+        }
+        let name_s = String::from_utf8_lossy(&name);
+        if COOKIE_ATTRIBUTES.contains(&name_s.as_ref()) {
+            continue;
+        }
+        let sessiony = SESSION_COOKIE_HINTS.iter().any(|h| name_s.contains(h));
+        let randomish = v.len() >= 20
+            && classes(v) >= 2
+            && entropy(v) >= 3.5
+            && !v.iter().all(|&b| b.is_ascii_digit() || b == b'.');
+        if sessiony || randomish {
+            spans.push((vs, ve));
+        }
+    }
+    if spans.is_empty() {
+        Verdict::Reject
+    } else {
+        Verdict::Spans(spans)
+    }
+}
+
+fn pem_body(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
+    let body = &hay[s..e];
+    let b64 = body
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        .count();
+    if b64 < 32 {
+        return Verdict::Reject;
+    }
+    // Keep the separators around the body (real or escaped line breaks, spaces)
+    // so the armour lines keep their own lines.
+    let is_sep_at = |i: usize| -> usize {
+        match hay[i] {
+            b'\n' | b'\r' | b' ' | b'\t' => 1,
+            b'\\' if i + 1 < e && matches!(hay[i + 1], b'n' | b'r') => 2,
+            b'\\' if i + 2 < e && hay[i + 1] == b'\\' && matches!(hay[i + 2], b'n' | b'r') => 3,
+            _ => 0,
+        }
+    };
+    let mut a = s;
+    while a < e {
+        let k = is_sep_at(a);
+        if k == 0 {
+            break;
+        }
+        a += k;
+    }
+    let mut b = e;
+    'outer: while b > a {
+        for k in [1usize, 2, 3] {
+            if b >= a + k && is_sep_at(b - k) == k {
+                b -= k;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    if a >= b {
+        Verdict::Reject
+    } else {
+        Verdict::Spans(vec![(a, b)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_components() {
+        assert_eq!(
+            components(b"AWS_SECRET_ACCESS_KEY"),
+            ["aws", "secret", "access", "key"]
+        );
+        assert_eq!(components(b"secretAccessKey"), ["secret", "access", "key"]);
+        assert_eq!(components(b"APIKey"), ["api", "key"]);
+        assert_eq!(components(b"x-api-key"), ["x", "api", "key"]);
+    }
+
+    #[test]
+    fn name_classes() {
+        for n in [
+            "password",
+            "DB_PASSWORD",
+            "PGPASSWORD",
+            "client_secret",
+            "SecretAccessKey",
+            "--password",
+            "db.password",
+            "MYSQL_PWD",
+            "storepass",
+            "passwd",
+        ] {
+            assert_eq!(classify_name(n.as_bytes()), Some(Tier::Strong), "{n}");
+        }
+        for n in [
+            "api_key",
+            "X-API-Key",
+            "access_token",
+            "GITHUB_TOKEN",
+            "_authToken",
+            "apiKey",
+            "STRIPE_KEY",
+            "Ocp-Apim-Subscription-Key",
+            "X-Auth-Token",
+            "auth",
+        ] {
+            assert_eq!(classify_name(n.as_bytes()), Some(Tier::Token), "{n}");
+        }
+        for n in [
+            "key",
+            "max_tokens",
+            "token_type",
+            "password_min_length",
+            "aws_access_key_id",
+            "public_key",
+            "cache_key",
+            "tokenizer",
+            "next_page_token",
+            "secretName",
+            "password-file",
+            "primary_key",
+            "bypass",
+            "password_stdin",
+            "secretKeyRef",
+            "token_count",
+            "passed",
+        ] {
+            assert_eq!(classify_name(n.as_bytes()), None, "{n}");
+        }
+    }
+
+    #[test]
+    fn placeholders() {
+        for p in [
+            "${DB_PASSWORD}",
+            "$DB_PASSWORD",
+            "your-api-key-here",
+            "xxxxxxxx",
+            "<token>",
+            "***",
+            "null",
+            "true",
+            "",
+            "changeme",
+            "{{ .Values.password }}",
+            "%PASSWORD%",
+            "••••••",
+            "YOUR_TOKEN",
+            "[REDACTED:generic-secret]",
+            "(sensitive value)",
+        ] {
+            assert!(is_placeholder(p.as_bytes()), "{p}");
+        }
+        for p in [
+            "hunter2!",
+            "s3cr3t-P@ss",
+            "AbCdEf123456",
+            "wJalrXUtnFEMI/K7MDENG",
+        ] {
+            assert!(!is_placeholder(p.as_bytes()), "{p}");
+        }
+    }
+
+    #[test]
+    fn values() {
+        assert!(value_ok(Tier::Strong, b"hunter22", false));
+        assert!(value_ok(Tier::Strong, b"Tr0ub4dor&3", true));
+        assert!(!value_ok(Tier::Strong, b"getpass()", false));
+        assert!(!value_ok(Tier::Strong, b"self.password", false));
+        assert!(!value_ok(Tier::Strong, b"/run/secrets/db", false));
+        assert!(!value_ok(Tier::Strong, b"Must", false));
+        assert!(value_ok(Tier::Token, b"a1b2c3d4e5f6a7b8", false));
+        assert!(!value_ok(Tier::Token, b"expired", false));
+        assert!(!value_ok(Tier::Token, b"abcdefgh", false));
+    }
+
+    #[test]
+    fn base64() {
+        assert_eq!(b64_decode(b"dXNlcjpwYXNz").unwrap(), b"user:pass");
+        assert_eq!(b64_decode(b"dXNlcjpwYXNzMQ==").unwrap(), b"user:pass1");
+        assert!(b64_decode(b"not base64!").is_none());
+    }
+
+    #[test]
+    fn entropy_bounds() {
+        assert_eq!(entropy(b"aaaa"), 0.0);
+        assert!((entropy(b"ab") - 1.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,1187 @@
+//! The [`Redactor`]: keyword scan, rule windows, candidate resolution, output.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::sync::{Arc, OnceLock};
+
+use crate::builtin::P_KNOWN;
+use crate::checks::{self, Verdict};
+use crate::known::{self, Origin, Variant};
+use crate::rule::{Rule, RuleSet, Window};
+use crate::scan::{Hit, Scanner};
+use crate::Error;
+
+/// How far either side of a keyword hit a line window may reach on a long line.
+pub(crate) const MAX_SIDE: usize = 4096;
+
+/// Rule id of values taken from the process environment.
+pub const ENV_SECRET_ID: &str = "env-secret";
+/// Rule id of values registered with [`RedactorBuilder::known_value`].
+pub const KNOWN_VALUE_ID: &str = "known-value";
+
+const MARKER_OPEN: &[u8] = b"[REDACTED:";
+
+/// What a scanner pattern stands for.
+#[derive(Debug, Default)]
+struct Target {
+    rules: Vec<u32>,
+    heads: Vec<u32>,
+    tails: Vec<u32>,
+}
+
+struct Inner {
+    rules: Vec<Rule>,
+    /// Ids by source: rules first, then env values, then embedder values.
+    ids: Vec<String>,
+    scanner: Scanner,
+    targets: Vec<Target>,
+    keywordless: Vec<u32>,
+    variants: Vec<Variant>,
+    max_variant: usize,
+    max_keyword: usize,
+    env_count: usize,
+    embedder_count: usize,
+}
+
+/// Masks secrets in text. Cheap to clone and share: an `Arc` inside; `Send + Sync`.
+///
+/// See the crate docs for what is masked and what is deliberately left.
+#[derive(Clone)]
+pub struct Redactor {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Redactor")
+            .field("rules", &self.inner.rules.len())
+            .field("env_values", &self.inner.env_count)
+            .field("known_values", &self.inner.embedder_count)
+            .field("searched_forms", &self.inner.variants.len())
+            .finish()
+    }
+}
+
+impl Default for Redactor {
+    fn default() -> Self {
+        Redactor::builtin()
+    }
+}
+
+/// Counts of what a redaction masked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RedactStats {
+    /// Number of markers written.
+    pub redactions: usize,
+    /// Markers per rule id.
+    pub by_rule: BTreeMap<String, usize>,
+    /// Bytes read (streaming) or given (one-shot).
+    pub bytes_in: u64,
+    /// Bytes written (streaming) or returned (one-shot).
+    pub bytes_out: u64,
+}
+
+impl RedactStats {
+    fn add(&mut self, id: &str) {
+        self.redactions += 1;
+        *self.by_rule.entry(id.to_string()).or_insert(0) += 1;
+    }
+}
+
+/// One masked span of the input (byte offsets).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Start byte offset of the masked text.
+    pub start: usize,
+    /// End byte offset (exclusive).
+    pub end: usize,
+    /// The rule id written in the marker.
+    pub rule_id: String,
+}
+
+/// Settings of [`Redactor::redact_stream_with`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamOptions {
+    /// Bytes gathered before the stream tries to emit a piece (default 1 MiB).
+    pub chunk_size: usize,
+    /// The most the stream buffers while waiting for a safe cut (default 16 MiB).
+    /// Only input with a single line (or private-key window) longer than this
+    /// may come out differently than from [`Redactor::redact`].
+    pub max_buffer: usize,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions {
+            chunk_size: 1 << 20,
+            max_buffer: 16 << 20,
+        }
+    }
+}
+
+/// A candidate mask.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    s: usize,
+    e: usize,
+    src: u32,
+    prio: u8,
+}
+
+/// A match a rule rejected: `(rule, window start, window end, match start, match end)`.
+type Rejected = (u32, usize, usize, usize, usize);
+
+
+/// Where rule runs put their results.
+#[derive(Default)]
+struct Sink {
+    cands: Vec<Cand>,
+    rejected: Vec<Rejected>,
+}
+
+/// A resolved mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    s: usize,
+    e: usize,
+    src: u32,
+    prio: u8,
+}
+
+#[derive(Clone, Debug)]
+enum EnvSource {
+    Process,
+    Off,
+    Given(Vec<(String, String)>),
+}
+
+/// Builder of a [`Redactor`]: built-in rules (on), user rules, known values and
+/// the process's secret-looking environment values (on).
+#[derive(Clone, Debug)]
+pub struct RedactorBuilder {
+    builtin: bool,
+    rules: Vec<Rule>,
+    known: Vec<String>,
+    env: EnvSource,
+}
+
+impl RedactorBuilder {
+    /// Whether the built-in rules are used (default `true`).
+    pub fn builtin_rules(mut self, yes: bool) -> Self {
+        self.builtin = yes;
+        self
+    }
+
+    /// Adds a user rule.
+    pub fn rule(mut self, rule: Rule) -> Self {
+        self.rules.push(rule);
+        self
+    }
+
+    /// Adds user rules (e.g. from [`RuleSet::from_path`]).
+    pub fn rules(mut self, rules: RuleSet) -> Self {
+        self.rules.extend(rules.rules);
+        self
+    }
+
+    /// Registers an exact value to mask wherever it appears (rule id
+    /// `known-value`). The value is masked as given (no trimming, case-sensitive),
+    /// plus its JSON-escaped and percent-encoded forms; an empty value is ignored.
+    pub fn known_value(mut self, value: impl Into<String>) -> Self {
+        let v = value.into();
+        if !v.is_empty() {
+            self.known.push(v);
+        }
+        self
+    }
+
+    /// Registers several exact values (see [`RedactorBuilder::known_value`]).
+    pub fn known_values<I, S>(mut self, values: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        for v in values {
+            self = self.known_value(v);
+        }
+        self
+    }
+
+    /// Whether the values of the process's secret-looking environment variables
+    /// are masked (default `true`; rule id `env-secret`).
+    pub fn env_values(mut self, yes: bool) -> Self {
+        self.env = if yes {
+            EnvSource::Process
+        } else {
+            EnvSource::Off
+        };
+        self
+    }
+
+    /// Masks the values of the process's secret-looking environment variables
+    /// (the default; same as `env_values(true)`).
+    pub fn known_values_from_env(self) -> Self {
+        self.env_values(true)
+    }
+
+    /// Uses these `(name, value)` pairs instead of the process environment for
+    /// the `env-secret` values (same selection rules).
+    pub fn env_vars<I, K, V>(mut self, vars: I) -> Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        self.env = EnvSource::Given(
+            vars.into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        );
+        self
+    }
+
+    /// Compiles everything into a [`Redactor`].
+    pub fn build(self) -> Result<Redactor, Error> {
+        let mut rules = if self.builtin {
+            crate::builtin::rules()
+        } else {
+            Vec::new()
+        };
+        rules.extend(self.rules);
+
+        let env_pairs: Vec<(String, String)> = match self.env {
+            EnvSource::Off => Vec::new(),
+            EnvSource::Process => std::env::vars_os()
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+                .collect(),
+            EnvSource::Given(v) => v,
+        };
+        let mut env_values: Vec<String> = env_pairs
+            .into_iter()
+            .filter(|(k, v)| known::is_secret_env_name(k) && known::env_value_qualifies(v))
+            .map(|(_, v)| v)
+            .collect();
+        env_values.sort();
+        env_values.dedup();
+        let mut known_values = self.known;
+        known_values.sort();
+        known_values.dedup();
+
+        let mut variants: Vec<Variant> = Vec::new();
+        for v in &env_values {
+            variants.extend(known::variants(v, Origin::Env));
+        }
+        for v in &known_values {
+            variants.extend(known::variants(v, Origin::Embedder));
+        }
+
+        let mut ids: Vec<String> = rules.iter().map(|r| r.id.clone()).collect();
+        ids.push(ENV_SECRET_ID.to_string());
+        ids.push(KNOWN_VALUE_ID.to_string());
+
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut patterns: Vec<Vec<u8>> = Vec::new();
+        let mut targets: Vec<Target> = Vec::new();
+        let mut slot =
+            |key: &[u8], patterns: &mut Vec<Vec<u8>>, targets: &mut Vec<Target>| -> usize {
+                let k = key.to_ascii_lowercase();
+                *index.entry(k.clone()).or_insert_with(|| {
+                    patterns.push(k);
+                    targets.push(Target::default());
+                    patterns.len() - 1
+                })
+            };
+        let mut keywordless = Vec::new();
+        let mut max_keyword = 0;
+        for (ri, rule) in rules.iter().enumerate() {
+            if rule.keywords.is_empty() {
+                keywordless.push(ri as u32);
+            }
+            for k in &rule.keywords {
+                max_keyword = max_keyword.max(k.len());
+                let i = slot(k.as_bytes(), &mut patterns, &mut targets);
+                if !targets[i].rules.contains(&(ri as u32)) {
+                    targets[i].rules.push(ri as u32);
+                }
+            }
+        }
+        let mut max_variant = 0;
+        for (vi, v) in variants.iter().enumerate() {
+            let len = v.bytes.len();
+            max_variant = max_variant.max(len);
+            let a = known::anchor_len(len);
+            let i = slot(&v.bytes[..a], &mut patterns, &mut targets);
+            targets[i].heads.push(vi as u32);
+            if len >= known::ENV_MIN_CHARS {
+                let i = slot(&v.bytes[len - a..], &mut patterns, &mut targets);
+                targets[i].tails.push(vi as u32);
+            }
+            max_keyword = max_keyword.max(a);
+        }
+        let scanner = Scanner::new(&patterns)?;
+        Ok(Redactor {
+            inner: Arc::new(Inner {
+                rules,
+                ids,
+                scanner,
+                targets,
+                keywordless,
+                variants,
+                max_variant,
+                max_keyword,
+                env_count: env_values.len(),
+                embedder_count: known_values.len(),
+            }),
+        })
+    }
+}
+
+fn find_markers(hay: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for p in memchr::memmem::find_iter(hay, MARKER_OPEN) {
+        let rest = &hay[p + MARKER_OPEN.len()..];
+        let n = rest
+            .iter()
+            .take(64)
+            .take_while(|&&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            .count();
+        if n > 0 && rest.get(n) == Some(&b']') {
+            out.push((p, p + MARKER_OPEN.len() + n + 1));
+        }
+    }
+    out
+}
+
+/// Whether `[s, e)` overlaps or touches a marker.
+fn touches_marker(markers: &[(usize, usize)], s: usize, e: usize) -> bool {
+    if markers.is_empty() {
+        return false;
+    }
+    // First marker whose end >= s.
+    let i = markers.partition_point(|&(_, me)| me < s);
+    markers.get(i).is_some_and(|&(ms, _)| ms <= e)
+}
+
+fn inside_marker(markers: &[(usize, usize)], s: usize, e: usize) -> bool {
+    if markers.is_empty() {
+        return false;
+    }
+    let i = markers.partition_point(|&(_, me)| me < e);
+    markers.get(i).is_some_and(|&(ms, me)| ms <= s && e <= me)
+}
+
+/// Narrows a window around the hit `[hs, he)` to the markers on either side:
+/// a marker is a boundary like a line break (it may have replaced one), so a
+/// second pass sees no context the first pass did not.
+fn clamp_to_markers(markers: &[(usize, usize)], hs: usize, he: usize, (ws, we): (usize, usize)) -> (usize, usize) {
+    if markers.is_empty() {
+        return (ws, we);
+    }
+    // Markers are sorted and disjoint; the hit is outside all of them.
+    let i = markers.partition_point(|&(_, me)| me <= hs);
+    let ws = match i.checked_sub(1).map(|k| markers[k].1) {
+        Some(me) if me > ws => me,
+        _ => ws,
+    };
+    let j = markers.partition_point(|&(ms, _)| ms < he);
+    let we = match markers.get(j) {
+        Some(&(ms, _)) if ms < we => ms,
+        _ => we,
+    };
+    (ws, we)
+}
+
+/// The line around `[hs, he)`, at most [`MAX_SIDE`] bytes either side, without its `\n`.
+fn line_window(hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
+    let lo = hs.saturating_sub(MAX_SIDE);
+    let ls = match memchr::memrchr(b'\n', &hay[lo..hs]) {
+        Some(i) => lo + i + 1,
+        None => lo,
+    };
+    let hi = (he + MAX_SIDE).min(hay.len());
+    let le = match memchr::memchr(b'\n', &hay[he.min(hi)..hi]) {
+        Some(i) => he + i,
+        None => hi,
+    };
+    (ls, le)
+}
+
+/// The hit's line and the next line (each at most [`MAX_SIDE`] bytes past the hit).
+fn next_line_window(hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
+    let (ls, le) = line_window(hay, hs, he);
+    if le >= hay.len() || hay[le] != b'\n' {
+        return (ls, le);
+    }
+    let from = le + 1;
+    let hi = (from + MAX_SIDE).min(hay.len());
+    let we = match memchr::memchr(b'\n', &hay[from..hi]) {
+        Some(i) => from + i,
+        None => hi,
+    };
+    (ls, we)
+}
+
+/// From the line start of the hit to `n` bytes further, snapped to a line end.
+fn following_window(hay: &[u8], hs: usize, he: usize, n: usize) -> (usize, usize) {
+    let (ls, le) = line_window(hay, hs, he);
+    let target = (ls + n).min(hay.len()).max(le);
+    let hi = (target + MAX_SIDE).min(hay.len());
+    let we = match memchr::memchr(b'\n', &hay[target..hi]) {
+        Some(i) => target + i,
+        None => hi,
+    };
+    (ls, we)
+}
+
+impl Redactor {
+    /// The built-in rules only (no environment values). Shared: every call
+    /// returns a clone of one lazily built instance.
+    pub fn builtin() -> Redactor {
+        static BUILTIN: OnceLock<Redactor> = OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                Redactor::builder()
+                    .env_values(false)
+                    .build()
+                    .expect("the built-in rules compile")
+            })
+            .clone()
+    }
+
+    /// A builder: built-in rules and environment values on, no user rules.
+    pub fn builder() -> RedactorBuilder {
+        RedactorBuilder {
+            builtin: true,
+            rules: Vec::new(),
+            known: Vec::new(),
+            env: EnvSource::Process,
+        }
+    }
+
+    /// The distinct rule ids this redactor can write (rules, then `env-secret`
+    /// and `known-value`).
+    pub fn rule_ids(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for id in &self.inner.ids {
+            if !out.contains(&id.as_str()) {
+                out.push(id);
+            }
+        }
+        out
+    }
+
+    /// Number of environment values that are masked.
+    pub fn env_value_count(&self) -> usize {
+        self.inner.env_count
+    }
+
+    /// Masks the secrets in `text`. Returns `Cow::Borrowed(text)` (no allocation)
+    /// when nothing was masked.
+    pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        self.redact_with_stats(text).0
+    }
+
+    /// Like [`Redactor::redact`], also counting what was masked.
+    pub fn redact_with_stats<'a>(&self, text: &'a str) -> (Cow<'a, str>, RedactStats) {
+        let spans = snap_to_chars(text, self.spans(text.as_bytes()));
+        let mut stats = RedactStats {
+            bytes_in: text.len() as u64,
+            ..RedactStats::default()
+        };
+        if spans.is_empty() {
+            stats.bytes_out = stats.bytes_in;
+            return (Cow::Borrowed(text), stats);
+        }
+        let mut out = String::with_capacity(text.len() + spans.len() * 24);
+        let mut pos = 0;
+        for sp in &spans {
+            out.push_str(&text[pos..sp.s]);
+            let id = &self.inner.ids[sp.src as usize];
+            out.push_str("[REDACTED:");
+            out.push_str(id);
+            out.push(']');
+            stats.add(id);
+            pos = sp.e;
+        }
+        out.push_str(&text[pos..]);
+        stats.bytes_out = out.len() as u64;
+        (Cow::Owned(out), stats)
+    }
+
+    /// Masks the secrets in raw bytes (which need not be UTF-8).
+    pub fn redact_bytes<'a>(&self, bytes: &'a [u8]) -> Cow<'a, [u8]> {
+        let spans = self.spans(bytes);
+        if spans.is_empty() {
+            return Cow::Borrowed(bytes);
+        }
+        let mut out = Vec::with_capacity(bytes.len() + spans.len() * 24);
+        self.emit(bytes, &spans, &mut out, &mut RedactStats::default());
+        Cow::Owned(out)
+    }
+
+    /// The spans [`Redactor::redact`] would mask, in order.
+    pub fn find(&self, text: &str) -> Vec<Finding> {
+        snap_to_chars(text, self.spans(text.as_bytes()))
+            .into_iter()
+            .map(|sp| Finding {
+                start: sp.s,
+                end: sp.e,
+                rule_id: self.inner.ids[sp.src as usize].clone(),
+            })
+            .collect()
+    }
+
+    /// Copies `reader` to `writer`, masking secrets, with bounded memory.
+    /// Equals [`Redactor::redact`] of the whole input (see [`StreamOptions`]).
+    pub fn redact_stream<R: Read, W: Write>(
+        &self,
+        reader: R,
+        writer: W,
+    ) -> io::Result<RedactStats> {
+        self.redact_stream_with(reader, writer, StreamOptions::default())
+    }
+
+    /// [`Redactor::redact_stream`] with explicit buffer sizes.
+    ///
+    /// The stream emits a piece only up to a *safe cut*: a line start that no
+    /// rule window, known value, marker or open private-key block spans (a long
+    /// line without any line start may be cut inside it at a point no window
+    /// reaches). The rest is carried over to the next piece.
+    pub fn redact_stream_with<R: Read, W: Write>(
+        &self,
+        mut reader: R,
+        mut writer: W,
+        options: StreamOptions,
+    ) -> io::Result<RedactStats> {
+        let chunk = options.chunk_size.max(1);
+        let max_buffer = options.max_buffer.max(chunk);
+        let mut stats = RedactStats::default();
+        let mut buf: Vec<u8> = Vec::new();
+        let mut out: Vec<u8> = Vec::new();
+        let mut hits: Vec<Hit> = Vec::new();
+        let mut want = chunk;
+        let mut eof = false;
+        loop {
+            while !eof && buf.len() < want {
+                let old = buf.len();
+                let grow = (want - old).min(chunk.max(8192));
+                buf.resize(old + grow, 0);
+                match reader.read(&mut buf[old..]) {
+                    Ok(n) => {
+                        buf.truncate(old + n);
+                        stats.bytes_in += n as u64;
+                        if n == 0 {
+                            eof = true;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
+                    Err(e) => return Err(e),
+                }
+            }
+            if buf.is_empty() {
+                break;
+            }
+            hits.clear();
+            self.inner.scanner.scan(&buf, &mut hits);
+            let cut = if eof {
+                Some(buf.len())
+            } else {
+                self.safe_cut(&buf, &hits)
+            };
+            let cut = match cut {
+                Some(c) => c,
+                None if buf.len() >= max_buffer => self.forced_cut(&buf),
+                None => {
+                    want = buf.len() + chunk;
+                    continue;
+                }
+            };
+            let seg_hits: Vec<Hit> = hits.iter().copied().filter(|h| h.end <= cut).collect();
+            let spans = self.spans_with_hits(&buf[..cut], seg_hits);
+            out.clear();
+            self.emit(&buf[..cut], &spans, &mut out, &mut stats);
+            writer.write_all(&out)?;
+            stats.bytes_out += out.len() as u64;
+            buf.drain(..cut);
+            want = chunk;
+            if eof && buf.is_empty() {
+                break;
+            }
+        }
+        writer.flush()?;
+        Ok(stats)
+    }
+
+    fn emit(&self, hay: &[u8], spans: &[Span], out: &mut Vec<u8>, stats: &mut RedactStats) {
+        let mut pos = 0;
+        for sp in spans {
+            out.extend_from_slice(&hay[pos..sp.s]);
+            let id = &self.inner.ids[sp.src as usize];
+            out.extend_from_slice(MARKER_OPEN);
+            out.extend_from_slice(id.as_bytes());
+            out.push(b']');
+            stats.add(id);
+            pos = sp.e;
+        }
+        out.extend_from_slice(&hay[pos..]);
+    }
+
+    /// Intervals a stream must not cut strictly inside.
+    fn no_cut(&self, hay: &[u8], hits: &[Hit], markers: &[(usize, usize)]) -> Vec<(usize, usize)> {
+        let inner = &*self.inner;
+        let mut iv: Vec<(usize, usize)> = markers.to_vec();
+        let reach = inner.max_variant + 2;
+        for h in hits {
+            if inside_marker(markers, h.start, h.end) {
+                continue;
+            }
+            let t = &inner.targets[h.pattern as usize];
+            if !t.heads.is_empty() {
+                iv.push((h.start, (h.start + reach).min(hay.len()).max(h.end)));
+            }
+            if !t.tails.is_empty() {
+                iv.push((h.end.saturating_sub(reach), h.end));
+            }
+            if !t.rules.is_empty() {
+                let mut follow = 0;
+                let mut next = false;
+                for &r in &t.rules {
+                    match inner.rules[r as usize].window {
+                        Window::Following(n) => follow = follow.max(n),
+                        Window::NextLine => next = true,
+                        Window::Line => {}
+                    }
+                }
+                iv.push(line_window(hay, h.start, h.end));
+                if next {
+                    iv.push(next_line_window(hay, h.start, h.end));
+                }
+                if follow > 0 {
+                    iv.push(following_window(hay, h.start, h.end, follow));
+                }
+            }
+        }
+        iv.sort_unstable();
+        // Merge into disjoint blocked intervals (open at both ends).
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(iv.len());
+        for (s, e) in iv {
+            match merged.last_mut() {
+                Some(last) if s < last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        merged
+    }
+
+    /// The largest safe cut, or `None` when the buffer holds none yet.
+    fn safe_cut(&self, buf: &[u8], hits: &[Hit]) -> Option<usize> {
+        let inner = &*self.inner;
+        let hold = inner.max_variant + 2;
+        if buf.len() <= hold {
+            return None;
+        }
+        let limit = buf.len() - hold;
+        let markers = find_markers(buf);
+        let blocked = self.no_cut(buf, hits, &markers);
+        let is_blocked = |c: usize| -> Option<usize> {
+            let i = blocked.partition_point(|&(_, e)| e <= c);
+            match blocked.get(i) {
+                Some(&(s, _)) if s < c => Some(s),
+                _ => None,
+            }
+        };
+        // Line starts, from the right.
+        let mut upto = limit;
+        while let Some(nl) = memchr::memrchr(b'\n', &buf[..upto]) {
+            let c = nl + 1;
+            match is_blocked(c) {
+                None => return Some(c),
+                Some(s) => upto = s.min(nl),
+            }
+            if upto == 0 {
+                break;
+            }
+        }
+        // No line start: cut inside a long line where no window can reach.
+        if memchr::memchr(b'\n', buf).is_some() || !inner.keywordless.is_empty() {
+            return None;
+        }
+        let margin = MAX_SIDE + inner.max_keyword + hold + 1;
+        if buf.len() <= margin {
+            return None;
+        }
+        let mut c = buf.len() - margin;
+        while c > 0 {
+            match is_blocked(c) {
+                None => return Some(c),
+                Some(s) => c = s,
+            }
+        }
+        None
+    }
+
+    /// Cut used when the buffer is full without a safe cut (pathological input).
+    fn forced_cut(&self, buf: &[u8]) -> usize {
+        let hold = self.inner.max_variant + 2;
+        let limit = buf.len().saturating_sub(hold).max(1);
+        match memchr::memrchr(b'\n', &buf[..limit]) {
+            Some(nl) => nl + 1,
+            None => limit,
+        }
+    }
+
+    fn spans(&self, hay: &[u8]) -> Vec<Span> {
+        let mut hits = Vec::new();
+        self.inner.scanner.scan(hay, &mut hits);
+        if hits.is_empty() && self.inner.keywordless.is_empty() {
+            return Vec::new();
+        }
+        self.spans_with_hits(hay, hits)
+    }
+
+    fn spans_with_hits(&self, hay: &[u8], mut hits: Vec<Hit>) -> Vec<Span> {
+        let inner = &*self.inner;
+        let markers = find_markers(hay);
+        hits.retain(|h| !inside_marker(&markers, h.start, h.end));
+        hits.sort_unstable_by_key(|h| (h.start, h.end));
+        let mut sink = Sink::default();
+        let words = inner.rules.len().div_ceil(64).max(1);
+        let mut bits = vec![0u64; words];
+        let mut cur: Option<(usize, usize)> = None;
+        let mut follow: Vec<(u32, usize, usize)> = Vec::new();
+        let mut line_rules: Vec<u32> = Vec::new();
+        let mut gcache: Vec<(checks::Guard, bool)> = Vec::new();
+        for h in &hits {
+            let t = &inner.targets[h.pattern as usize];
+            for &v in &t.heads {
+                self.known_head(hay, h, v, &markers, &mut sink);
+            }
+            for &v in &t.tails {
+                self.known_tail(hay, h, v, &markers, &mut sink);
+            }
+            if t.rules.is_empty() {
+                continue;
+            }
+            let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
+            let (ls, le) = clamp(line_window(hay, h.start, h.end));
+            let mut ne = None;
+            line_rules.clear();
+            gcache.clear();
+            for &r in &t.rules {
+                let rule = &inner.rules[r as usize];
+                if let Some(g) = rule.guard {
+                    let ok = match gcache.iter().find(|(k, _)| *k == g) {
+                        Some(&(_, ok)) => ok,
+                        None => {
+                            let ne =
+                                *ne.get_or_insert_with(|| clamp(next_line_window(hay, h.start, h.end)).1);
+                            let ok = checks::guard_ok(g, hay, h.start, h.end, ls, le, ne);
+                            gcache.push((g, ok));
+                            ok
+                        }
+                    };
+                    if !ok {
+                        continue;
+                    }
+                }
+                match rule.window {
+                    Window::Line => line_rules.push(r),
+                    Window::Following(n) => {
+                        let (ws, we) = clamp(following_window(hay, h.start, h.end, n));
+                        follow.push((r, ws, we));
+                    }
+                    Window::NextLine => {
+                        let (ws, we) = clamp(next_line_window(hay, h.start, h.end));
+                        follow.push((r, ws, we));
+                    }
+                }
+            }
+            if line_rules.is_empty() {
+                continue;
+            }
+            match cur {
+                Some((cs, ce)) if ls < ce => cur = Some((cs, ce.max(le))),
+                Some((cs, ce)) => {
+                    self.run_window(hay, cs, ce, &mut bits, &markers, &mut sink);
+                    cur = Some((ls, le));
+                }
+                None => cur = Some((ls, le)),
+            }
+            for &r in &line_rules {
+                bits[r as usize / 64] |= 1 << (r % 64);
+            }
+        }
+        if let Some((cs, ce)) = cur {
+            self.run_window(hay, cs, ce, &mut bits, &markers, &mut sink);
+        }
+        follow.sort_unstable();
+        let mut i = 0;
+        while i < follow.len() {
+            let (r, ws, mut we) = follow[i];
+            let mut j = i + 1;
+            while j < follow.len() && follow[j].0 == r && follow[j].1 < we {
+                we = we.max(follow[j].2);
+                j += 1;
+            }
+            self.run_rule(hay, r, ws, we, &markers, &mut sink);
+            i = j;
+        }
+        if !inner.keywordless.is_empty() {
+            let mut ls = 0;
+            while ls <= hay.len() {
+                let le = memchr::memchr(b'\n', &hay[ls..]).map_or(hay.len(), |i| ls + i);
+                for &r in &inner.keywordless {
+                    self.run_rule(hay, r, ls, le, &markers, &mut sink);
+                }
+                ls = le + 1;
+            }
+        }
+        self.second_look(hay, &hits, &markers, sink)
+    }
+
+    /// What a second pass over the output would see: the masked spans become
+    /// markers (window boundaries, and matches touching them are dropped). A
+    /// match rejected in the first round because it ran into text that got
+    /// masked is looked at again on the pieces between the spans, so that
+    /// redacting the output again finds nothing new.
+    fn second_look(&self, hay: &[u8], hits: &[Hit], markers: &[(usize, usize)], mut sink: Sink) -> Vec<Span> {
+        let inner = &*self.inner;
+        let mut spans = resolve(sink.cands.clone());
+        let mut done = 0;
+        for _round in 0..3 {
+            if spans.is_empty() || done == sink.rejected.len() {
+                break;
+            }
+            let mut vm: Vec<(usize, usize)> = markers.iter().copied().chain(spans.iter().map(|sp| (sp.s, sp.e))).collect();
+            vm.sort_unstable();
+            let todo: Vec<Rejected> = sink.rejected[done..].to_vec();
+            done = sink.rejected.len();
+            let before = sink.cands.len();
+            let mut seen: Vec<(u32, usize, usize)> = Vec::new();
+            for (r, ws, we, _, _) in todo {
+                // Only windows holding a masked span can look different now
+                // (the span may have been part of the match, or its context).
+                let i = spans.partition_point(|sp| sp.e <= ws);
+                if !spans.get(i).is_some_and(|sp| sp.s < we) {
+                    continue;
+                }
+                // The pieces of the window between markers and spans.
+                let mut gs = ws;
+                let mut k = vm.partition_point(|&(_, e)| e <= ws);
+                loop {
+                    let ge = match vm.get(k) {
+                        Some(&(s, _)) if s < we => s.max(gs),
+                        _ => we,
+                    };
+                    if ge > gs && !seen.contains(&(r, gs, ge)) {
+                        let has_hit = {
+                            let a = hits.partition_point(|h| h.start < gs);
+                            hits[a..]
+                                .iter()
+                                .take_while(|h| h.end <= ge)
+                                .any(|h| inner.targets[h.pattern as usize].rules.contains(&r))
+                        };
+                        if has_hit {
+                            seen.push((r, gs, ge));
+                            self.run_rule(hay, r, gs, ge, &vm, &mut sink);
+                        }
+                    }
+                    match vm.get(k) {
+                        Some(&(_, e)) if e < we => {
+                            gs = e.max(gs);
+                            k += 1;
+                        }
+                        _ => break,
+                    }
+                }
+            }
+            if sink.cands.len() == before {
+                break;
+            }
+            spans = resolve(sink.cands.clone());
+        }
+        spans
+    }
+
+    fn run_window(
+        &self,
+        hay: &[u8],
+        ws: usize,
+        we: usize,
+        bits: &mut [u64],
+        markers: &[(usize, usize)],
+        sink: &mut Sink,
+    ) {
+        for (wi, word) in bits.iter_mut().enumerate() {
+            let mut w = std::mem::take(word);
+            while w != 0 {
+                let b = w.trailing_zeros();
+                w &= w - 1;
+                self.run_rule(hay, (wi * 64) as u32 + b, ws, we, markers, sink);
+            }
+        }
+    }
+
+    fn run_rule(
+        &self,
+        hay: &[u8],
+        r: u32,
+        ws: usize,
+        we: usize,
+        markers: &[(usize, usize)],
+        sink: &mut Sink,
+    ) {
+        let rule = &self.inner.rules[r as usize];
+        let win = &hay[ws..we];
+        let mut at = 0;
+        let mut restarts = 0;
+        if rule.group_index == 0 && rule.alt.is_empty() && rule.name_group.is_none() {
+            // The whole match is the secret: no capture groups to resolve.
+            let in_set = |b: u8, extra: &[u8]| b.is_ascii_alphanumeric() || extra.contains(&b);
+            while at <= win.len() {
+                let Some(m) = rule.regex.find_at(win, at) else {
+                    break;
+                };
+                let (s, e) = (m.start(), m.end());
+                let bounded = rule.before.is_none_or(|x| s == 0 || !in_set(win[s - 1], x))
+                    && rule.after.is_none_or(|x| e >= win.len() || !in_set(win[e], x));
+                let before = sink.cands.len();
+                let taken = s < e
+                    && bounded
+                    && self.accept(rule, r, win, ws, (s, e), (s, e), None, false, markers, sink);
+                if sink.cands.len() == before && s < e {
+                    sink.rejected.push((r, ws, we, ws + s, ws + e));
+                }
+                at = next_start(s, e, taken, &mut restarts);
+            }
+            return;
+        }
+        let mut locs = rule.regex.capture_locations();
+        while at <= win.len() {
+            let Some(m) = rule.regex.captures_read_at(&mut locs, win, at) else {
+                break;
+            };
+            let (ms, me) = (m.start(), m.end());
+            // The secret: the main group, else the first alternative that took part.
+            let chosen = std::iter::once(rule.group_index)
+                .chain(rule.alt.iter().copied())
+                .find_map(|g| locs.get(g).filter(|(s, e)| e > s).map(|(s, e)| (g, s, e)));
+            let before = sink.cands.len();
+            let taken = match chosen {
+                Some((g, s, e)) => {
+                    let bare = rule.regex.capture_names().nth(g).flatten() == Some("s3");
+                    let name = rule.name_group.and_then(|ng| locs.get(ng));
+                    self.accept(rule, r, win, ws, (ms, me), (s, e), name, bare, markers, sink)
+                }
+                None => false,
+            };
+            if sink.cands.len() == before {
+                sink.rejected.push((r, ws, we, ws + ms, ws + me));
+            }
+            at = next_start(ms, me, taken, &mut restarts);
+        }
+    }
+
+    /// Filters a match (allow patterns, entropy, markers, the rule's check) and
+    /// records the spans to mask; whether they cover the whole match. Offsets are relative to the
+    /// window `win`, which starts at `ws` in the haystack.
+    #[allow(clippy::too_many_arguments)]
+    fn accept(
+        &self,
+        rule: &Rule,
+        r: u32,
+        win: &[u8],
+        ws: usize,
+        (ms, me): (usize, usize),
+        (s, e): (usize, usize),
+        name: Option<(usize, usize)>,
+        bare: bool,
+        markers: &[(usize, usize)],
+        sink: &mut Sink,
+    ) -> bool {
+        let secret = &win[s..e];
+        if rule.allow.iter().any(|a| a.is_match(secret)) {
+            return false;
+        }
+        if let Some(min) = rule.min_entropy {
+            if checks::entropy(secret) < min {
+                return false;
+            }
+        }
+        if touches_marker(markers, ws + ms, ws + me) {
+            return false;
+        }
+        let verdict = match rule.check {
+            None => Verdict::Accept,
+            Some(c) => checks::run(c, win, (s, e), name, if bare { 2 } else { 0 }),
+        };
+        let spans = match verdict {
+            Verdict::Reject => return false,
+            Verdict::Accept => vec![(s, e)],
+            Verdict::Spans(v) => v,
+        };
+        // Only a match masked from end to end is skipped over; otherwise the
+        // search resumes inside it (what is left may hold another match).
+        let whole = spans.len() == 1 && spans[0] == (ms, me);
+        for (a, b) in spans {
+            sink.cands.push(Cand {
+                s: ws + a,
+                e: ws + b,
+                src: r,
+                prio: rule.priority,
+            });
+        }
+        whole
+    }
+
+    fn known_src(&self, v: &Variant) -> u32 {
+        let base = self.inner.rules.len() as u32;
+        match v.origin {
+            Origin::Env => base,
+            Origin::Embedder => base + 1,
+        }
+    }
+
+    fn known_head(
+        &self,
+        hay: &[u8],
+        h: &Hit,
+        vi: u32,
+        markers: &[(usize, usize)],
+        sink: &mut Sink,
+    ) {
+        let v = &self.inner.variants[vi as usize];
+        let breakable = v.bytes.len() >= known::ENV_MIN_CHARS;
+        if let Some(e) = known::match_forward(hay, h.start, &v.bytes, breakable) {
+            self.push_known(v, h.start, e, markers, sink);
+        }
+    }
+
+    fn known_tail(
+        &self,
+        hay: &[u8],
+        h: &Hit,
+        vi: u32,
+        markers: &[(usize, usize)],
+        sink: &mut Sink,
+    ) {
+        let v = &self.inner.variants[vi as usize];
+        if let Some(s) = known::match_backward(hay, h.end, &v.bytes, true) {
+            self.push_known(v, s, h.end, markers, sink);
+        }
+    }
+
+    fn push_known(
+        &self,
+        v: &Variant,
+        s: usize,
+        e: usize,
+        markers: &[(usize, usize)],
+        sink: &mut Sink,
+    ) {
+        if touches_marker(markers, s, e) {
+            return;
+        }
+        sink.cands.push(Cand {
+            s,
+            e,
+            src: self.known_src(v),
+            prio: P_KNOWN,
+        });
+    }
+}
+
+/// Where a rule's search resumes after a match `[s, e)`. After a rejected
+/// match the search resumes just after its start, so that text the rejected
+/// match spanned (`KEY: password=X` where `KEY` is not secret) is still seen on
+/// its own: a second pass over the output then finds nothing the first missed.
+/// The restarts per window are capped to keep odd user patterns linear.
+fn next_start(s: usize, e: usize, taken: bool, restarts: &mut usize) -> usize {
+    const MAX_RESTARTS: usize = 256;
+    if !taken && e > s + 1 && *restarts < MAX_RESTARTS {
+        *restarts += 1;
+        s + 1
+    } else if e > s {
+        e
+    } else {
+        e + 1
+    }
+}
+
+/// Sorts candidates and merges overlapping ones; the merged span takes the id
+/// of its highest-priority (lowest number) candidate.
+fn resolve(mut cands: Vec<Cand>) -> Vec<Span> {
+    cands.retain(|c| c.e > c.s);
+    cands.sort_unstable_by(|a, b| a.s.cmp(&b.s).then(b.e.cmp(&a.e)).then(a.prio.cmp(&b.prio)));
+    let mut out: Vec<Span> = Vec::with_capacity(cands.len());
+    for c in cands {
+        match out.last_mut() {
+            Some(last) if c.s < last.e => {
+                last.e = last.e.max(c.e);
+                if c.prio < last.prio {
+                    last.prio = c.prio;
+                    last.src = c.src;
+                }
+            }
+            _ => out.push(Span {
+                s: c.s,
+                e: c.e,
+                src: c.src,
+                prio: c.prio,
+            }),
+        }
+    }
+    out
+}
+
+/// Widens spans to character boundaries (and re-merges) for `&str` output.
+fn snap_to_chars(text: &str, spans: Vec<Span>) -> Vec<Span> {
+    if spans.is_empty() {
+        return spans;
+    }
+    let mut out: Vec<Span> = Vec::with_capacity(spans.len());
+    for mut sp in spans {
+        while !text.is_char_boundary(sp.s) {
+            sp.s -= 1;
+        }
+        while !text.is_char_boundary(sp.e) {
+            sp.e += 1;
+        }
+        match out.last_mut() {
+            Some(last) if sp.s < last.e => {
+                last.e = last.e.max(sp.e);
+                if sp.prio < last.prio {
+                    last.prio = sp.prio;
+                    last.src = sp.src;
+                }
+            }
+            _ => out.push(sp),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_are_found() {
+        let m = find_markers(b"a [REDACTED:github-token] b [REDACTED:] [REDACTED:X]");
+        assert_eq!(m, vec![(2, 25)]);
+        assert!(touches_marker(&m, 25, 30));
+        assert!(touches_marker(&m, 0, 2));
+        assert!(!touches_marker(&m, 26, 30));
+        assert!(inside_marker(&m, 10, 15));
+    }
+
+    #[test]
+    fn windows_stay_on_the_line() {
+        let hay = b"aaa\nbb token cc\ndd";
+        assert_eq!(line_window(hay, 7, 12), (4, 15));
+        assert_eq!(following_window(hay, 7, 12, 1), (4, 15));
+        assert_eq!(following_window(hay, 7, 12, 100), (4, 18));
+    }
+}

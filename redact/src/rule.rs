@@ -1,0 +1,484 @@
+//! Rules as data: [`Rule`], [`RuleBuilder`], [`SecretGroup`] and [`RuleSet`].
+
+use std::fmt;
+
+use regex::bytes::{Regex, RegexBuilder};
+
+use crate::checks::{Check, Guard};
+use crate::Error;
+
+/// How far past the line of a keyword hit a multi-line rule may look.
+pub(crate) const MULTILINE_WINDOW: usize = 64 * 1024;
+
+/// Priority of user rules when matches of several rules overlap (lower wins).
+pub(crate) const USER_PRIORITY: u8 = 15;
+
+/// Which part of a rule's match is the secret (and is replaced by the marker).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum SecretGroup {
+    /// The whole match (capture group 0).
+    #[default]
+    Whole,
+    /// A capture group by index.
+    Index(usize),
+    /// A capture group by name.
+    Name(String),
+}
+
+impl From<usize> for SecretGroup {
+    fn from(i: usize) -> Self {
+        if i == 0 {
+            SecretGroup::Whole
+        } else {
+            SecretGroup::Index(i)
+        }
+    }
+}
+
+impl From<&str> for SecretGroup {
+    fn from(s: &str) -> Self {
+        SecretGroup::Name(s.to_string())
+    }
+}
+
+impl From<String> for SecretGroup {
+    fn from(s: String) -> Self {
+        SecretGroup::Name(s)
+    }
+}
+
+impl fmt::Display for SecretGroup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SecretGroup::Whole => f.write_str("0"),
+            SecretGroup::Index(i) => write!(f, "{i}"),
+            SecretGroup::Name(n) => write!(f, "{n:?}"),
+        }
+    }
+}
+
+/// Where a rule's regex is run around a keyword hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Window {
+    /// The line holding the hit (at most 4 KiB either side of it).
+    Line,
+    /// From the start of the hit's line to this many bytes further (snapped to a line end).
+    Following(usize),
+    /// The hit's line and the next one.
+    NextLine,
+}
+
+/// One detection rule: a regex, the part of its match that is the secret, the
+/// keywords that make it worth running, and filters against false positives.
+///
+/// Build one with [`Rule::builder`]. Rules are immutable once built and cheap to clone.
+///
+/// A match is reported when:
+/// 1. the secret group took part in the match and is not empty,
+/// 2. no allow pattern matches the secret text (allow patterns are unanchored;
+///    write `^…$` to require a whole-secret match),
+/// 3. the secret's Shannon entropy (bits per byte) is at least `min_entropy`, when set.
+#[derive(Clone)]
+pub struct Rule {
+    pub(crate) id: String,
+    pub(crate) pattern: String,
+    pub(crate) regex: Regex,
+    pub(crate) group: SecretGroup,
+    pub(crate) group_index: usize,
+    pub(crate) keywords: Vec<String>,
+    pub(crate) min_entropy: Option<f64>,
+    pub(crate) allow: Vec<Regex>,
+    pub(crate) window: Window,
+    pub(crate) check: Option<Check>,
+    pub(crate) priority: u8,
+    /// Alternative secret groups tried in order when the main one did not take part.
+    pub(crate) alt: Vec<usize>,
+    /// The group named `name` (the variable name of generic assignments).
+    pub(crate) name_group: Option<usize>,
+    /// A cheap test at the keyword hit (built-in rules).
+    pub(crate) guard: Option<Guard>,
+    /// Token boundaries checked outside the regex: the byte before / after the
+    /// whole match must not be alphanumeric nor one of these.
+    pub(crate) before: Option<&'static [u8]>,
+    pub(crate) after: Option<&'static [u8]>,
+}
+
+impl fmt::Debug for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rule")
+            .field("id", &self.id)
+            .field("pattern", &self.pattern)
+            .field("secret_group", &self.group)
+            .field("keywords", &self.keywords)
+            .field("min_entropy", &self.min_entropy)
+            .field(
+                "allow",
+                &self.allow.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
+            )
+            .field("multiline", &self.is_multiline())
+            .finish()
+    }
+}
+
+impl Rule {
+    /// Starts a rule with its id (lowercase-kebab, used in `[REDACTED:id]`) and
+    /// its pattern (syntax of the `regex` crate, matched against bytes with
+    /// Unicode mode on; add `(?i)` yourself for case-insensitive matching).
+    pub fn builder(id: impl Into<String>, pattern: impl Into<String>) -> RuleBuilder {
+        RuleBuilder {
+            id: id.into(),
+            pattern: pattern.into(),
+            group: SecretGroup::Whole,
+            keywords: Vec::new(),
+            min_entropy: None,
+            allow: Vec::new(),
+            multiline: false,
+            check: None,
+            priority: USER_PRIORITY,
+            following: 0,
+            next_line: false,
+            alt: Vec::new(),
+            guard: None,
+            before: None,
+            after: None,
+        }
+    }
+
+    /// The rule id (appears in the marker `[REDACTED:id]`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The pattern as written.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// The capture group that is the secret.
+    pub fn secret_group(&self) -> &SecretGroup {
+        &self.group
+    }
+
+    /// The prefilter keywords (matched ASCII-case-insensitively). Empty means the
+    /// rule runs on every line (slower: give keywords when you can).
+    pub fn keywords(&self) -> &[String] {
+        &self.keywords
+    }
+
+    /// The minimum Shannon entropy of the secret, in bits per byte.
+    pub fn min_entropy(&self) -> Option<f64> {
+        self.min_entropy
+    }
+
+    /// The allow patterns (a secret matching any of them is left alone).
+    pub fn allow_patterns(&self) -> impl Iterator<Item = &str> {
+        self.allow.iter().map(|r| r.as_str())
+    }
+
+    /// Whether the rule may match across lines (its regex then sees up to
+    /// 64 KiB after the line of a keyword hit).
+    pub fn is_multiline(&self) -> bool {
+        !matches!(self.window, Window::Line)
+    }
+}
+
+/// Builder for a [`Rule`]; finish with [`RuleBuilder::build`].
+#[derive(Clone, Debug)]
+pub struct RuleBuilder {
+    id: String,
+    pattern: String,
+    group: SecretGroup,
+    keywords: Vec<String>,
+    min_entropy: Option<f64>,
+    allow: Vec<String>,
+    multiline: bool,
+    check: Option<Check>,
+    priority: u8,
+    following: usize,
+    next_line: bool,
+    alt: Vec<String>,
+    guard: Option<Guard>,
+    before: Option<&'static [u8]>,
+    after: Option<&'static [u8]>,
+}
+
+impl RuleBuilder {
+    /// The capture group that is the secret: an index (`1`), a name (`"secret"`),
+    /// or `0` / [`SecretGroup::Whole`] for the whole match (the default).
+    pub fn secret_group(mut self, group: impl Into<SecretGroup>) -> Self {
+        self.group = group.into();
+        self
+    }
+
+    /// Adds prefilter keywords. The regex only runs near a line holding one of
+    /// them (ASCII case-insensitive). Without keywords the rule runs on every line.
+    pub fn keywords<I, S>(mut self, keywords: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.keywords.extend(keywords.into_iter().map(Into::into));
+        self
+    }
+
+    /// Adds one prefilter keyword.
+    pub fn keyword(mut self, keyword: impl Into<String>) -> Self {
+        self.keywords.push(keyword.into());
+        self
+    }
+
+    /// Only secrets with at least this Shannon entropy (bits per byte, 0..=8) are reported.
+    pub fn min_entropy(mut self, bits: f64) -> Self {
+        self.min_entropy = Some(bits);
+        self
+    }
+
+    /// Adds an allow pattern: a secret in which it matches is left alone
+    /// (placeholders such as `^\$\{.*\}$`).
+    pub fn allow(mut self, pattern: impl Into<String>) -> Self {
+        self.allow.push(pattern.into());
+        self
+    }
+
+    /// Lets the rule match across lines (up to 64 KiB after the keyword's line).
+    pub fn multiline(mut self, yes: bool) -> Self {
+        self.multiline = yes;
+        self
+    }
+
+    pub(crate) fn check(mut self, check: Check) -> Self {
+        self.check = Some(check);
+        self
+    }
+
+    pub(crate) fn priority(mut self, priority: u8) -> Self {
+        self.priority = priority;
+        self
+    }
+
+    /// Alternative secret groups (by name), tried when the main group did not take part.
+    pub(crate) fn alt_groups(mut self, names: &[&str]) -> Self {
+        self.alt = names.iter().map(|n| n.to_string()).collect();
+        self
+    }
+
+    /// Token boundaries around the whole match (built-in rules): the byte before
+    /// / after must not be alphanumeric nor in the given set.
+    pub(crate) fn bounds(
+        mut self,
+        before: Option<&'static [u8]>,
+        after: Option<&'static [u8]>,
+    ) -> Self {
+        self.before = before;
+        self.after = after;
+        self
+    }
+
+    /// A cheap test at each keyword hit (built-in rules).
+    pub(crate) fn guard(mut self, guard: Guard) -> Self {
+        self.guard = Some(guard);
+        self
+    }
+
+    /// The window is the hit's line and the next one (built-in two-line rules).
+    pub(crate) fn next_line(mut self) -> Self {
+        self.next_line = true;
+        self
+    }
+
+    /// Multi-line window of `bytes` after the hit's line (built-in rules).
+    pub(crate) fn window_bytes(mut self, bytes: usize) -> Self {
+        self.multiline = bytes > 0;
+        self.following = bytes;
+        self
+    }
+
+    /// Compiles the rule, checking the id, the pattern, the secret group, the
+    /// keywords and the entropy bound.
+    pub fn build(self) -> Result<Rule, Error> {
+        if !valid_id(&self.id) {
+            return Err(Error::InvalidRuleId { id: self.id });
+        }
+        let regex = compile(&self.id, &self.pattern)?;
+        let group_index = match &self.group {
+            SecretGroup::Whole => 0,
+            SecretGroup::Index(i) => {
+                if *i >= regex.captures_len() {
+                    return Err(Error::UnknownSecretGroup {
+                        rule: self.id,
+                        group: self.group.to_string(),
+                    });
+                }
+                *i
+            }
+            SecretGroup::Name(name) => {
+                match regex.capture_names().position(|n| n == Some(name.as_str())) {
+                    Some(i) => i,
+                    None => {
+                        return Err(Error::UnknownSecretGroup {
+                            rule: self.id,
+                            group: self.group.to_string(),
+                        })
+                    }
+                }
+            }
+        };
+        for k in &self.keywords {
+            if k.is_empty() || k.len() > 64 || k.contains(['\n', '\r']) {
+                return Err(Error::InvalidKeyword {
+                    rule: self.id,
+                    keyword: k.clone(),
+                });
+            }
+        }
+        if let Some(e) = self.min_entropy {
+            if !e.is_finite() || e < 0.0 {
+                return Err(Error::InvalidEntropy {
+                    rule: self.id,
+                    value: e,
+                });
+            }
+        }
+        let mut allow = Vec::with_capacity(self.allow.len());
+        for a in &self.allow {
+            allow.push(compile(&self.id, a)?);
+        }
+        let window = if self.next_line {
+            Window::NextLine
+        } else if self.multiline {
+            Window::Following(if self.following > 0 {
+                self.following
+            } else {
+                MULTILINE_WINDOW
+            })
+        } else {
+            Window::Line
+        };
+        let by_name = |n: &str| regex.capture_names().position(|c| c == Some(n));
+        let mut alt = Vec::with_capacity(self.alt.len());
+        for a in &self.alt {
+            match by_name(a) {
+                Some(i) => alt.push(i),
+                None => {
+                    return Err(Error::UnknownSecretGroup {
+                        rule: self.id,
+                        group: format!("{a:?}"),
+                    })
+                }
+            }
+        }
+        let name_group = by_name("name");
+        Ok(Rule {
+            alt,
+            name_group,
+            guard: self.guard,
+            before: self.before,
+            after: self.after,
+            id: self.id,
+            pattern: self.pattern,
+            regex,
+            group: self.group,
+            group_index,
+            keywords: self.keywords,
+            min_entropy: self.min_entropy,
+            allow,
+            window,
+            check: self.check,
+            priority: self.priority,
+        })
+    }
+}
+
+fn compile(id: &str, pattern: &str) -> Result<Regex, Error> {
+    RegexBuilder::new(pattern)
+        .size_limit(32 * 1024 * 1024)
+        .build()
+        .map_err(|e| Error::InvalidPattern {
+            rule: id.to_string(),
+            pattern: pattern.to_string(),
+            message: e.to_string(),
+        })
+}
+
+/// Whether `id` is lowercase-kebab: `[a-z0-9]+(-[a-z0-9]+)*`.
+pub(crate) fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id.split('-').all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// An ordered collection of rules, e.g. the built-in set or a user rule file.
+#[derive(Clone, Debug, Default)]
+pub struct RuleSet {
+    pub(crate) rules: Vec<Rule>,
+}
+
+impl RuleSet {
+    /// An empty set.
+    pub fn new() -> RuleSet {
+        RuleSet::default()
+    }
+
+    /// The built-in rules (see the crate docs for the list).
+    pub fn builtin() -> RuleSet {
+        RuleSet {
+            rules: crate::builtin::rules(),
+        }
+    }
+
+    /// Adds a rule.
+    pub fn push(&mut self, rule: Rule) {
+        self.rules.push(rule);
+    }
+
+    /// Adds all rules of another set.
+    pub fn extend(&mut self, other: RuleSet) {
+        self.rules.extend(other.rules);
+    }
+
+    /// The rules in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Rule> {
+        self.rules.iter()
+    }
+
+    /// Number of rules.
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Whether the set has no rules.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The distinct rule ids, in first-appearance order.
+    pub fn ids(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for r in &self.rules {
+            if !out.contains(&r.id.as_str()) {
+                out.push(&r.id);
+            }
+        }
+        out
+    }
+}
+
+impl FromIterator<Rule> for RuleSet {
+    fn from_iter<T: IntoIterator<Item = Rule>>(iter: T) -> Self {
+        RuleSet {
+            rules: iter.into_iter().collect(),
+        }
+    }
+}
+
+impl IntoIterator for RuleSet {
+    type Item = Rule;
+    type IntoIter = std::vec::IntoIter<Rule>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.rules.into_iter()
+    }
+}

@@ -1,0 +1,683 @@
+//! Public API tests of toolexec-redact: behaviour, the labelled corpus, properties.
+
+mod corpus;
+
+use std::borrow::Cow;
+use std::io::Read;
+
+use proptest::prelude::*;
+use toolexec_redact::{Error, Redactor, Rule, RuleSet, SecretGroup, StreamOptions};
+
+fn redactor() -> Redactor {
+    Redactor::builtin()
+}
+
+// ---------------------------------------------------------------------------- corpus
+
+#[test]
+fn corpus_recall_and_false_positives() {
+    let redactor = redactor();
+    let secrets = corpus::secret_records(0x5EC2E7, 3);
+    let mut missed = Vec::new();
+    let mut families = std::collections::BTreeSet::new();
+    let mut contexts = std::collections::BTreeSet::new();
+    for rec in &secrets {
+        families.insert(rec.family);
+        contexts.insert(rec.context);
+        let out = redactor.redact(&rec.text);
+        if rec.must_hide.iter().any(|s| corpus::survives(&out, s)) {
+            missed.push((rec, out.into_owned()));
+        }
+    }
+    let clean = corpus::clean_records(0xC1EA7, 600);
+    let mut changed = Vec::new();
+    for rec in &clean {
+        let out = redactor.redact(&rec.text);
+        if out != rec.text {
+            changed.push((rec, out.into_owned()));
+        }
+    }
+    let recall = 1.0 - missed.len() as f64 / secrets.len() as f64;
+    let fp = changed.len() as f64 / clean.len() as f64;
+    println!(
+        "corpus: {} families x {} contexts = {} secret records, recall {:.2}% ({} missed); \
+         {} clean records, {:.2}% changed ({})",
+        families.len(),
+        contexts.len(),
+        secrets.len(),
+        recall * 100.0,
+        missed.len(),
+        clean.len(),
+        fp * 100.0,
+        changed.len()
+    );
+    for (rec, out) in missed.iter().take(20) {
+        println!(
+            "MISSED {} in {}:\n{}\n---- out:\n{}\n====",
+            rec.family, rec.context, rec.text, out
+        );
+    }
+    for (rec, out) in changed.iter().take(20) {
+        println!(
+            "CHANGED {}:\n{}\n---- out:\n{}\n====",
+            rec.family, rec.text, out
+        );
+    }
+    // Every family in at least ten contexts.
+    for f in corpus::families() {
+        let n = secrets
+            .iter()
+            .filter(|r| r.family == f.name)
+            .map(|r| r.context)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        assert!(n >= 10, "{} only in {n} contexts", f.name);
+    }
+    assert!(recall >= 0.99, "recall {recall}");
+    assert!(fp <= 0.005, "false positives {fp}");
+}
+
+// ---------------------------------------------------------------------------- behaviour
+
+#[test]
+fn spec_examples() {
+    let r = redactor();
+    assert_eq!(
+        r.redact("Authorization: Bearer 9f8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d"),
+        "Authorization: Bearer [REDACTED:bearer-token]"
+    );
+    assert_eq!(
+        r.redact("postgres://app:Xk9-pl2Q@db/prod"),
+        "postgres://app:[REDACTED:url-password]@db/prod"
+    );
+    assert_eq!(
+        r.redact("token: ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+        "token: [REDACTED:github-token]"
+    );
+}
+
+#[test]
+fn borrowed_when_clean() {
+    let r = redactor();
+    let text = "2024-05-21T10:04:11Z INFO listening on 0.0.0.0:8080\n";
+    assert!(matches!(r.redact(text), Cow::Borrowed(t) if t == text));
+    // Keywords without secrets also come back borrowed.
+    let text = "the token expired; please re-enter your password\n";
+    assert!(matches!(r.redact(text), Cow::Borrowed(_)));
+}
+
+#[test]
+fn pem_block_disappears_whole() {
+    let body = "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\naIzU0sBEEyEgdX3pFX4P7VUJgIg+6hLNq9Y1Aq0zQwIDAQABAoIBAQC6QzXz9pI=";
+    let text = format!("$ cat id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\n$ ls\n");
+    assert_eq!(
+        redactor().redact(&text),
+        "$ cat id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n[REDACTED:private-key]\n-----END RSA PRIVATE KEY-----\n$ ls\n"
+    );
+    let escaped = format!(
+        "{{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\n{}\\n-----END PRIVATE KEY-----\\n\"}}",
+        body.replace('\n', "\\n")
+    );
+    assert_eq!(
+        redactor().redact(&escaped),
+        "{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\n[REDACTED:private-key]\\n-----END PRIVATE KEY-----\\n\"}"
+    );
+}
+
+#[test]
+fn generic_assignments_in_many_syntaxes() {
+    let r = redactor();
+    for (input, want) in [
+        (
+            "DB_PASSWORD=Zq7!mP2xR9",
+            "DB_PASSWORD=[REDACTED:generic-secret]",
+        ),
+        (
+            "export API_KEY=\"a8f3K2m9Qz7Lw4Xc\"",
+            "export API_KEY=\"[REDACTED:generic-secret]\"",
+        ),
+        (
+            "\"password\": \"Zq7!mP2xR9\",",
+            "\"password\": \"[REDACTED:generic-secret]\",",
+        ),
+        (
+            "  client_secret: Zq7mP2xR9aB4",
+            "  client_secret: [REDACTED:generic-secret]",
+        ),
+        (
+            "mysql -u root -pZq7mP2xR9 app",
+            "mysql -u root -p[REDACTED:generic-secret] app",
+        ),
+        (
+            "deploy --token=a8f3K2m9Qz7Lw4Xc",
+            "deploy --token=[REDACTED:generic-secret]",
+        ),
+        (
+            "Server=db;User Id=sa;Password=Zq7!mP2xR9;",
+            "Server=db;User Id=sa;Password=[REDACTED:generic-secret];",
+        ),
+        (
+            "X-API-Key: a8f3K2m9Qz7Lw4Xc",
+            "X-API-Key: [REDACTED:generic-secret]",
+        ),
+    ] {
+        assert_eq!(r.redact(input), want, "{input}");
+    }
+}
+
+#[test]
+fn placeholders_and_lookalikes_are_left() {
+    let r = redactor();
+    for text in [
+        "DB_PASSWORD=${DB_PASSWORD}",
+        "api_key: your-api-key-here",
+        "token: <token>",
+        "SECRET=xxxxxxxx",
+        "Authorization: Bearer $TOKEN",
+        "password: null",
+        "checksum = \"3f5e2b0c9a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f\"",
+        "\"integrity\": \"sha512-Q2FyZ28ubG9jayBjaGVja3N1bSBsb29rcyBsaWtlIGJhc2U2NCBidXQgaXMgbm90IGEgc2VjcmV0IGtleSBhdCBhbGwgb2s=\"",
+        "request_id=3f2504e0-4f89-41d3-9a0c-0305e82c3301",
+        "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+        "max_tokens: 4096",
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+    ] {
+        assert_eq!(r.redact(text), text, "{text}");
+    }
+}
+
+#[test]
+fn known_values_and_their_escaped_forms() {
+    let r = Redactor::builder()
+        .env_values(false)
+        .known_value("s3cr3t\"value/with\\slashes")
+        .build()
+        .unwrap();
+    assert_eq!(
+        r.redact("x s3cr3t\"value/with\\slashes y"),
+        "x [REDACTED:known-value] y"
+    );
+    assert_eq!(
+        r.redact(r#"{"v":"s3cr3t\"value/with\\slashes"}"#),
+        r#"{"v":"[REDACTED:known-value]"}"#
+    );
+    assert_eq!(
+        r.redact(r#"{"v":"s3cr3t\"value\/with\\slashes"}"#),
+        r#"{"v":"[REDACTED:known-value]"}"#
+    );
+    assert_eq!(
+        r.redact("s3cr3t%22value%2Fwith%5Cslashes"),
+        "[REDACTED:known-value]"
+    );
+    // Wrapped by a line break.
+    assert_eq!(
+        r.redact("s3cr3t\"value/wi\nth\\slashes!"),
+        "[REDACTED:known-value]!"
+    );
+    // Masked as given: case-sensitive.
+    assert_eq!(
+        r.redact("S3CR3T\"VALUE/WITH\\SLASHES"),
+        "S3CR3T\"VALUE/WITH\\SLASHES"
+    );
+}
+
+#[test]
+fn env_values_are_masked_when_the_name_looks_secret() {
+    let r = Redactor::builder()
+        .env_vars([
+            ("MY_SERVICE_TOKEN", "tok-7f3a9c2e51"),
+            ("DEPLOY_PASSWORD", "pässwörd-ünïcode"),
+            ("HOME", "/home/runner/very-long"),
+            ("API_KEY", "short"),
+            ("SOME_SECRET", "${OTHER}"),
+        ])
+        .build()
+        .unwrap();
+    assert_eq!(r.env_value_count(), 2);
+    assert_eq!(
+        r.redact("using tok-7f3a9c2e51 now"),
+        "using [REDACTED:env-secret] now"
+    );
+    assert_eq!(r.redact("pw=pässwörd-ünïcode"), "pw=[REDACTED:env-secret]");
+    assert_eq!(
+        r.redact(r#"{"pw":"p\u00e4ssw\u00f6rd-\u00fcn\u00efcode"}"#),
+        r#"{"pw":"[REDACTED:env-secret]"}"#
+    );
+    assert_eq!(
+        r.redact("home is /home/runner/very-long"),
+        "home is /home/runner/very-long"
+    );
+    assert_eq!(r.redact("short"), "short");
+}
+
+#[test]
+fn user_rules_from_code_and_files() {
+    let rule = Rule::builder("acme-token", r"\b(acme_[a-z0-9]{32})\b")
+        .secret_group(1)
+        .keywords(["acme_"])
+        .min_entropy(3.0)
+        .allow("^acme_0+$")
+        .build()
+        .unwrap();
+    assert_eq!(rule.id(), "acme-token");
+    assert_eq!(rule.secret_group(), &SecretGroup::Index(1));
+    let r = Redactor::builder()
+        .env_values(false)
+        .rule(rule)
+        .build()
+        .unwrap();
+    assert_eq!(
+        r.redact("key acme_0123456789abcdefghijklmnopqrstuv end"),
+        "key [REDACTED:acme-token] end"
+    );
+    assert_eq!(
+        r.redact("key acme_00000000000000000000000000000000 end"),
+        "key acme_00000000000000000000000000000000 end"
+    );
+
+    let toml = r#"
+[[rules]]
+id = "internal-ticket-key"
+pattern = '''TK-(?P<secret>[A-Z0-9]{20})'''
+secret_group = "secret"
+keywords = ["tk-"]
+"#;
+    let set = RuleSet::from_toml_str(toml).unwrap();
+    assert_eq!(set.len(), 1);
+    let json = r#"{"rules": [{"id": "corp-pin", "pattern": "PIN:(\\d{6})", "secret_group": 1, "keywords": ["pin:"]}]}"#;
+    let set2 = RuleSet::from_json_str(json).unwrap();
+    let r = Redactor::builder()
+        .env_values(false)
+        .rules(set)
+        .rules(set2)
+        .build()
+        .unwrap();
+    assert_eq!(
+        r.redact("TK-ABCDEFGHIJ0123456789 PIN:123456"),
+        "TK-[REDACTED:internal-ticket-key] PIN:[REDACTED:corp-pin]"
+    );
+
+    let dir = std::env::temp_dir().join(format!("toolexec-redact-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("rules.toml");
+    std::fs::write(&path, toml).unwrap();
+    assert_eq!(RuleSet::from_path(&path).unwrap().len(), 1);
+    let bad = dir.join("rules.yaml");
+    std::fs::write(&bad, "x").unwrap();
+    assert!(matches!(
+        RuleSet::from_path(&bad),
+        Err(Error::UnknownFormat { .. })
+    ));
+    assert!(matches!(
+        RuleSet::from_path(dir.join("missing.json")),
+        Err(Error::Io { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rule_errors_name_the_problem() {
+    assert!(matches!(
+        Rule::builder("Bad Id", "x").build(),
+        Err(Error::InvalidRuleId { .. })
+    ));
+    assert!(matches!(
+        Rule::builder("ok", "(").build(),
+        Err(Error::InvalidPattern { .. })
+    ));
+    assert!(matches!(
+        Rule::builder("ok", "(a)").secret_group(2).build(),
+        Err(Error::UnknownSecretGroup { .. })
+    ));
+    assert!(matches!(
+        Rule::builder("ok", "(a)").secret_group("nope").build(),
+        Err(Error::UnknownSecretGroup { .. })
+    ));
+    assert!(matches!(
+        Rule::builder("ok", "a").keyword("").build(),
+        Err(Error::InvalidKeyword { .. })
+    ));
+    assert!(matches!(
+        Rule::builder("ok", "a").min_entropy(f64::NAN).build(),
+        Err(Error::InvalidEntropy { .. })
+    ));
+    let e = RuleSet::from_toml_str("[[rules]]\nid = 3").unwrap_err();
+    assert!(e.to_string().starts_with("invalid toml rules:"), "{e}");
+    let e = RuleSet::from_json_str("{").unwrap_err();
+    assert!(e.to_string().starts_with("invalid json rules:"), "{e}");
+}
+
+#[test]
+fn stats_and_findings() {
+    let r = redactor();
+    let text = "a=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 b=AKIAZ7Q3MXR5TYBW2LPK";
+    let (out, stats) = r.redact_with_stats(text);
+    assert_eq!(
+        out,
+        "a=[REDACTED:github-token] b=[REDACTED:aws-access-key-id]"
+    );
+    assert_eq!(stats.redactions, 2);
+    assert_eq!(stats.by_rule.get("github-token"), Some(&1));
+    let f = r.find(text);
+    assert_eq!(f.len(), 2);
+    assert_eq!(&text[f[1].start..f[1].end], "AKIAZ7Q3MXR5TYBW2LPK");
+    assert_eq!(f[1].rule_id, "aws-access-key-id");
+}
+
+#[test]
+fn bytes_need_not_be_utf8() {
+    let r = redactor();
+    let mut input = b"\xff\xfe token=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 \xc3".to_vec();
+    let out = r.redact_bytes(&input).into_owned();
+    assert_eq!(out, b"\xff\xfe token=[REDACTED:github-token] \xc3".to_vec());
+    input.truncate(3);
+    assert!(matches!(r.redact_bytes(&input), Cow::Borrowed(_)));
+}
+
+#[test]
+fn redactor_is_shareable() {
+    fn assert_send_sync<T: Send + Sync + Clone + 'static>() {}
+    assert_send_sync::<Redactor>();
+    let r = redactor();
+    let handles: Vec<_> = (0..4)
+        .map(|i| {
+            let r = r.clone();
+            std::thread::spawn(move || r.redact(&format!("k{i} AKIAZ7Q3MXR5TYBW2LPK")).into_owned())
+        })
+        .collect();
+    for h in handles {
+        assert!(h.join().unwrap().ends_with("[REDACTED:aws-access-key-id]"));
+    }
+}
+
+/// A reader handing out at most `sizes[i % len]` bytes per call.
+struct Chunked<'a> {
+    data: &'a [u8],
+    sizes: Vec<usize>,
+    i: usize,
+}
+
+impl Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.sizes[self.i % self.sizes.len()]
+            .max(1)
+            .min(buf.len())
+            .min(self.data.len());
+        self.i += 1;
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+trait FloorBoundary {
+    fn floor_char_boundary_compat(&self, i: usize) -> usize;
+}
+
+impl FloorBoundary for str {
+    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
+        i = i.min(self.len());
+        while !self.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+}
+
+fn stream(r: &Redactor, text: &[u8], sizes: Vec<usize>, chunk: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let reader = Chunked {
+        data: text,
+        sizes,
+        i: 0,
+    };
+    r.redact_stream_with(
+        reader,
+        &mut out,
+        StreamOptions {
+            chunk_size: chunk,
+            max_buffer: 1 << 24,
+        },
+    )
+    .unwrap();
+    out
+}
+
+#[test]
+fn stream_of_a_large_input_equals_one_shot() {
+    let r = redactor();
+    let recs = corpus::secret_records(7, 1);
+    let mut text = String::new();
+    for rec in recs.iter().cycle().take(4000) {
+        text.push_str(&rec.text);
+        text.push_str("2024-05-21T10:04:11Z INFO plain log line without anything\n");
+    }
+    let one = r.redact(&text).into_owned();
+    let mut out = Vec::new();
+    let stats = r.redact_stream(text.as_bytes(), &mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), one);
+    assert_eq!(stats.bytes_in, text.len() as u64);
+    assert_eq!(stats.bytes_out, one.len() as u64);
+    assert!(stats.redactions > 3000);
+    // Small pieces too.
+    let part = &text[..text.floor_char_boundary_compat(200_000)];
+    assert_eq!(
+        String::from_utf8(stream(&r, part.as_bytes(), vec![7, 300, 1], 4096)).unwrap(),
+        r.redact(part)
+    );
+}
+
+#[test]
+fn stream_holds_a_private_key_split_across_reads() {
+    let r = redactor();
+    let body: String = (0..40)
+        .map(|i| format!("{:064}\n", i).replace('0', "Ab9+"))
+        .map(|l| l[..64].to_string() + "\n")
+        .collect();
+    let text = format!("start\n-----BEGIN OPENSSH PRIVATE KEY-----\n{body}-----END OPENSSH PRIVATE KEY-----\nend\n");
+    let out = String::from_utf8(stream(&r, text.as_bytes(), vec![13], 64)).unwrap();
+    assert_eq!(out, "start\n-----BEGIN OPENSSH PRIVATE KEY-----\n[REDACTED:private-key]\n-----END OPENSSH PRIVATE KEY-----\nend\n");
+}
+
+// ---------------------------------------------------------------------------- properties
+
+/// Text pieces that exercise the rules: keywords, separators, secrets, markers.
+fn piece() -> impl Strategy<Value = String> {
+    let fixed = prop::sample::select(vec![
+        "password",
+        "token",
+        "secret",
+        "api_key",
+        "Authorization: ",
+        "Bearer ",
+        "Basic ",
+        "=",
+        ": ",
+        "\"",
+        "'",
+        " ",
+        " ",
+        "\n",
+        "\\n",
+        "://",
+        "@",
+        "user:",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "-----END RSA PRIVATE KEY-----",
+        "[REDACTED:generic-secret]",
+        "[REDACTED:",
+        "]",
+        "ghp_",
+        "AKIA",
+        "sk-",
+        "xoxb-",
+        "eyJ",
+        ".",
+        "==",
+        "--password ",
+        "-p",
+        "mysql ",
+        "AccountKey=",
+        "sig=",
+        "Cookie: session=",
+        ";",
+        "&",
+        "?",
+        "%22",
+        "\\\"",
+        "${",
+        "}",
+        "é",
+        "€",
+    ])
+    .prop_map(str::to_string);
+    prop_oneof![
+        4 => fixed,
+        2 => "[A-Za-z0-9+/]{1,70}",
+        1 => "[a-z]{1,8}",
+        1 => (any::<u64>(), 0..8usize).prop_map(|(seed, i)| {
+            let mut rng = corpus::Rng::new(seed);
+            let fams = corpus::families();
+            let f = &fams[(seed as usize / 7 + i) % fams.len()];
+            let s = (f.gen)(&mut rng);
+            corpus::minimal(f, &s)
+        }),
+    ]
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(piece(), 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn prop_idempotent(t in text()) {
+        let r = redactor();
+        let once = r.redact(&t).into_owned();
+        let twice = r.redact(&once).into_owned();
+        prop_assert_eq!(twice, once);
+    }
+
+    #[test]
+    fn prop_never_panics(s in any::<String>(), b in prop::collection::vec(any::<u8>(), 0..512)) {
+        let r = redactor();
+        let _ = r.redact(&s);
+        let _ = r.redact_bytes(&b);
+        let mut out = Vec::new();
+        r.redact_stream_with(&b[..], &mut out, StreamOptions { chunk_size: 7, max_buffer: 64 }).unwrap();
+    }
+
+    #[test]
+    fn prop_embedded_secret_never_survives(
+        seed in any::<u64>(),
+        family in 0..64usize,
+        filler in "[A-Za-z0-9 .,;:!?()\n-]{0,300}",
+        at in 0..301usize,
+    ) {
+        let fams = corpus::families();
+        let f = &fams[family % fams.len()];
+        let mut rng = corpus::Rng::new(seed);
+        let s = (f.gen)(&mut rng);
+        let secret = corpus::minimal(f, &s);
+        let at = at.min(filler.len());
+        let text = format!("{} {} {}", &filler[..at], secret, &filler[at..]);
+        let out = redactor().redact(&text).into_owned();
+        for h in corpus::minimal_hidden(f, &s) {
+            prop_assert!(!corpus::survives(&out, &h), "{} survived in {:?} -> {:?}", f.name, text, out);
+        }
+    }
+
+    #[test]
+    fn prop_no_keyword_means_unchanged_and_borrowed(t in "[bcdfhjlmnuvwxyz0-9 \n,;!?()]{0,400}") {
+        let r = redactor();
+        match r.redact(&t) {
+            Cow::Borrowed(b) => prop_assert_eq!(b, t.as_str()),
+            Cow::Owned(o) => prop_assert!(false, "allocated for {:?}: {:?}", t, o),
+        }
+    }
+
+    #[test]
+    fn prop_stream_equals_one_shot(t in text(), sizes in prop::collection::vec(1..50usize, 1..8), chunk in 1..96usize) {
+        let r = redactor();
+        let one = r.redact(&t).into_owned();
+        let streamed = stream(&r, t.as_bytes(), sizes, chunk);
+        prop_assert_eq!(String::from_utf8(streamed).unwrap(), one);
+    }
+}
+
+#[test]
+fn no_keyword_alphabet_cannot_form_a_keyword() {
+    // Guards `prop_no_keyword_means_unchanged_and_borrowed`: every built-in
+    // keyword needs a character outside the alphabet used there.
+    let alphabet = "bcdfhjlmnuvwxyz0123456789 \n,;!?()";
+    for rule in RuleSet::builtin().iter() {
+        for k in rule.keywords() {
+            assert!(
+                k.to_ascii_lowercase()
+                    .chars()
+                    .any(|c| !alphabet.contains(c)),
+                "keyword {k:?} of {} fits the alphabet",
+                rule.id()
+            );
+        }
+    }
+}
+
+/// Shrunk failures of the properties and probe findings, kept as named cases.
+#[test]
+fn regressions() {
+    let r = redactor();
+    // An Azure key that starts with `/` is not a path.
+    let k =
+        "/5A0tL1BQJ6KOo2KZuphSMBAYMXcH/7TY1MYgF12k4oSnRbwdnWWXG2eku7fNJywbh38sui4fPZU031JNGT6wg==";
+    assert_eq!(
+        r.redact(&format!(" AZURE_STORAGE_KEY={k} ")),
+        " AZURE_STORAGE_KEY=[REDACTED:azure-storage-key] "
+    );
+    // Real AWS session tokens contain runs of `/`.
+    let t = "IQoJb3JpZ2luX2VjEPT//////////wEaCXVzLWVhc3QtMSJHMEUCIQDdtLqzJ9kPnTx3kk8v1kdZ7jQ5fFLkQ7p+uM2D5vY7dwIgT8";
+    assert_eq!(
+        r.redact(&format!("\"SessionToken\": \"{t}\"")),
+        "\"SessionToken\": \"[REDACTED:aws-session-token]\""
+    );
+    // Passwords may start with `!`.
+    assert_eq!(
+        r.redact("created admin user with password: !9v^TAPBKk"),
+        "created admin user with password: [REDACTED:generic-secret]"
+    );
+    // A Discord webhook keeps its id, loses its token.
+    assert_eq!(
+        r.redact("https://discord.com/api/webhooks/1234567890123456789/sXNqMp7AQWyPlwp3DDhfpqOo343tJhaxW3xUFBYWP7wd7ODyZ8AAvoGRfI3hSoI0h9nKab"),
+        "https://discord.com/api/webhooks/1234567890123456789/[REDACTED:discord-webhook]"
+    );
+    // YAML value on the next line; XML entry keyed by attribute.
+    assert_eq!(
+        r.redact("password:\n  Zx9kLm2QpV\n"),
+        "password:\n  [REDACTED:generic-secret]\n"
+    );
+    assert_eq!(
+        r.redact("<entry key=\"db.password\">Zx9kLm2QpV</entry>"),
+        "<entry key=\"db.password\">[REDACTED:generic-secret]</entry>"
+    );
+    // Twilio auth token after the account SID.
+    assert_eq!(
+        r.redact(
+            "Client(\"AC1234567890abcdef1234567890abcdef\", \"f1e2d3c4b5a6978877665544332211aa\")"
+        ),
+        "Client(\"AC1234567890abcdef1234567890abcdef\", \"[REDACTED:twilio-auth-token]\")"
+    );
+    // A rejected match must not hide a later assignment (idempotence).
+    let t = "ahttps://hooks.slack.com/services/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Authorization: passwordAuthorization: Auser:";
+    let once = r.redact(t).into_owned();
+    assert_eq!(r.redact(&once), once);
+    // Paths after `::` are not assignments; ARNs name secrets.
+    for clean in [
+        "DEBUG auth::session token refreshed",
+        "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf",
+        "SECRET_KEY = get_secret(\"django\")",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}

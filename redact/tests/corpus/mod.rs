@@ -1,0 +1,1272 @@
+//! A labelled corpus of realistic tool output: secrets of every built-in family
+//! in many contexts, and clean look-alike records. Generated from a fixed seed.
+
+#![allow(dead_code)]
+
+/// SplitMix64: small, fixed-seed, good enough for test data.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+pub const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+pub const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
+pub const DIGITS: &str = "0123456789";
+pub const HEX: &str = "0123456789abcdef";
+pub const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+pub const B64: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+pub const B64URL: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+pub const BASE32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+    pub fn chars(&mut self, alphabet: &str, n: usize) -> String {
+        let a: Vec<char> = alphabet.chars().collect();
+        (0..n).map(|_| a[self.below(a.len())]).collect()
+    }
+    pub fn chars_n(&mut self, alphabet: &str, lo: usize, hi: usize) -> String {
+        let n = self.range(lo, hi);
+        self.chars(alphabet, n)
+    }
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next_u64() as u8).collect()
+    }
+}
+
+pub fn b64(data: &[u8], url: bool, pad: bool) -> String {
+    let table: Vec<char> = if url { B64URL } else { B64 }.chars().collect();
+    let mut out = String::new();
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        let k = chunk.len() + 1;
+        for i in 0..4 {
+            if i < k {
+                out.push(table[((n >> (18 - 6 * i)) & 63) as usize]);
+            } else if pad {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+fn base62(mut n: u32, width: usize) -> String {
+    let a: Vec<char> = ALNUM.chars().collect();
+    // GitHub encodes with 0-9A-Za-z.
+    let digits: Vec<char> = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+        .chars()
+        .collect();
+    let _ = a;
+    let mut s = Vec::new();
+    while n > 0 {
+        s.push(digits[(n % 62) as usize]);
+        n /= 62;
+    }
+    while s.len() < width {
+        s.push('0');
+    }
+    s.iter().rev().collect()
+}
+
+pub fn percent_encode(v: &str) -> String {
+    let mut out = String::new();
+    for b in v.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+pub fn json_escape(v: &str) -> String {
+    let mut out = String::new();
+    for c in v.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// How a family's secret is used in text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A token with a distinctive format (found without context).
+    Token,
+    /// A token that needs its name or surroundings (AWS secret, Azure key, Twilio auth token…).
+    ContextToken,
+    /// A human password.
+    Password,
+    /// A URL with `user:PASS@`.
+    Url,
+    /// An `Authorization` header value (`Bearer X` / `Basic X`).
+    Header,
+    /// A PEM private-key block.
+    Pem,
+    /// A Docker config `auth` value.
+    DockerAuth,
+}
+
+/// A generated secret: the text to embed and the substrings that must not survive.
+#[derive(Clone, Debug)]
+pub struct Secret {
+    pub value: String,
+    pub must_hide: Vec<String>,
+}
+
+impl Secret {
+    fn plain(v: String) -> Secret {
+        Secret {
+            must_hide: vec![v.clone()],
+            value: v,
+        }
+    }
+}
+
+pub struct Family {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Environment-style name (`OPENAI_API_KEY`).
+    pub env: &'static str,
+    /// Config key (`api_key`).
+    pub key: &'static str,
+    /// HTTP header that carries it (`None`: `Authorization: Bearer`).
+    pub header: Option<&'static str>,
+    pub gen: fn(&mut Rng) -> Secret,
+}
+
+fn github_classic(r: &mut Rng) -> Secret {
+    let prefix = r
+        .pick(&["ghp_", "gho_", "ghu_", "ghs_", "ghr_"])
+        .to_string();
+    let body = r.chars(ALNUM, 30);
+    let sum = base62(crc32(body.as_bytes()), 6);
+    Secret::plain(format!("{prefix}{body}{sum}"))
+}
+
+fn discord_bot(r: &mut Rng) -> Secret {
+    let id = format!("{}{}", r.range(1, 9), r.chars(DIGITS, 17));
+    let first = b64(id.as_bytes(), true, false);
+    let ts = r.chars(B64URL, 6);
+    let mac = r.chars(B64URL, 38);
+    Secret::plain(format!("{first}.{ts}.{mac}"))
+}
+
+fn jwt(r: &mut Rng) -> Secret {
+    let header = b64(br#"{"alg":"HS256","typ":"JWT"}"#, true, false);
+    let sub = r.chars(DIGITS, 8);
+    let payload = format!(
+        r#"{{"sub":"{sub}","name":"ci-bot","iat":1716239022,"exp":1716242622,"scope":"repo:write"}}"#
+    );
+    let payload = b64(payload.as_bytes(), true, false);
+    let sig = b64(&r.bytes(32), true, false);
+    Secret::plain(format!("{header}.{payload}.{sig}"))
+}
+
+fn pem(r: &mut Rng) -> Secret {
+    let label = *r.pick(&[
+        "RSA PRIVATE KEY",
+        "PRIVATE KEY",
+        "EC PRIVATE KEY",
+        "OPENSSH PRIVATE KEY",
+        "ENCRYPTED PRIVATE KEY",
+        "PGP PRIVATE KEY BLOCK",
+        "DSA PRIVATE KEY",
+    ]);
+    let nlines = r.range(4, 14);
+    let mut lines: Vec<String> = (0..nlines).map(|_| r.chars(B64, 64)).collect();
+    let last = r.chars_n(B64, 8, 60);
+    lines.push(format!("{last}=="));
+    let mut body = String::new();
+    if label == "RSA PRIVATE KEY" && r.below(3) == 0 {
+        body.push_str("Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,");
+        body.push_str(&r.chars("0123456789ABCDEF", 32));
+        body.push_str("\n\n");
+    }
+    if label == "PGP PRIVATE KEY BLOCK" {
+        body.push_str("Version: GnuPG v2\n\n");
+    }
+    body.push_str(&lines.join("\n"));
+    let value = format!("-----BEGIN {label}-----\n{body}\n-----END {label}-----");
+    Secret {
+        value,
+        must_hide: lines,
+    }
+}
+
+fn docker_auth(r: &mut Rng) -> Secret {
+    let user = r
+        .pick(&["ci-bot", "deploy", "octocat", "jenkins", "gitlab-ci-token"])
+        .to_string();
+    let pass = if r.below(2) == 0 {
+        format!("dckr_pat_{}", r.chars(B64URL, 27))
+    } else {
+        r.chars_n(ALNUM, 16, 32)
+    };
+    Secret::plain(b64(format!("{user}:{pass}").as_bytes(), false, true))
+}
+
+fn basic_auth(r: &mut Rng) -> Secret {
+    let user = r
+        .pick(&["admin", "svc-deploy", "grafana", "api"])
+        .to_string();
+    let pass = r.chars_n(ALNUM, 12, 24);
+    Secret::plain(b64(format!("{user}:{pass}").as_bytes(), false, true))
+}
+
+pub fn password(r: &mut Rng) -> String {
+    loop {
+        let n = r.range(10, 22);
+        let p = r.chars(
+            "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789!%^*-_+=?~",
+            n,
+        );
+        let classes = [
+            p.chars().any(|c| c.is_ascii_lowercase()),
+            p.chars().any(|c| c.is_ascii_uppercase()),
+            p.chars().any(|c| c.is_ascii_digit()),
+        ];
+        if classes.iter().all(|&x| x) && !p.ends_with(['.', '-', '_']) {
+            return p;
+        }
+    }
+}
+
+pub fn families() -> Vec<Family> {
+    vec![
+        Family {
+            name: "aws-access-key-id",
+            kind: Kind::Token,
+            env: "AWS_ACCESS_KEY_ID",
+            key: "aws_access_key_id",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}{}",
+                    r.pick(&["AKIA", "ASIA"]),
+                    r.chars(BASE32, 16)
+                ))
+            },
+        },
+        Family {
+            name: "aws-secret-access-key",
+            kind: Kind::ContextToken,
+            env: "AWS_SECRET_ACCESS_KEY",
+            key: "aws_secret_access_key",
+            header: None,
+            gen: |r| Secret::plain(b64(&r.bytes(30), false, false)),
+        },
+        Family {
+            name: "aws-session-token",
+            kind: Kind::Token,
+            env: "AWS_SESSION_TOKEN",
+            key: "aws_session_token",
+            header: Some("X-Amz-Security-Token"),
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}{}",
+                    r.pick(&["IQoJb3JpZ2luX2VjE", "FwoGZXIvYXdzE"]),
+                    r.chars_n(B64, 300, 420)
+                ))
+            },
+        },
+        Family {
+            name: "gcp-api-key",
+            kind: Kind::Token,
+            env: "GOOGLE_API_KEY",
+            key: "api_key",
+            header: Some("X-Goog-Api-Key"),
+            gen: |r| Secret::plain(format!("AIza{}", r.chars(B64URL, 35))),
+        },
+        Family {
+            name: "azure-storage-key",
+            kind: Kind::ContextToken,
+            env: "AZURE_STORAGE_KEY",
+            key: "storage_key",
+            header: None,
+            gen: |r| Secret::plain(b64(&r.bytes(64), false, true)),
+        },
+        Family {
+            name: "github-token",
+            kind: Kind::Token,
+            env: "GITHUB_TOKEN",
+            key: "token",
+            header: None,
+            gen: github_classic,
+        },
+        Family {
+            name: "github-fine-grained-token",
+            kind: Kind::Token,
+            env: "GH_TOKEN",
+            key: "github_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "github_pat_{}_{}",
+                    r.chars(ALNUM, 22),
+                    r.chars(ALNUM, 59)
+                ))
+            },
+        },
+        Family {
+            name: "gitlab-token",
+            kind: Kind::Token,
+            env: "GITLAB_TOKEN",
+            key: "private_token",
+            header: Some("PRIVATE-TOKEN"),
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}{}",
+                    r.pick(&["glpat-", "gldt-", "glrt-", "glptt-"]),
+                    r.chars(B64URL, 20)
+                ))
+            },
+        },
+        Family {
+            name: "npm-token",
+            kind: Kind::Token,
+            env: "NPM_TOKEN",
+            key: "_authToken",
+            header: None,
+            gen: |r| Secret::plain(format!("npm_{}", r.chars(ALNUM, 36))),
+        },
+        Family {
+            name: "pypi-token",
+            kind: Kind::Token,
+            env: "TWINE_PASSWORD",
+            key: "password",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "pypi-AgEIcHlwaS5vcmc{}",
+                    r.chars_n(B64URL, 120, 180)
+                ))
+            },
+        },
+        Family {
+            name: "docker-auth",
+            kind: Kind::DockerAuth,
+            env: "DOCKER_AUTH",
+            key: "auth",
+            header: None,
+            gen: docker_auth,
+        },
+        Family {
+            name: "docker-token",
+            kind: Kind::Token,
+            env: "DOCKERHUB_TOKEN",
+            key: "token",
+            header: None,
+            gen: |r| Secret::plain(format!("dckr_pat_{}", r.chars(B64URL, 27))),
+        },
+        Family {
+            name: "slack-token",
+            kind: Kind::Token,
+            env: "SLACK_BOT_TOKEN",
+            key: "bot_token",
+            header: None,
+            gen: |r| {
+                let p = *r.pick(&["xoxb", "xoxp", "xoxa", "xoxr", "xoxs"]);
+                Secret::plain(format!(
+                    "{p}-{}-{}-{}",
+                    r.chars(DIGITS, 12),
+                    r.chars(DIGITS, 13),
+                    r.chars(ALNUM, 24)
+                ))
+            },
+        },
+        Family {
+            name: "slack-app-token",
+            kind: Kind::Token,
+            env: "SLACK_APP_TOKEN",
+            key: "app_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "xapp-1-A{}-{}-{}",
+                    r.chars("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789", 10),
+                    r.chars(DIGITS, 13),
+                    r.chars(HEX, 64)
+                ))
+            },
+        },
+        Family {
+            name: "slack-webhook",
+            kind: Kind::Token,
+            env: "SLACK_WEBHOOK_URL",
+            key: "webhook_url",
+            header: None,
+            gen: |r| {
+                let path = format!(
+                    "T{}/B{}/{}",
+                    r.chars("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789", 10),
+                    r.chars("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789", 10),
+                    r.chars(ALNUM, 24)
+                );
+                Secret {
+                    value: format!("https://hooks.slack.com/services/{path}"),
+                    must_hide: vec![path],
+                }
+            },
+        },
+        Family {
+            name: "stripe-key",
+            kind: Kind::Token,
+            env: "STRIPE_SECRET_KEY",
+            key: "secret_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}{}",
+                    r.pick(&["sk_live_", "sk_test_", "rk_live_"]),
+                    r.chars_n(ALNUM, 24, 99)
+                ))
+            },
+        },
+        Family {
+            name: "stripe-webhook-secret",
+            kind: Kind::Token,
+            env: "STRIPE_WEBHOOK_SECRET",
+            key: "webhook_secret",
+            header: None,
+            gen: |r| Secret::plain(format!("whsec_{}", r.chars(ALNUM, 32))),
+        },
+        Family {
+            name: "twilio-api-key",
+            kind: Kind::Token,
+            env: "TWILIO_API_KEY",
+            key: "api_key_sid",
+            header: None,
+            gen: |r| Secret::plain(format!("SK{}", r.chars(HEX, 32))),
+        },
+        Family {
+            name: "twilio-auth-token",
+            kind: Kind::ContextToken,
+            env: "TWILIO_AUTH_TOKEN",
+            key: "auth_token",
+            header: None,
+            gen: |r| Secret::plain(r.chars(HEX, 32)),
+        },
+        Family {
+            name: "sendgrid-api-key",
+            kind: Kind::Token,
+            env: "SENDGRID_API_KEY",
+            key: "api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "SG.{}.{}",
+                    r.chars(B64URL, 22),
+                    r.chars(B64URL, 43)
+                ))
+            },
+        },
+        Family {
+            name: "discord-bot-token",
+            kind: Kind::ContextToken,
+            env: "DISCORD_BOT_TOKEN",
+            key: "bot_token",
+            header: None,
+            gen: discord_bot,
+        },
+        Family {
+            name: "discord-webhook",
+            kind: Kind::Token,
+            env: "DISCORD_WEBHOOK_URL",
+            key: "webhook",
+            header: None,
+            gen: |r| {
+                let token = r.chars(B64URL, 68);
+                Secret {
+                    value: format!(
+                        "https://discord.com/api/webhooks/{}/{token}",
+                        r.chars(DIGITS, 19)
+                    ),
+                    must_hide: vec![token],
+                }
+            },
+        },
+        Family {
+            name: "openai-api-key",
+            kind: Kind::Token,
+            env: "OPENAI_API_KEY",
+            key: "openai_api_key",
+            header: None,
+            gen: |r| match r.below(3) {
+                0 => Secret::plain(format!(
+                    "sk-{}T3BlbkFJ{}",
+                    r.chars(ALNUM, 20),
+                    r.chars(ALNUM, 20)
+                )),
+                1 => Secret::plain(format!(
+                    "sk-proj-{}T3BlbkFJ{}",
+                    r.chars(B64URL, 74),
+                    r.chars(B64URL, 74)
+                )),
+                _ => Secret::plain(format!(
+                    "sk-svcacct-{}T3BlbkFJ{}",
+                    r.chars(B64URL, 74),
+                    r.chars(B64URL, 74)
+                )),
+            },
+        },
+        Family {
+            name: "anthropic-api-key",
+            kind: Kind::Token,
+            env: "ANTHROPIC_API_KEY",
+            key: "api_key",
+            header: Some("x-api-key"),
+            gen: |r| {
+                Secret::plain(format!(
+                    "sk-ant-{}-{}AA",
+                    r.pick(&["api03", "admin01"]),
+                    r.chars(B64URL, 93)
+                ))
+            },
+        },
+        Family {
+            name: "huggingface-token",
+            kind: Kind::Token,
+            env: "HF_TOKEN",
+            key: "hf_token",
+            header: None,
+            gen: |r| Secret::plain(format!("hf_{}", r.chars(&format!("{UPPER}{LOWER}"), 34))),
+        },
+        Family {
+            name: "jwt",
+            kind: Kind::Token,
+            env: "ID_TOKEN",
+            key: "id_token",
+            header: None,
+            gen: jwt,
+        },
+        Family {
+            name: "private-key",
+            kind: Kind::Pem,
+            env: "PRIVATE_KEY",
+            key: "private_key",
+            header: None,
+            gen: pem,
+        },
+        Family {
+            name: "url-password",
+            kind: Kind::Url,
+            env: "DATABASE_URL",
+            key: "url",
+            header: None,
+            gen: |r| Secret::plain(password(r)),
+        },
+        Family {
+            name: "bearer-token",
+            kind: Kind::Header,
+            env: "API_TOKEN",
+            key: "access_token",
+            header: None,
+            // Opaque access tokens: base64url with an occasional dot.
+            gen: |r| {
+                let a = r.chars_n(&format!("{ALNUM}-_"), 20, 40);
+                let b = r.chars_n(ALNUM, 12, 24);
+                Secret::plain(format!("{a}.{b}"))
+            },
+        },
+        Family {
+            name: "basic-auth",
+            kind: Kind::Header,
+            env: "BASIC_AUTH",
+            key: "authorization",
+            header: None,
+            gen: basic_auth,
+        },
+        Family {
+            name: "generic-password",
+            kind: Kind::Password,
+            env: "DB_PASSWORD",
+            key: "password",
+            header: None,
+            gen: |r| Secret::plain(password(r)),
+        },
+        Family {
+            name: "generic-api-key",
+            kind: Kind::ContextToken,
+            env: "SERVICE_API_KEY",
+            key: "api_key",
+            header: Some("X-API-Key"),
+            gen: |r| Secret::plain(r.chars_n(ALNUM, 24, 48)),
+        },
+        Family {
+            name: "generic-client-secret",
+            kind: Kind::ContextToken,
+            env: "OAUTH_CLIENT_SECRET",
+            key: "client_secret",
+            header: None,
+            gen: |r| {
+                Secret::plain(
+                    r.chars(&format!("{ALNUM}-_~"), 40)
+                        .trim_end_matches(['-', '_', '~'])
+                        .to_string()
+                        + "Q",
+                )
+            },
+        },
+    ]
+}
+
+/// A labelled record.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub family: &'static str,
+    pub context: &'static str,
+    pub text: String,
+    pub must_hide: Vec<String>,
+}
+
+fn env_dump(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    Some(format!(
+        "$ env | sort\nHOME=/home/runner\nHOSTNAME=ci-worker-7f9c\nLANG=C.UTF-8\n{}={}\nPATH=/usr/local/sbin:/usr/local/bin:/usr/bin\nPWD=/home/runner/work/app\nSHLVL=1\n",
+        f.env, value_in_env(f, s)
+    ))
+}
+
+fn value_in_env(f: &Family, s: &Secret) -> String {
+    match f.kind {
+        Kind::Url => format!(
+            "postgres://app:{}@db.internal:5432/prod",
+            percent_encode(&s.value)
+        ),
+        Kind::Header if f.name == "basic-auth" => s.value.clone(),
+        Kind::Pem => json_escape(&s.value),
+        _ => s.value.clone(),
+    }
+}
+
+fn dotenv(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let v = value_in_env(f, s);
+    Some(format!("# generated by setup.sh\nAPP_ENV=production\nLOG_LEVEL=info\n{}=\"{}\"\nFEATURE_FLAGS=search,billing\n", f.env, v))
+}
+
+fn json_cfg(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let (k, v) = match f.kind {
+        Kind::Url => (
+            "database_url".to_string(),
+            format!(
+                "mysql://root:{}@127.0.0.1:3306/app",
+                percent_encode(&s.value)
+            ),
+        ),
+        Kind::Header => ("Authorization".to_string(), header_value(f, s)),
+        Kind::Pem => ("private_key".to_string(), json_escape(&s.value)),
+        Kind::DockerAuth => ("auth".to_string(), s.value.clone()),
+        _ => (f.key.to_string(), s.value.clone()),
+    };
+    Some(format!(
+        "{{\n  \"service\": \"billing-api\",\n  \"region\": \"eu-west-1\",\n  \"credentials\": {{\n    \"{k}\": \"{v}\",\n    \"expires_in\": 3600\n  }},\n  \"retries\": 3\n}}\n"
+    ))
+}
+
+fn header_value(f: &Family, s: &Secret) -> String {
+    if f.name == "basic-auth" {
+        format!("Basic {}", s.value)
+    } else {
+        format!("Bearer {}", s.value)
+    }
+}
+
+fn yaml_cfg(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let line = match f.kind {
+        Kind::Url => format!(
+            "  dsn: redis://default:{}@cache.internal:6379/0",
+            percent_encode(&s.value)
+        ),
+        Kind::Pem => format!("  {}: |\n    {}", f.key, s.value.replace('\n', "\n    ")),
+        Kind::Header => format!("  headers:\n    Authorization: {}", header_value(f, s)),
+        Kind::DockerAuth => format!(
+            "  auths:\n    registry.example.com:\n      auth: \"{}\"",
+            s.value
+        ),
+        _ => format!("  {}: {}", f.key, s.value),
+    };
+    Some(format!(
+        "service:\n  name: billing\n  replicas: 3\n{line}\n  timeout: 30s\n"
+    ))
+}
+
+fn toml_cfg(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let line = match f.kind {
+        Kind::Url => format!(
+            "url = \"amqp://worker:{}@mq.internal:5672/vhost\"",
+            percent_encode(&s.value)
+        ),
+        Kind::Pem => format!("{} = \"\"\"\n{}\n\"\"\"", f.key, s.value),
+        Kind::Header => format!("authorization = \"{}\"", header_value(f, s)),
+        Kind::DockerAuth => format!("auth = \"{}\"", s.value),
+        _ => format!("{} = \"{}\"", f.key, s.value),
+    };
+    Some(format!("[package]\nname = \"worker\"\n\n[service]\nendpoint = \"https://api.example.com\"\n{line}\nmax_connections = 16\n"))
+}
+
+fn curl_cmd(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let cmd = match f.kind {
+        Kind::Url => format!(
+            "curl -sS https://deploy:{}@registry.example.com/v2/_catalog",
+            percent_encode(&s.value)
+        ),
+        Kind::Password => format!(
+            "curl -sS -u deploy:{} https://registry.example.com/v2/_catalog",
+            s.value
+        ),
+        Kind::Header => format!(
+            "curl -sS -H 'Authorization: {}' https://api.example.com/v1/items",
+            header_value(f, s)
+        ),
+        Kind::Pem => format!(
+            "curl -sS -X POST https://kms.example.com/import -d '{{\"key\": \"{}\"}}'",
+            json_escape(&s.value)
+        ),
+        Kind::DockerAuth => format!(
+            "curl -sS -H 'Authorization: Basic {}' https://registry.example.com/v2/",
+            s.value
+        ),
+        _ => match f.header {
+            Some(h) => format!(
+                "curl -sS -H \"{h}: {}\" https://api.example.com/v1/items",
+                s.value
+            ),
+            None if r.below(2) == 0 => format!(
+                "curl -sS -H \"Authorization: Bearer {}\" https://api.example.com/v1/items",
+                s.value
+            ),
+            None => format!(
+                "curl -sS \"https://api.example.com/v1/items?{}={}&limit=10\"",
+                f.key, s.value
+            ),
+        },
+    };
+    Some(format!("$ {cmd}\n{{\"items\":[],\"next\":null}}\n"))
+}
+
+fn http_headers(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let h = match f.kind {
+        Kind::Header => format!("Authorization: {}", header_value(f, s)),
+        Kind::DockerAuth => format!("Authorization: Basic {}", s.value),
+        Kind::Url => format!(
+            "Referer: https://admin:{}@intranet.example.com/dashboard",
+            percent_encode(&s.value)
+        ),
+        Kind::Pem => return None,
+        Kind::Password => format!("X-Db-Password: {}", s.value),
+        _ => match f.header {
+            Some(h) => format!("{h}: {}", s.value),
+            None => format!("Authorization: Bearer {}", s.value),
+        },
+    };
+    Some(format!(
+        "*   Trying 93.184.216.34:443...\n* Connected to api.example.com (93.184.216.34) port 443\n> GET /v1/me HTTP/2\n> Host: api.example.com\n> {h}\n> User-Agent: curl/8.5.0\n> Accept: */*\n>\n< HTTP/2 401\n< content-type: application/json\n"
+    ))
+}
+
+fn conn_url(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let url = match f.kind {
+        Kind::Url | Kind::Password => format!(
+            "mongodb+srv://analytics:{}@cluster0.abcd1.mongodb.net/reports?retryWrites=true",
+            percent_encode(&s.value)
+        ),
+        Kind::Pem | Kind::Header | Kind::DockerAuth => return None,
+        _ => format!(
+            "https://oauth2:{}@git.example.com/platform/infra.git",
+            percent_encode(&s.value)
+        ),
+    };
+    Some(format!("Cloning into 'infra'...\nremote: Enumerating objects: 1412, done.\nfatal: unable to access '{url}': The requested URL returned error: 403\n"))
+}
+
+fn stack_trace(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let detail = match f.kind {
+        Kind::Url => format!("sqlalchemy.exc.OperationalError: (psycopg2.OperationalError) could not connect to server\n(Background on this error at: postgresql://etl:{}@10.0.4.12:5432/warehouse)", percent_encode(&s.value)),
+        Kind::Password => format!("ValueError: invalid login for user etl with password={}", s.value),
+        Kind::Header => format!("requests.exceptions.HTTPError: 401 Client Error: Unauthorized (request headers: {{'Authorization': '{}'}})", header_value(f, s)),
+        Kind::Pem => format!("ValueError: Could not deserialize key data: {:?}", s.value),
+        Kind::DockerAuth => format!("docker.errors.APIError: 401 Client Error: auth config {{\"auth\": \"{}\"}} rejected", s.value),
+        Kind::ContextToken => format!("KeyError: 'unexpected credential' while loading {}={}", f.env, s.value),
+        Kind::Token => format!("github.GithubException.BadCredentialsException: 401 {{\"message\": \"Bad credentials\"}} (token {})", s.value),
+    };
+    Some(format!(
+        "Traceback (most recent call last):\n  File \"/app/sync.py\", line 88, in <module>\n    main()\n  File \"/app/sync.py\", line 41, in main\n    client.login()\n{detail}\n"
+    ))
+}
+
+fn git_remote(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let url = match f.kind {
+        Kind::Url | Kind::Password => format!(
+            "https://builder:{}@bitbucket.example.org/scm/ops/deploy.git",
+            percent_encode(&s.value)
+        ),
+        Kind::Token | Kind::ContextToken => format!(
+            "https://x-access-token:{}@github.com/acme/webapp.git",
+            percent_encode(&s.value)
+        ),
+        _ => return None,
+    };
+    Some(format!("$ git remote -v\norigin\t{url} (fetch)\norigin\t{url} (push)\nupstream\thttps://github.com/upstream/webapp.git (fetch)\n"))
+}
+
+fn docker_cfg(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    Some(match f.kind {
+        Kind::DockerAuth => match r.below(3) {
+            0 => format!("$ cat ~/.docker/config.json\n{{\n\t\"auths\": {{\n\t\t\"ghcr.io\": {{\n\t\t\t\"auth\": \"{}\"\n\t\t}}\n\t}},\n\t\"credsStore\": \"desktop\"\n}}\n", s.value),
+            1 => format!("{{\"auths\":{{\"https://index.docker.io/v1/\":{{\"auth\":\"{}\"}}}}}}\n", s.value),
+            _ => format!("DOCKER_AUTH_CONFIG={{\"auths\": {{\"registry.gitlab.com\": {{\"auth\": \"{}\"}}}}}}\n", s.value),
+        },
+        Kind::Pem => format!("$ docker inspect app --format '{{{{json .Config.Env}}}}'\n[\"PATH=/usr/bin\",\"{}={}\"]\n", f.env, json_escape(&json_escape(&s.value))),
+        Kind::Url => format!("$ docker inspect worker | grep -A3 Env\n            \"Env\": [\n                \"BROKER_URL=amqp://svc:{}@rabbit:5672//\",\n", percent_encode(&s.value)),
+        Kind::Header => format!("$ docker inspect api | grep AUTH\n                \"UPSTREAM_AUTH_HEADER={}\",\n", header_value(f, s)),
+        _ => format!("$ docker login registry.example.com -u ci -p {}\nWARNING! Using --password via the CLI is insecure. Use --password-stdin.\nLogin Succeeded\n", s.value),
+    })
+}
+
+fn escaped_json(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let inner = match f.kind {
+        Kind::Pem => format!("{{\"type\": \"service_account\", \"private_key\": \"{}\", \"client_email\": \"ci@proj.iam.gserviceaccount.com\"}}", json_escape(&s.value)),
+        Kind::Url => format!("DATABASE_URL=postgres://app:{}@db:5432/app\nREDIS_URL=redis://cache:6379", percent_encode(&s.value)),
+        Kind::Header => format!("> GET / HTTP/1.1\n> Authorization: {}\n", header_value(f, s)),
+        Kind::DockerAuth => format!("{{\"auths\": {{\"quay.io\": {{\"auth\": \"{}\"}}}}}}", s.value),
+        _ => format!("loading settings\n{}={}\nready", f.env, s.value),
+    };
+    Some(format!(
+        "{{\"tool_use_id\":\"toolu_01\",\"content\":\"{}\",\"is_error\":false}}\n",
+        json_escape(&inner)
+    ))
+}
+
+fn log_line(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let msg = match f.kind {
+        Kind::Url => format!("connecting to amqps://orders:{}@mq.example.com:5671/prod", percent_encode(&s.value)),
+        Kind::Password => format!("bootstrap: created admin user with password: {}", s.value),
+        Kind::Header => format!("outgoing request GET https://api.example.com/v2/users headers={{\"Authorization\":\"{}\"}}", header_value(f, s)),
+        Kind::Pem => format!("loaded signing key:\n{}", s.value),
+        Kind::DockerAuth => format!("registry auth resolved: {{\"auth\":\"{}\",\"serveraddress\":\"ghcr.io\"}}", s.value),
+        Kind::ContextToken => format!("config: {}={} source=env", f.key, s.value),
+        Kind::Token => format!("upload: using credentials {} for bucket artifacts", s.value),
+    };
+    Some(format!("2024-05-21T10:04:11.382Z INFO  worker::boot starting worker pid=4211\n2024-05-21T10:04:11.391Z DEBUG worker::auth {msg}\n2024-05-21T10:04:11.402Z INFO  worker::boot ready in 20ms\n"))
+}
+
+fn k8s_env(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let v = match f.kind {
+        Kind::Url => format!(
+            "postgres://app:{}@postgres:5432/app",
+            percent_encode(&s.value)
+        ),
+        Kind::Pem => json_escape(&s.value),
+        Kind::Header => header_value(f, s),
+        _ => s.value.clone(),
+    };
+    let name = if f.kind == Kind::Header {
+        "UPSTREAM_AUTHORIZATION"
+    } else {
+        f.env
+    };
+    Some(format!(
+        "    spec:\n      containers:\n      - name: api\n        image: ghcr.io/acme/api:1.4.2\n        env:\n        - name: {name}\n          value: \"{v}\"\n        - name: LOG_LEVEL\n          value: info\n"
+    ))
+}
+
+fn python_call(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let call = match f.kind {
+        Kind::Url => format!(
+            "engine = create_engine(\"mysql+pymysql://report:{}@db.example.com/sales\")",
+            percent_encode(&s.value)
+        ),
+        Kind::Password => format!(
+            "conn = psycopg2.connect(host=\"db\", user=\"app\", password=\"{}\")",
+            s.value
+        ),
+        Kind::Header => format!(
+            "resp = requests.get(url, headers={{\"Authorization\": \"{}\"}})",
+            header_value(f, s)
+        ),
+        Kind::Pem => format!("KEY = \"\"\"{}\"\"\"", s.value),
+        Kind::DockerAuth => format!(
+            "client.login(registry=\"ghcr.io\", auth_config={{\"auth\": \"{}\"}})",
+            s.value
+        ),
+        _ => format!(
+            "client = Client({}=\"{}\", timeout=30)",
+            f.key.trim_start_matches('_'),
+            s.value
+        ),
+    };
+    Some(format!(
+        ">>> import client\n>>> {call}\n>>> client.ping()\nTrue\n"
+    ))
+}
+
+fn cli_flag(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let cmd = match f.kind {
+        Kind::Url => format!("psql \"postgresql://readonly:{}@replica.internal:5432/app?sslmode=require\" -c 'select 1'", percent_encode(&s.value)),
+        Kind::Password => match r.below(3) {
+            0 => format!("mysql -h db.internal -u root -p{} app < dump.sql", s.value),
+            1 => format!("PGPASSWORD={} psql -h db.internal -U app -c 'select 1'", s.value),
+            _ => format!("deploy --db-password={} --region eu-west-1", s.value),
+        },
+        Kind::Header => format!("http GET api.example.com/v1/items 'Authorization:{}'", header_value(f, s)),
+        Kind::Pem => return None,
+        Kind::DockerAuth => format!("regctl registry set ghcr.io --auth {}", s.value),
+        _ => {
+            let flag = f.key.trim_start_matches('_').replace('_', "-");
+            if r.below(2) == 0 {
+                format!("deploy --{flag}={} --region eu-west-1", s.value)
+            } else {
+                format!("deploy --{flag} {} --region eu-west-1", s.value)
+            }
+        }
+    };
+    Some(format!("+ {cmd}\nok\n"))
+}
+
+fn xml_cfg(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let inner = match f.kind {
+        Kind::Url => format!("<connectionString>Server=tcp:sql.example.com,1433;Database=app;User ID=app;Password={};Encrypt=true;</connectionString>", s.value),
+        Kind::Password => format!("<add key=\"DbPassword\" value=\"{}\" />", s.value),
+        Kind::Header => format!("<header name=\"Authorization\">{}</header>", header_value(f, s)),
+        Kind::Pem => format!("<privateKey>{}</privateKey>", s.value),
+        Kind::DockerAuth => return None,
+        _ => {
+            let tag: String = f.key.trim_start_matches('_').to_string();
+            format!("<{tag}>{}</{tag}>", s.value)
+        }
+    };
+    Some(format!("<?xml version=\"1.0\"?>\n<configuration>\n  <appSettings>\n    {inner}\n  </appSettings>\n</configuration>\n"))
+}
+
+fn connection_string(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    Some(match f.kind {
+        Kind::ContextToken if f.name == "azure-storage-key" => format!("AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey={};EndpointSuffix=core.windows.net\n", s.value),
+        Kind::Password | Kind::Url => format!("ConnectionStrings__Default=Server=tcp:sql.example.com,1433;Initial Catalog=app;User ID=app;Password={};Encrypt=True;\n", s.value),
+        Kind::Token | Kind::ContextToken => format!("Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;{}={}\n", f.env, s.value),
+        _ => return None,
+    })
+}
+
+fn terraform(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let line = match f.kind {
+        Kind::Url => format!(
+            "  connection_url = \"postgres://tf:{}@db:5432/state\"",
+            percent_encode(&s.value)
+        ),
+        Kind::Pem => format!("  private_key = <<EOT\n{}\nEOT", s.value),
+        Kind::Header => format!("  authorization = \"{}\"", header_value(f, s)),
+        _ => format!("  {} = \"{}\"", f.key.trim_start_matches('_'), s.value),
+    };
+    Some(format!(
+        "resource \"vault_generic_secret\" \"app\" {{\n  path = \"secret/app\"\n{line}\n}}\n"
+    ))
+}
+
+fn export_shell(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let v = match f.kind {
+        Kind::Pem => s.value.clone(),
+        _ => value_in_env(f, s),
+    };
+    Some(format!(
+        "$ cat deploy.sh\n#!/bin/sh\nset -eu\nexport {}='{}'\n./release --env prod\n",
+        f.env, v
+    ))
+}
+
+fn url_query(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let q = match f.kind {
+        Kind::Token | Kind::ContextToken => format!("access_token={}", percent_encode(&s.value)),
+        Kind::Password => format!("password={}", percent_encode(&s.value)),
+        Kind::Url => format!(
+            "jdbc:postgresql://db.internal:5432/app?user=app&password={}&ssl=true",
+            percent_encode(&s.value)
+        ),
+        _ => return None,
+    };
+    Some(format!("10.1.2.3 - - [21/May/2024:10:04:11 +0000] \"GET /oauth/callback?state=af0ifjsldkj&{q}&scope=read HTTP/1.1\" 302 0\n"))
+}
+
+fn env_repr(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let v = match f.kind {
+        Kind::Pem => json_escape(&s.value),
+        _ => value_in_env(f, s),
+    };
+    Some(format!(">>> import os; os.environ\nenviron({{'PATH': '/usr/local/bin:/usr/bin', 'HOME': '/root', '{}': '{}', 'LANG': 'C.UTF-8'}})\n", f.env, v))
+}
+
+fn markdown_table(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    if matches!(f.kind, Kind::Pem) {
+        return None;
+    }
+    Some(format!(
+        "| Variable | Value |\n|---|---|\n| LOG_LEVEL | info |\n| {} | {} |\n",
+        f.env,
+        value_in_env(f, s)
+    ))
+}
+
+fn systemd(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    if matches!(f.kind, Kind::Pem) {
+        return None;
+    }
+    Some(format!("$ systemctl cat api.service\n[Service]\nUser=api\nEnvironment=\"{}={}\"\nExecStart=/usr/bin/api --port 8080\n", f.env, value_in_env(f, s)))
+}
+
+fn http_response(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let body = match f.kind {
+        Kind::Token | Kind::ContextToken | Kind::Header => format!("{{\"{}\":\"{}\",\"token_type\":\"Bearer\",\"expires_in\":3599,\"scope\":\"read write\"}}", if f.kind == Kind::Header { "access_token" } else { f.key }, s.value),
+        Kind::Password => format!("{{\"username\":\"svc\",\"password\":\"{}\",\"created\":true}}", json_escape(&s.value)),
+        Kind::Pem => format!("{{\"name\":\"deploy\",\"private_key\":\"{}\"}}", json_escape(&s.value)),
+        Kind::Url => format!("{{\"connection_uri\":\"postgresql://u_8f2:{}@pg.example.com:5432/db\"}}", percent_encode(&s.value)),
+        Kind::DockerAuth => format!("{{\"auths\":{{\"r.example.com\":{{\"auth\":\"{}\"}}}}}}", s.value),
+    };
+    Some(format!(
+        "< HTTP/1.1 200 OK\n< Content-Type: application/json\n<\n{body}\n"
+    ))
+}
+
+pub type Context = fn(&Family, &Secret, &mut Rng) -> Option<String>;
+
+pub fn contexts() -> Vec<(&'static str, Context)> {
+    vec![
+        ("env-dump", env_dump as Context),
+        ("dotenv", dotenv),
+        ("json", json_cfg),
+        ("yaml", yaml_cfg),
+        ("toml", toml_cfg),
+        ("curl", curl_cmd),
+        ("http-headers", http_headers),
+        ("connection-url", conn_url),
+        ("stack-trace", stack_trace),
+        ("git-remote", git_remote),
+        ("docker", docker_cfg),
+        ("escaped-json", escaped_json),
+        ("log-line", log_line),
+        ("k8s-env", k8s_env),
+        ("python", python_call),
+        ("cli-flag", cli_flag),
+        ("xml", xml_cfg),
+        ("connection-string", connection_string),
+        ("terraform", terraform),
+        ("shell-export", export_shell),
+        ("url-query", url_query),
+        ("env-repr", env_repr),
+        ("markdown-table", markdown_table),
+        ("systemd", systemd),
+        ("http-response", http_response),
+    ]
+}
+
+/// Secret records: every family in every context that suits it, `per` instances each.
+pub fn secret_records(seed: u64, per: usize) -> Vec<Record> {
+    let mut r = Rng::new(seed);
+    let mut out = Vec::new();
+    for f in families() {
+        for (cname, ctx) in contexts() {
+            for _ in 0..per {
+                let s = (f.gen)(&mut r);
+                if let Some(text) = ctx(&f, &s, &mut r) {
+                    let mut must_hide = s.must_hide.clone();
+                    // In URLs the password appears percent-encoded.
+                    if text.contains(&percent_encode(&s.value)) && !text.contains(&s.value) {
+                        must_hide = vec![percent_encode(&s.value)];
+                    }
+                    out.push(Record {
+                        family: f.name,
+                        context: cname,
+                        text,
+                        must_hide,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn sha(r: &mut Rng, n: usize) -> String {
+    r.chars(HEX, n)
+}
+
+fn uuid(r: &mut Rng) -> String {
+    format!(
+        "{}-{}-4{}-{}{}-{}",
+        r.chars(HEX, 8),
+        r.chars(HEX, 4),
+        r.chars(HEX, 3),
+        r.pick(&["8", "9", "a", "b"]),
+        r.chars(HEX, 3),
+        r.chars(HEX, 12)
+    )
+}
+
+fn minified_js(r: &mut Rng) -> String {
+    let v = |r: &mut Rng| r.chars(LOWER, 1);
+    let mut s = String::from("!function(e,t){\"use strict\";");
+    for _ in 0..r.range(20, 40) {
+        let a = v(r);
+        let b = v(r);
+        let piece = match r.below(10) {
+            0 => format!("var {a}=function({b}){{return {b}.token=t.token,{b}}};"),
+            1 => format!("{a}.headers.Authorization=\"Bearer \"+{b}.accessToken;"),
+            2 => format!("function {a}({b}){{if(!{b}.password)throw new Error(\"password required\");return {b}}}"),
+            3 => format!("{a}={{apiKey:{b}.apiKey,secret:void 0,key:\"{}\"}};", r.chars(LOWER, 6)),
+            4 => format!("{a}.prototype.getToken=function(){{return this._token||null}};"),
+            5 => format!("const {a}=new Map([[\"x\",{}],[\"y\",{}]]);", r.range(0, 99), r.range(0, 99)),
+            6 => format!("{a}=\"{}\"===typeof {b}?{b}:{b}.id;", r.pick(&["string", "number"])),
+            7 => format!("{a}.cacheKey=\"{}:\"+{b};", r.chars(LOWER, 5)),
+            8 => format!("var {a}=/^[a-f0-9]{{40}}$/i.test({b});"),
+            _ => format!("{a}.setItem(\"auth_state\",JSON.stringify({{loggedIn:!0,user:{b}}}));"),
+        };
+        s.push_str(&piece);
+    }
+    s.push_str("}(window);\n");
+    s
+}
+
+/// Clean records: look-alikes and ordinary output that must come back unchanged.
+pub fn clean_records(seed: u64, n: usize) -> Vec<Record> {
+    let mut r = Rng::new(seed);
+    let mut out = Vec::new();
+    let kinds = 24;
+    for i in 0..n {
+        let (name, text) = match i % kinds {
+            0 => ("git-log", format!("commit {}\nAuthor: Jane Doe <jane@example.com>\nDate:   Tue May 21 10:04:11 2024 +0200\n\n    Fix token refresh race ({})\n", sha(&mut r, 40), sha(&mut r, 7))),
+            1 => ("cargo-lock", format!("[[package]]\nname = \"serde\"\nversion = \"1.0.{}\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"{}\"\n", r.range(100, 219), sha(&mut r, 64))),
+            2 => ("package-lock", format!("    \"node_modules/lodash\": {{\n      \"version\": \"4.17.21\",\n      \"resolved\": \"https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz\",\n      \"integrity\": \"sha512-{}\",\n      \"dev\": true\n    }},\n", b64(&r.bytes(64), false, true))),
+            3 => ("uuids", format!("2024-05-21T10:04:11Z INFO request_id={} trace_id={} span_id={} status=200\n{{\"id\": \"{}\", \"session_id\": \"{}\"}}\n", uuid(&mut r), sha(&mut r, 32), sha(&mut r, 16), uuid(&mut r), uuid(&mut r))),
+            4 => ("base64-image", format!("<img alt=\"logo\" src=\"data:image/png;base64,iVBORw0KGgo{}\"/>\n.icon{{background:url(data:image/svg+xml;base64,{})}}\n", b64(&r.bytes(600), false, true), b64(&r.bytes(300), false, true))),
+            5 => ("minified-js", minified_js(&mut r)),
+            6 => ("placeholders", {
+                let p = [
+                    "DB_PASSWORD=${DB_PASSWORD}", "API_KEY=$API_KEY", "password: \"your-password-here\"", "api_key = \"your-api-key-here\"",
+                    "token: <token>", "SECRET_KEY=xxxxxxxx", "Authorization: Bearer $TOKEN", "Authorization: Bearer <your-token>",
+                    "password=changeme", "NPM_TOKEN: ${{ secrets.NPM_TOKEN }}", "password: {{ .Values.db.password }}",
+                    "DATABASE_URL=postgres://user:password@localhost:5432/app", "AWS_SECRET_ACCESS_KEY=", "client_secret: null",
+                    "export GITHUB_TOKEN=\"<paste token here>\"", "-p ****", "\"apiKey\": \"***\"", "token = \"\"", "password: !vault |",
+                    "STRIPE_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "OPENAI_API_KEY=sk-...", "secret: REPLACE_ME", "--password=$(cat /run/secrets/db)",
+                    "password: ${env:DB_PASSWORD}", "api_key: %API_KEY%", "token: \"{{ vault 'secret/token' }}\"", "passwd: ********",
+                ];
+                let a = r.pick(&p).to_string();
+                let b = r.pick(&p).to_string();
+                ("placeholders", format!("# example configuration\n{a}\n{b}\n"))
+            }.1),
+            7 => ("public-key", format!("-----BEGIN PUBLIC KEY-----\n{}\n{}\n-----END PUBLIC KEY-----\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{} deploy@ci\n", r.chars(B64, 64), r.chars(B64, 40), r.chars(B64, 43))),
+            8 => ("certificate", format!("-----BEGIN CERTIFICATE-----\n{}\n{}\n{}\n-----END CERTIFICATE-----\nssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ{} user@laptop\n", r.chars(B64, 64), r.chars(B64, 64), r.chars(B64, 30), r.chars(B64, 200))),
+            9 => ("prose", r.pick(&[
+                "The access token expires after 3600 seconds; request a new token with your refresh token.\nRotate API keys every 90 days and never commit a secret to git.\n",
+                "To authenticate, set GITHUB_TOKEN in the repository secrets and pass it to the action.\nA password must be at least 12 characters long.\n",
+                "Error: the provided token is invalid or expired. Generate a new personal access token under Settings > Developer settings.\n",
+                "Use a bearer token in the Authorization header. Basic authentication is deprecated.\nKeys are rotated automatically by the secret manager.\n",
+                "password reset email sent to j***@example.com\ntoken refresh scheduled in 300s\nsecret rotation: 0 secrets due\n",
+                "Enter your password: \nPassword: \nLogin failed: wrong password (3 attempts left)\n",
+            ]).to_string()),
+            10 => ("docker-ps", format!("CONTAINER ID   IMAGE                         COMMAND                  STATUS\n{}   ghcr.io/acme/api@sha256:{}   \"/entrypoint.sh\"   Up 3 hours\n", sha(&mut r, 12), sha(&mut r, 64))),
+            11 => ("aws-cli", format!("{{\n    \"UserId\": \"AIDA{}\",\n    \"Account\": \"{}\",\n    \"Arn\": \"arn:aws:iam::{}:user/ci\"\n}}\nETag: \"{}\"\nx-amz-request-id: {}\nx-amz-id-2: {}\n", r.chars(BASE32, 17), r.chars(DIGITS, 12), r.chars(DIGITS, 12), sha(&mut r, 32), r.chars("0123456789ABCDEF", 16), b64(&r.bytes(57), false, false))),
+            12 => ("k8s", format!("NAME                      READY   STATUS    RESTARTS   AGE\napi-{}-{}   1/1     Running   0          3h\n        - name: DB_PASSWORD\n          valueFrom:\n            secretKeyRef:\n              name: db-credentials\n              key: password\n", sha(&mut r, 10), r.chars(LOWER, 5))),
+            13 => ("go-sum", format!("github.com/stretchr/testify v1.9.0 h1:{}=\ngithub.com/stretchr/testify v1.9.0/go.mod h1:{}=\n", r.chars(B64, 43), r.chars(B64, 43))),
+            14 => ("example-keys", format!("aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nTwilio account: AC{}\nStripe publishable: pk_live_{}\n", sha(&mut r, 32), r.chars(ALNUM, 24))),
+            15 => ("build-log", format!("   Compiling regex-automata v0.4.{}\n   Compiling tokenizers v0.19.1\n    Finished `release` profile [optimized] target(s) in 41.{}s\ntest auth::tests::token_refresh ... ok\ntest result: ok. 128 passed; 0 failed\n", r.range(1, 9), r.range(10, 99))),
+            16 => ("yarn-lock", format!("\"@babel/core@^7.24.0\":\n  version \"7.24.5\"\n  resolved \"https://registry.yarnpkg.com/@babel/core/-/core-7.24.5.tgz#{}\"\n  integrity sha512-{}\n", sha(&mut r, 40), b64(&r.bytes(64), false, true))),
+            17 => ("pip-hash", format!("requests==2.32.3 \\\n    --hash=sha256:{} \\\n    --hash=sha256:{}\n", sha(&mut r, 64), sha(&mut r, 64))),
+            18 => ("jwt-header-only", format!("alg header: eyJhbGciOiJSUzI1NiIsImtpZCI6Ij{}\" kid={}\nkey_id: {}\nkid: {}\n", r.chars(ALNUM, 10), sha(&mut r, 16), uuid(&mut r), sha(&mut r, 40))),
+            20 => ("code", r.pick(&[
+                "def login(username: str, password: str) -> Token:\n    token = request.headers.get(\"Authorization\")\n    secret = os.environ[\"SECRET\"]\n",
+                "SECRET_KEY = get_secret(\"django\")\nAPI_KEY = config(\"API_KEY\")\npassword = None\n",
+                "interface Options {\n  apiKey: string;\n  token?: string;\n}\nconst password: string = process.env.DB_PASSWORD ?? \"\";\n",
+                "class Settings(BaseSettings):\n    password: SecretStr = Field(..., min_length=12)\n    api_key: str | None = None\n",
+            ]).to_string()),
+            21 => ("arn", format!("arn:aws:secretsmanager:eu-west-1:{}:secret:prod/db-{}\nSecretId: prod/api-key\n", r.chars(DIGITS, 12), r.chars(ALNUM, 6))),
+            22 => ("schema", "{\"password\": {\"type\": \"string\", \"description\": \"The password of the database user\"},\n \"token\": \"The API token used to authenticate requests\"}\n".to_string()),
+            23 => ("docs", r.pick(&[
+                "export OPENAI_API_KEY=<your-key>\n# then run\ncurl -H \"Authorization: Bearer $OPENAI_API_KEY\" https://api.openai.com/v1/models\n",
+                "token: ${{ github.token }}\npassword: ${{ secrets.REGISTRY_PASSWORD }}\n",
+                "Using API key from environment variable OPENAI_API_KEY\nSet api_key in ~/.config/tool.toml or pass --api-key.\n",
+                "xoxb-your-bot-token\nghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nsk-proj-...\nAKIAXXXXXXXXXXXXXXXX\n",
+            ]).to_string()),
+            _ => ("llm-usage", format!("{{\"usage\": {{\"prompt_tokens\": {}, \"completion_tokens\": {}, \"total_tokens\": {}}}, \"max_tokens\": 4096, \"token_type\": \"Bearer\", \"expires_in\": 3599}}\n", r.range(100, 999), r.range(10, 99), r.range(1000, 1999))),
+        };
+        out.push(Record {
+            family: name,
+            context: name,
+            text,
+            must_hide: Vec::new(),
+        });
+    }
+    out
+}
+
+/// Whether any `min(8, len)`-byte window of `secret` is still in `out`.
+pub fn survives(out: &str, secret: &str) -> bool {
+    let w = secret.len().min(8);
+    if w == 0 {
+        return false;
+    }
+    (0..=secret.len() - w).any(|i| secret.get(i..i + w).is_some_and(|win| out.contains(win)))
+}
+
+/// The secret with the least context its family needs (for property tests).
+pub fn minimal(f: &Family, s: &Secret) -> String {
+    match f.kind {
+        Kind::Token | Kind::Pem => s.value.clone(),
+        Kind::ContextToken => format!("{}={}", f.env, s.value),
+        Kind::Password => format!("password={}", s.value),
+        Kind::Url => format!(
+            "postgres://app:{}@db.internal/prod",
+            percent_encode(&s.value)
+        ),
+        Kind::Header => format!("Authorization: {}", header_value(f, s)),
+        Kind::DockerAuth => format!("\"auth\": \"{}\"", s.value),
+    }
+}
+
+/// The substrings of `minimal` that must not survive.
+pub fn minimal_hidden(f: &Family, s: &Secret) -> Vec<String> {
+    match f.kind {
+        Kind::Url => vec![percent_encode(&s.value)],
+        _ => s.must_hide.clone(),
+    }
+}

@@ -1,0 +1,202 @@
+//! `edit`: replace an exact string in a file.
+
+use std::fs;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use toolexec_core::{Tool, ToolContext, ToolError, ToolFuture};
+
+use crate::args::Args;
+use crate::error::ToolsError;
+use crate::fsutil::{atomic_write, blocking};
+use crate::jail::Jail;
+use crate::tracker::{FileTracker, Fingerprint, HASH_LIMIT};
+
+/// The largest file edit loads (the same bound as content hashing).
+pub const EDIT_MAX_BYTES: u64 = HASH_LIMIT;
+
+/// The `edit` tool: replaces `old_string` by `new_string` in a file.
+///
+/// The file must have been read in this session and be unchanged since
+/// ([`FileTracker`]). `old_string` must occur exactly once, or any number
+/// of times with `replace_all`; occurrences are found left to right
+/// without overlap, exactly as [`str::replace`] does. The file is handled
+/// as bytes, so invalid UTF-8 elsewhere in it is kept as it was. The write
+/// is atomic and the tracker then holds the new content.
+///
+/// Output: `Edited PATH: replaced N occurrence(s)`. Errors: not found
+/// (read again, check whitespace), not unique (the count; add context or
+/// set replace_all), `old_string` equal to `new_string`, empty
+/// `old_string`, files over [`EDIT_MAX_BYTES`].
+#[derive(Debug)]
+pub struct EditTool {
+    tracker: Arc<FileTracker>,
+    schema: Value,
+}
+
+impl EditTool {
+    /// An edit tool checking and recording into `tracker`.
+    pub fn new(tracker: Arc<FileTracker>) -> Self {
+        EditTool {
+            tracker,
+            schema: json!({
+                "type": "object",
+                "properties": {
+                    "path": {
+                        "type": "string",
+                        "description": "File to edit, relative to the workspace root. It must have been read first."
+                    },
+                    "old_string": {
+                        "type": "string",
+                        "description": "The exact text to replace, including whitespace and indentation. Must be unique in the file unless replace_all is true."
+                    },
+                    "new_string": {
+                        "type": "string",
+                        "description": "The text to put in its place (must differ from old_string)."
+                    },
+                    "replace_all": {
+                        "type": "boolean",
+                        "description": "Replace every occurrence of old_string (default false)."
+                    }
+                },
+                "required": ["path", "old_string", "new_string"]
+            }),
+        }
+    }
+}
+
+/// Replaces non-overlapping occurrences of `needle` from left to right
+/// (every one, or only the first), as [`str::replace`] does on bytes.
+pub(crate) fn replace_bytes(haystack: &[u8], needle: &[u8], with: &[u8], all: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut last = 0;
+    for start in memchr::memmem::find_iter(haystack, needle) {
+        out.extend_from_slice(&haystack[last..start]);
+        out.extend_from_slice(with);
+        last = start + needle.len();
+        if !all {
+            break;
+        }
+    }
+    out.extend_from_slice(&haystack[last..]);
+    out
+}
+
+impl Tool for EditTool {
+    fn name(&self) -> &str {
+        "edit"
+    }
+
+    fn description(&self) -> &str {
+        "Replace an exact string in a file. The file must have been read first in this \
+         session. old_string must match the file exactly (whitespace included) and be \
+         unique, unless replace_all is true. Use write to create new files."
+    }
+
+    fn input_schema(&self) -> &Value {
+        &self.schema
+    }
+
+    fn call(&self, input: Value, ctx: ToolContext) -> ToolFuture<'_> {
+        let tracker = Arc::clone(&self.tracker);
+        Box::pin(async move {
+            let args = Args::new(&input)?;
+            let arg = args.string("path")?;
+            let old = args.string("old_string")?.to_string();
+            let new = args.string("new_string")?.to_string();
+            let all = args.opt_bool("replace_all")?.unwrap_or(false);
+            if old.is_empty() {
+                return Err(ToolsError::field(
+                    "old_string",
+                    "must not be empty; use write to create a file or replace all of it",
+                )
+                .into());
+            }
+            if old == new {
+                return Err(ToolsError::EditNoChange.into());
+            }
+            let jail = Jail::new(ctx.workdir())?;
+            let path = jail.resolve(arg)?;
+            let display = arg.to_string();
+            let message = blocking(move || {
+                let meta = fs::metadata(&path).map_err(|e| ToolsError::io("edit", &display, e))?;
+                if meta.is_dir() {
+                    return Err(ToolsError::IsDirectory { path: display });
+                }
+                if !meta.is_file() {
+                    return Err(ToolsError::NotRegularFile { path: display });
+                }
+                if meta.len() > EDIT_MAX_BYTES {
+                    return Err(ToolsError::TooLarge {
+                        path: display,
+                        size: meta.len(),
+                        limit: EDIT_MAX_BYTES,
+                    });
+                }
+                let bytes = fs::read(&path).map_err(|e| ToolsError::io("read", &display, e))?;
+                let current = if bytes.len() as u64 > HASH_LIMIT {
+                    Fingerprint::of_metadata(&meta)
+                } else {
+                    Fingerprint::of_bytes(&bytes)
+                };
+                tracker.check(&path, current, &display)?;
+
+                let count = memchr::memmem::find_iter(&bytes, old.as_bytes()).count();
+                if count == 0 {
+                    return Err(ToolsError::EditNotFound { path: display });
+                }
+                if count > 1 && !all {
+                    return Err(ToolsError::EditNotUnique {
+                        path: display,
+                        count,
+                    });
+                }
+                let edited = replace_bytes(&bytes, old.as_bytes(), new.as_bytes(), all);
+                atomic_write(&path, &edited, &display)?;
+                match Fingerprint::of_written(&path, &edited) {
+                    Ok(fingerprint) => tracker.record(path.clone(), fingerprint),
+                    Err(_) => tracker.forget(&path),
+                }
+                let noun = if count == 1 {
+                    "occurrence"
+                } else {
+                    "occurrences"
+                };
+                Ok(format!(
+                    "Edited {}: replaced {count} {noun}",
+                    jail.display(&path)
+                ))
+            })
+            .await?;
+            Ok::<_, ToolError>(message)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn replaces_first_or_all() {
+        assert_eq!(replace_bytes(b"aXbXc", b"X", b"--", false), b"a--bXc");
+        assert_eq!(replace_bytes(b"aXbXc", b"X", b"--", true), b"a--b--c");
+        assert_eq!(replace_bytes(b"aaaa", b"aa", b"b", true), b"bb");
+        assert_eq!(replace_bytes(b"\xffX\xfe", b"X", b"Y", true), b"\xffY\xfe");
+    }
+
+    proptest! {
+        #[test]
+        fn replace_all_equals_str_replace(
+            hay in "[ab\n é]{0,40}",
+            needle in "[ab é]{1,3}",
+            with in "[abc\n]{0,4}",
+        ) {
+            let ours = replace_bytes(hay.as_bytes(), needle.as_bytes(), with.as_bytes(), true);
+            prop_assert_eq!(ours, hay.replace(&needle, &with).into_bytes());
+            let first = replace_bytes(hay.as_bytes(), needle.as_bytes(), with.as_bytes(), false);
+            prop_assert_eq!(first, hay.replacen(&needle, &with, 1).into_bytes());
+        }
+    }
+}

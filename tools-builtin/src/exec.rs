@@ -1,0 +1,670 @@
+//! `exec`: run a shell command in its own process group.
+
+use std::ffi::OsString;
+use std::io;
+use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use serde_json::{json, Value};
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::time::Instant;
+use toolexec_core::{Tool, ToolContext, ToolError, ToolFuture};
+
+use crate::args::Args;
+use crate::error::ToolsError;
+use crate::jail::Jail;
+
+/// The words that make an environment variable name look secret
+/// (case-insensitive substring match).
+pub const SECRET_NAME_PARTS: &[&str] = &["KEY", "SECRET", "TOKEN", "PASSWORD", "CREDENTIAL"];
+
+/// Whether an environment variable is left out of exec's child
+/// environment by default: its name contains one of
+/// [`SECRET_NAME_PARTS`], ignoring case.
+///
+/// ```
+/// use toolexec_tools::exec::is_secret_env_name;
+/// assert!(is_secret_env_name("OPENAI_API_KEY"));
+/// assert!(is_secret_env_name("github_token"));
+/// assert!(!is_secret_env_name("PATH"));
+/// ```
+pub fn is_secret_env_name(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    SECRET_NAME_PARTS.iter().any(|part| upper.contains(part))
+}
+
+/// Settings of the exec tool.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ExecConfig {
+    /// Secret-looking variables let through to the child anyway, by exact
+    /// name (e.g. `GITHUB_TOKEN` for a tool that needs it).
+    pub allow_env: Vec<String>,
+    /// Bytes of output kept in memory: the first half and the last half;
+    /// the middle is dropped and counted. Default 1 MiB.
+    pub capture_cap: usize,
+    /// Timeout when `timeout_ms` is not given. Default 120 s.
+    pub default_timeout: Duration,
+    /// The largest `timeout_ms` accepted. Default 600 s.
+    pub max_timeout: Duration,
+    /// The shell run as `SHELL -c COMMAND`. Default `sh` (found on `PATH`).
+    pub shell: PathBuf,
+}
+
+impl Default for ExecConfig {
+    fn default() -> Self {
+        ExecConfig {
+            allow_env: Vec::new(),
+            capture_cap: 1024 * 1024,
+            default_timeout: Duration::from_secs(120),
+            max_timeout: Duration::from_secs(600),
+            shell: PathBuf::from("sh"),
+        }
+    }
+}
+
+impl ExecConfig {
+    /// Lets these secret-looking variables through by name.
+    pub fn allow_env<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.allow_env.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets the capture cap in bytes (at least 2).
+    pub fn capture_cap(mut self, bytes: usize) -> Self {
+        self.capture_cap = bytes.max(2);
+        self
+    }
+
+    /// The child environment built from `parent`: secret-looking names are
+    /// dropped unless listed in [`allow_env`](Self::allow_env).
+    pub fn child_env<I>(&self, parent: I) -> Vec<(OsString, OsString)>
+    where
+        I: IntoIterator<Item = (OsString, OsString)>,
+    {
+        parent
+            .into_iter()
+            .filter(|(name, _)| {
+                let name = name.to_string_lossy();
+                !is_secret_env_name(&name) || self.allow_env.iter().any(|a| *a == name)
+            })
+            .collect()
+    }
+}
+
+/// How long exec keeps reading after the shell exited (or was killed)
+/// when the pipes are still open: until they are empty for this long…
+const DRAIN_QUIET: Duration = Duration::from_millis(50);
+/// …and never longer than this in all.
+const DRAIN_MAX: Duration = Duration::from_millis(250);
+/// After a cancellation: how long the group has to exit on SIGTERM before
+/// SIGKILL, and how long the killed shell has to be reaped. Together with
+/// the drain this stays under the executor's 200 ms grace.
+const TERM_GRACE: Duration = Duration::from_millis(50);
+const REAP_WAIT: Duration = Duration::from_millis(50);
+const CANCEL_DRAIN_QUIET: Duration = Duration::from_millis(20);
+const CANCEL_DRAIN_MAX: Duration = Duration::from_millis(50);
+/// exec stops itself this long after its declared timeout, for use
+/// without the executor (whose deadline fires first).
+const SELF_TIMEOUT_SLACK: Duration = Duration::from_secs(1);
+
+/// The `exec` tool: runs `sh -c COMMAND`.
+///
+/// - **Process group.** The shell leads a new process group; everything it
+///   starts is in it unless it leaves (`setsid`). When the shell exits,
+///   whatever is left of the group is killed (SIGKILL) and the call
+///   returns at once, even if a background child (`server &`) holds the
+///   output pipes: exec reads on only until the pipes are quiet for
+///   50 ms (250 ms at most).
+/// - **Cancellation** ([`ToolContext::cancelled`]: the executor's deadline
+///   or a cancelled batch): the output so far is handed to
+///   [`ToolContext::set_partial_output`] at once, the group gets SIGTERM,
+///   then SIGKILL after 50 ms, and the call returns the captured output
+///   as `Ok` within about 150 ms, so the executor shows it after its
+///   timeout message. If the future is dropped instead, a guard kills the
+///   group (SIGKILL) on drop.
+/// - **Timeout.** [`Tool::timeout`] returns `timeout_ms` (default 120 s, at
+///   most 600 s) for the executor to enforce; exec also stops itself 1 s
+///   after it, for use without an executor.
+/// - **Capture.** stdout and stderr are read concurrently into one buffer
+///   in arrival order (as a terminal would interleave them). Past
+///   [`ExecConfig::capture_cap`] bytes (1 MiB) only the first and last
+///   halves are kept and the middle is counted, so memory is bounded
+///   whatever the command prints. Decoding is lossy UTF-8.
+/// - **Environment.** The parent's environment without secret-looking
+///   variables ([`is_secret_env_name`]) unless allowed by name; stdin is
+///   `/dev/null`; the working directory is `cwd` (jailed, default the
+///   workspace root).
+///
+/// Output: the captured text (`(no output)` if there was none); where
+/// bytes were dropped, a line `[... N bytes dropped ...]` between head and
+/// tail; then notes in brackets when processes were killed; then the last
+/// line, `exit status: N` or `exit status: killed by signal N (SIGNAME)`.
+/// A non-zero exit status is an ordinary result (not an error): the model
+/// reads it in the last line.
+#[derive(Debug)]
+pub struct ExecTool {
+    config: ExecConfig,
+    schema: Value,
+}
+
+impl ExecTool {
+    /// An exec tool with these settings.
+    pub fn new(config: ExecConfig) -> Self {
+        let default_ms = config.default_timeout.as_millis();
+        let max_ms = config.max_timeout.as_millis();
+        ExecTool {
+            schema: json!({
+                "type": "object",
+                "properties": {
+                    "command": {
+                        "type": "string",
+                        "description": "Shell command, run as `sh -c COMMAND`."
+                    },
+                    "timeout_ms": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": max_ms,
+                        "description": format!("Timeout in milliseconds (default {default_ms}, at most {max_ms}). The whole process group is killed when it passes.")
+                    },
+                    "cwd": {
+                        "type": "string",
+                        "description": "Working directory, relative to the workspace root (default: the root)."
+                    }
+                },
+                "required": ["command"]
+            }),
+            config,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &ExecConfig {
+        &self.config
+    }
+
+    fn parse_timeout(&self, args: &Args<'_>) -> Result<Duration, ToolsError> {
+        match args.opt_u64("timeout_ms")? {
+            None => Ok(self.config.default_timeout),
+            Some(0) => Err(ToolsError::field("timeout_ms", "must be at least 1")),
+            Some(ms) if u128::from(ms) > self.config.max_timeout.as_millis() => {
+                Err(ToolsError::field(
+                    "timeout_ms",
+                    format!("must be at most {}", self.config.max_timeout.as_millis()),
+                ))
+            }
+            Some(ms) => Ok(Duration::from_millis(ms)),
+        }
+    }
+}
+
+impl Tool for ExecTool {
+    fn name(&self) -> &str {
+        "exec"
+    }
+
+    fn description(&self) -> &str {
+        "Run a shell command (sh -c) in the workspace and return its combined stdout and \
+         stderr followed by the exit status. Background processes still running when the \
+         command ends are killed (use setsid to keep one running). Secret-looking \
+         environment variables are not passed. Optional cwd and timeout_ms (default \
+         120000, max 600000)."
+    }
+
+    fn input_schema(&self) -> &Value {
+        &self.schema
+    }
+
+    fn read_only(&self) -> bool {
+        false
+    }
+
+    fn concurrency_safe(&self) -> bool {
+        true
+    }
+
+    fn timeout(&self, input: &Value) -> Duration {
+        Args::new(input)
+            .and_then(|args| self.parse_timeout(&args))
+            .unwrap_or(self.config.default_timeout)
+    }
+
+    fn call(&self, input: Value, ctx: ToolContext) -> ToolFuture<'_> {
+        Box::pin(async move {
+            let args = Args::new(&input)?;
+            let command = args.string("command")?;
+            let timeout = self.parse_timeout(&args)?;
+            let cwd_arg = args.opt_string("cwd")?;
+            let jail = Jail::new(ctx.workdir())?;
+            let cwd = jail.resolve(cwd_arg.unwrap_or(""))?;
+            let shown = cwd_arg.unwrap_or(".");
+            let meta = std::fs::metadata(&cwd).map_err(|e| ToolsError::io("enter", shown, e))?;
+            if !meta.is_dir() {
+                return Err(ToolsError::NotDirectory {
+                    path: shown.to_string(),
+                }
+                .into());
+            }
+            let text = run(&self.config, command, cwd, timeout, &ctx).await?;
+            Ok::<_, ToolError>(text)
+        })
+    }
+}
+
+/// Kills the process group on drop (the executor drops the call's future
+/// when a batch is cancelled).
+struct GroupGuard {
+    pgid: Option<Pid>,
+}
+
+impl GroupGuard {
+    /// Sends `signal` to the group; true when some process received it.
+    fn signal(&self, signal: Signal) -> bool {
+        self.pgid.is_some_and(|pgid| killpg(pgid, signal).is_ok())
+    }
+
+    /// SIGKILL to the group, then forget it (so a later drop cannot hit a
+    /// recycled id). True when some process was left to kill.
+    fn kill(&mut self) -> bool {
+        let killed = self.signal(Signal::SIGKILL);
+        self.pgid = None;
+        killed
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Output kept within a fixed budget: the first `head_cap` bytes, the last
+/// `tail_cap` bytes (a ring), and the count of everything in between.
+pub(crate) struct Capture {
+    head: Vec<u8>,
+    head_cap: usize,
+    tail: Vec<u8>,
+    tail_cap: usize,
+    /// Next write position in `tail` once it is full.
+    tail_pos: usize,
+    total: u64,
+}
+
+impl Capture {
+    pub(crate) fn new(cap: usize) -> Self {
+        let cap = cap.max(2);
+        let head_cap = cap / 2;
+        Capture {
+            head: Vec::new(),
+            head_cap,
+            tail: Vec::new(),
+            tail_cap: cap - head_cap,
+            tail_pos: 0,
+            total: 0,
+        }
+    }
+
+    pub(crate) fn push(&mut self, mut data: &[u8]) {
+        self.total += data.len() as u64;
+        if self.head.len() < self.head_cap {
+            let take = data.len().min(self.head_cap - self.head.len());
+            self.head.extend_from_slice(&data[..take]);
+            data = &data[take..];
+        }
+        if data.is_empty() {
+            return;
+        }
+        if data.len() >= self.tail_cap {
+            self.tail.clear();
+            self.tail
+                .extend_from_slice(&data[data.len() - self.tail_cap..]);
+            self.tail_pos = 0;
+            return;
+        }
+        if self.tail.len() < self.tail_cap {
+            let take = data.len().min(self.tail_cap - self.tail.len());
+            self.tail.extend_from_slice(&data[..take]);
+            data = &data[take..];
+            if data.is_empty() {
+                return;
+            }
+        }
+        // The ring is full: overwrite from tail_pos, wrapping once at most.
+        let first = data.len().min(self.tail_cap - self.tail_pos);
+        self.tail[self.tail_pos..self.tail_pos + first].copy_from_slice(&data[..first]);
+        let rest = &data[first..];
+        self.tail[..rest.len()].copy_from_slice(rest);
+        self.tail_pos = (self.tail_pos + data.len()) % self.tail_cap;
+    }
+
+    /// Bytes received in all.
+    pub(crate) fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The kept bytes as text: head, `[... N bytes dropped ...]`, tail.
+    pub(crate) fn render(&self) -> String {
+        let mut tail = Vec::with_capacity(self.tail.len());
+        tail.extend_from_slice(&self.tail[self.tail_pos..]);
+        tail.extend_from_slice(&self.tail[..self.tail_pos]);
+        let kept = (self.head.len() + tail.len()) as u64;
+        let dropped = self.total - kept;
+        if dropped == 0 {
+            let mut all = self.head.clone();
+            all.extend_from_slice(&tail);
+            return String::from_utf8_lossy(&all).into_owned();
+        }
+        // Do not start the tail inside a UTF-8 sequence.
+        let skip = tail
+            .iter()
+            .take(3)
+            .take_while(|&&b| (b & 0b1100_0000) == 0b1000_0000)
+            .count();
+        let mut out = String::from_utf8_lossy(&self.head).into_owned();
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "[... {} bytes dropped ...]\n",
+            dropped + skip as u64
+        ));
+        out.push_str(&String::from_utf8_lossy(&tail[skip..]));
+        out
+    }
+}
+
+async fn read_from<R: AsyncRead + Unpin>(
+    reader: &mut Option<R>,
+    buf: &mut [u8],
+) -> io::Result<usize> {
+    match reader {
+        Some(r) => r.read(buf).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The two pipes and their buffers.
+struct Pipes {
+    stdout: Option<tokio::process::ChildStdout>,
+    stderr: Option<tokio::process::ChildStderr>,
+    out_buf: Vec<u8>,
+    err_buf: Vec<u8>,
+}
+
+impl Pipes {
+    fn open(&self) -> bool {
+        self.stdout.is_some() || self.stderr.is_some()
+    }
+
+    /// Reads on until both pipes reach end of file, they stay quiet for
+    /// `quiet`, or `max` passed.
+    async fn drain(&mut self, capture: &mut Capture, quiet: Duration, max: Duration) {
+        let end = Instant::now() + max;
+        while self.open() && Instant::now() < end {
+            let pause = tokio::time::sleep_until((Instant::now() + quiet).min(end));
+            tokio::select! {
+                biased;
+                r = read_from(&mut self.stdout, &mut self.out_buf) => match r {
+                    Ok(n) if n > 0 => capture.push(&self.out_buf[..n]),
+                    _ => self.stdout = None,
+                },
+                r = read_from(&mut self.stderr, &mut self.err_buf) => match r {
+                    Ok(n) if n > 0 => capture.push(&self.err_buf[..n]),
+                    _ => self.stderr = None,
+                },
+                () = pause => break,
+            }
+        }
+    }
+}
+
+enum End {
+    Exited(io::Result<ExitStatus>),
+    Cancelled,
+    TimedOut,
+}
+
+fn status_line(status: Option<&ExitStatus>) -> String {
+    match status {
+        Some(status) => match (status.code(), status.signal()) {
+            (Some(code), _) => format!("exit status: {code}"),
+            (None, Some(signal)) => {
+                let name = Signal::try_from(signal).map_or("unknown signal", |s| s.as_str());
+                format!("exit status: killed by signal {signal} ({name})")
+            }
+            (None, None) => "exit status: unknown".to_string(),
+        },
+        None => "exit status: unknown (the process group was killed)".to_string(),
+    }
+}
+
+fn assemble(capture: &Capture, notes: &[String], status: Option<&ExitStatus>) -> String {
+    let mut out = if capture.total() == 0 {
+        "(no output)".to_string()
+    } else {
+        capture.render()
+    };
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    for note in notes {
+        out.push_str(note);
+        out.push('\n');
+    }
+    out.push_str(&status_line(status));
+    out
+}
+
+async fn run(
+    config: &ExecConfig,
+    command: &str,
+    cwd: PathBuf,
+    timeout: Duration,
+    ctx: &ToolContext,
+) -> Result<String, ToolsError> {
+    let mut cmd = tokio::process::Command::new(&config.shell);
+    cmd.arg("-c")
+        .arg(command)
+        .current_dir(&cwd)
+        .env_clear()
+        .envs(config.child_env(std::env::vars_os()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().map_err(|source| ToolsError::Spawn {
+        program: config.shell.display().to_string(),
+        source,
+    })?;
+    let mut guard = GroupGuard {
+        pgid: child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .map(Pid::from_raw),
+    };
+    let mut pipes = Pipes {
+        stdout: child.stdout.take(),
+        stderr: child.stderr.take(),
+        out_buf: vec![0; 64 * 1024],
+        err_buf: vec![0; 64 * 1024],
+    };
+    let mut capture = Capture::new(config.capture_cap);
+    let mut wait = std::pin::pin!(child.wait());
+    let mut deadline = std::pin::pin!(tokio::time::sleep(timeout + SELF_TIMEOUT_SLACK));
+    let mut cancelled = std::pin::pin!(ctx.cancelled());
+
+    let end = loop {
+        tokio::select! {
+            () = &mut cancelled => break End::Cancelled,
+            () = &mut deadline => break End::TimedOut,
+            status = &mut wait => break End::Exited(status),
+            r = read_from(&mut pipes.stdout, &mut pipes.out_buf) => match r {
+                Ok(n) if n > 0 => capture.push(&pipes.out_buf[..n]),
+                _ => pipes.stdout = None,
+            },
+            r = read_from(&mut pipes.stderr, &mut pipes.err_buf) => match r {
+                Ok(n) if n > 0 => capture.push(&pipes.err_buf[..n]),
+                _ => pipes.stderr = None,
+            },
+        }
+    };
+
+    let mut notes = Vec::new();
+    let status = match end {
+        End::Exited(status) => {
+            if guard.kill() {
+                notes.push(
+                    "[processes left running in the background were killed; start a process \
+                     with setsid to keep it running after the command]"
+                        .to_string(),
+                );
+            }
+            pipes.drain(&mut capture, DRAIN_QUIET, DRAIN_MAX).await;
+            Some(status.map_err(|source| ToolsError::Io {
+                op: "wait for",
+                path: command.to_string(),
+                source,
+            })?)
+        }
+        End::Cancelled | End::TimedOut => {
+            let note = match end {
+                End::TimedOut => format!(
+                    "[timed out after {} ms; the process group was killed]",
+                    timeout.as_millis()
+                ),
+                _ => "[cancelled; the process group was killed]".to_string(),
+            };
+            // In case the executor drops this future before it returns.
+            ctx.set_partial_output(assemble(&capture, std::slice::from_ref(&note), None));
+            guard.signal(Signal::SIGTERM);
+            let term_end = Instant::now() + TERM_GRACE;
+            let mut status = None;
+            while Instant::now() < term_end {
+                tokio::select! {
+                    s = &mut wait => { status = Some(s); break; }
+                    r = read_from(&mut pipes.stdout, &mut pipes.out_buf) => match r {
+                        Ok(n) if n > 0 => capture.push(&pipes.out_buf[..n]),
+                        _ => pipes.stdout = None,
+                    },
+                    r = read_from(&mut pipes.stderr, &mut pipes.err_buf) => match r {
+                        Ok(n) if n > 0 => capture.push(&pipes.err_buf[..n]),
+                        _ => pipes.stderr = None,
+                    },
+                    () = tokio::time::sleep_until(term_end) => break,
+                }
+            }
+            guard.kill();
+            if status.is_none() {
+                status = tokio::time::timeout(REAP_WAIT, &mut wait).await.ok();
+            }
+            pipes
+                .drain(&mut capture, CANCEL_DRAIN_QUIET, CANCEL_DRAIN_MAX)
+                .await;
+            notes.push(note);
+            status.and_then(Result::ok)
+        }
+    };
+    Ok(assemble(&capture, &notes, status.as_ref()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn capture_keeps_everything_under_the_cap() {
+        let mut c = Capture::new(10);
+        c.push(b"hello ");
+        c.push(b"w");
+        assert_eq!(c.render(), "hello w");
+    }
+
+    #[test]
+    fn capture_drops_and_counts_the_middle() {
+        let mut c = Capture::new(8);
+        c.push(b"0123456789abcdef");
+        assert_eq!(c.render(), "0123\n[... 8 bytes dropped ...]\ncdef");
+    }
+
+    #[test]
+    fn secret_names() {
+        for name in [
+            "AWS_SECRET_ACCESS_KEY",
+            "npm_token",
+            "DB_PASSWORD",
+            "GOOGLE_CREDENTIALS",
+        ] {
+            assert!(is_secret_env_name(name), "{name}");
+        }
+        for name in ["PATH", "HOME", "LANG", "CARGO_HOME"] {
+            assert!(!is_secret_env_name(name), "{name}");
+        }
+        let config = ExecConfig::default().allow_env(["GITHUB_TOKEN"]);
+        let env = config.child_env(
+            [("GITHUB_TOKEN", "a"), ("NPM_TOKEN", "b"), ("PATH", "/bin")]
+                .map(|(k, v)| (OsString::from(k), OsString::from(v))),
+        );
+        let names: Vec<_> = env
+            .iter()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["GITHUB_TOKEN", "PATH"]);
+    }
+
+    #[test]
+    fn status_lines() {
+        assert_eq!(
+            status_line(Some(&ExitStatus::from_raw(0))),
+            "exit status: 0"
+        );
+        assert_eq!(
+            status_line(Some(&ExitStatus::from_raw(3 << 8))),
+            "exit status: 3"
+        );
+        assert_eq!(
+            status_line(Some(&ExitStatus::from_raw(9))),
+            "exit status: killed by signal 9 (SIGKILL)"
+        );
+    }
+
+    proptest! {
+        /// Whatever the chunking, the capture keeps exactly the first and
+        /// last halves of the stream and counts the rest.
+        #[test]
+        fn capture_is_head_plus_tail(
+            chunks in proptest::collection::vec(proptest::collection::vec(b'a'..=b'z', 0..40), 0..30),
+            cap in 2usize..64,
+        ) {
+            let mut c = Capture::new(cap);
+            let all: Vec<u8> = chunks.concat();
+            for chunk in &chunks {
+                c.push(chunk);
+            }
+            let head_cap = cap / 2;
+            let tail_cap = cap - head_cap;
+            let expected = if all.len() <= cap {
+                String::from_utf8(all.clone()).unwrap()
+            } else {
+                let head = &all[..head_cap];
+                let tail = &all[all.len() - tail_cap..];
+                format!(
+                    "{}\n[... {} bytes dropped ...]\n{}",
+                    String::from_utf8_lossy(head),
+                    all.len() - cap,
+                    String::from_utf8_lossy(tail)
+                )
+            };
+            prop_assert_eq!(c.render(), expected);
+        }
+    }
+}

@@ -1,0 +1,1393 @@
+//! The built-in tools through the `Tool` trait, on real files and real
+//! processes.
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use tempfile::TempDir;
+use toolexec_core::{ChangeKind, ChangeObserver, ObservedChange, ToolContext, ToolInfo};
+use toolexec_tools::{builtin_tools, BuiltinConfig, BuiltinTools, ExecConfig, Jail};
+
+struct Fixture {
+    dir: TempDir,
+    /// A directory outside the workspace, with a file in it.
+    outside: TempDir,
+    tools: BuiltinTools,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        Fixture::with_config(&BuiltinConfig::default())
+    }
+
+    fn with_config(config: &BuiltinConfig) -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let outside = tempfile::tempdir().expect("tempdir");
+        fs::write(outside.path().join("secret.txt"), "SECRETWORD\n").expect("write");
+        Fixture {
+            dir,
+            outside,
+            tools: builtin_tools(config),
+        }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn ctx(&self) -> ToolContext {
+        ToolContext::new(self.dir.path(), "call")
+    }
+
+    fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
+        let path = self.root().join(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).expect("mkdir");
+        }
+        fs::write(path, content).expect("write");
+    }
+
+    fn content(&self, rel: &str) -> String {
+        fs::read_to_string(self.root().join(rel)).expect("read back")
+    }
+
+    async fn call(&self, name: &str, input: Value) -> Result<String, String> {
+        self.call_ctx(name, input, self.ctx()).await
+    }
+
+    async fn call_ctx(&self, name: &str, input: Value, ctx: ToolContext) -> Result<String, String> {
+        let tool = self
+            .tools
+            .get(name)
+            .unwrap_or_else(|| panic!("tool {name}"));
+        tool.call(input, ctx)
+            .await
+            .map_err(|e| e.message().to_string())
+    }
+
+    fn outside_listing(&self) -> Vec<(String, String)> {
+        let mut entries: Vec<(String, String)> = fs::read_dir(self.outside.path())
+            .expect("list outside")
+            .map(|e| {
+                let e = e.expect("entry");
+                let content = fs::read_to_string(e.path()).unwrap_or_default();
+                (e.file_name().to_string_lossy().into_owned(), content)
+            })
+            .collect();
+        entries.sort();
+        entries
+    }
+}
+
+// ---------------------------------------------------------------- jail
+
+#[tokio::test]
+async fn jail_refuses_every_escape_for_every_tool() {
+    let fx = Fixture::new();
+    fx.write("a/inside.txt", "inside\n");
+    symlink(fx.outside.path(), fx.root().join("out")).expect("symlink dir");
+    symlink(
+        fx.outside.path().join("secret.txt"),
+        fx.root().join("leak.txt"),
+    )
+    .expect("symlink file");
+    let outside_abs = fx.outside.path().join("secret.txt");
+    let outside_abs = outside_abs.to_str().expect("utf-8 path");
+    let before = fx.outside_listing();
+
+    let escapes = [
+        "../x",
+        "a/../../x",
+        "a/../../../etc/passwd",
+        "/etc/passwd",
+        outside_abs,
+        "out/secret.txt",
+        "out/new.txt",
+        "leak.txt",
+        "out",
+    ];
+    for path in escapes {
+        let calls = [
+            ("read", json!({"path": path})),
+            ("write", json!({"path": path, "content": "pwned"})),
+            (
+                "edit",
+                json!({"path": path, "old_string": "SECRETWORD", "new_string": "pwned"}),
+            ),
+            ("grep", json!({"pattern": "SECRETWORD", "path": path})),
+            ("glob", json!({"pattern": "**/*", "path": path})),
+            (
+                "exec",
+                json!({"command": "echo pwned > pwned.txt", "cwd": path}),
+            ),
+        ];
+        for (tool, input) in calls {
+            let err = fx
+                .call(tool, input)
+                .await
+                .expect_err(&format!("{tool} {path} must be refused"));
+            assert!(
+                err.contains(&format!("path \"{path}\" is outside the workspace")),
+                "{tool} {path}: {err}"
+            );
+        }
+    }
+    assert_eq!(fx.outside_listing(), before, "nothing outside was touched");
+    assert!(!fx.root().join("pwned.txt").exists());
+}
+
+#[tokio::test]
+async fn jail_error_says_why() {
+    let fx = Fixture::new();
+    symlink(fx.outside.path(), fx.root().join("out")).expect("symlink");
+    let err = fx
+        .call("read", json!({"path": "a/../../x"}))
+        .await
+        .unwrap_err();
+    assert!(err.contains("`..` leads above the workspace root"), "{err}");
+    let err = fx
+        .call("read", json!({"path": "/etc/passwd"}))
+        .await
+        .unwrap_err();
+    assert!(err.contains("an absolute path elsewhere"), "{err}");
+    let err = fx
+        .call("read", json!({"path": "out/secret.txt"}))
+        .await
+        .unwrap_err();
+    assert!(err.contains("through a symbolic link"), "{err}");
+}
+
+#[tokio::test]
+async fn absolute_paths_and_inner_links_inside_the_root_are_fine() {
+    let fx = Fixture::new();
+    fx.write("src/lib.rs", "fn main() {}\n");
+    symlink("src", fx.root().join("code")).expect("inner symlink");
+    let abs = fx.root().join("src/lib.rs");
+    let out = fx
+        .call("read", json!({"path": abs.to_str().expect("utf-8")}))
+        .await
+        .expect("absolute inside");
+    assert_eq!(out, "     1\tfn main() {}");
+    let out = fx
+        .call("read", json!({"path": "code/lib.rs"}))
+        .await
+        .expect("inner link");
+    assert_eq!(out, "     1\tfn main() {}");
+    let out = fx
+        .call("read", json!({"path": "src/../src/./lib.rs"}))
+        .await
+        .expect("dots");
+    assert_eq!(out, "     1\tfn main() {}");
+}
+
+#[tokio::test]
+async fn read_may_open_extra_roots_by_absolute_path_only() {
+    let scratch = tempfile::tempdir().expect("scratch");
+    let spilled = scratch.path().join("tool_result_1.txt");
+    fs::write(&spilled, "spilled output\n").expect("write");
+    let fx = Fixture::with_config(&BuiltinConfig::default().with_read_root(scratch.path()));
+    let abs = spilled.to_str().expect("utf-8");
+    let out = fx
+        .call("read", json!({"path": abs}))
+        .await
+        .expect("read scratch");
+    assert_eq!(out, "     1\tspilled output");
+    // Only read, only inside the extra root.
+    let err = fx
+        .call("write", json!({"path": abs, "content": "x"}))
+        .await
+        .unwrap_err();
+    assert!(err.contains("is outside the workspace"), "{err}");
+    let escape = format!("{}/../x", scratch.path().display());
+    let err = fx.call("read", json!({"path": escape})).await.unwrap_err();
+    assert!(err.contains("is outside the workspace"), "{err}");
+    let abs_outside = fx.outside.path().join("secret.txt");
+    let err = fx
+        .call(
+            "read",
+            json!({"path": abs_outside.to_str().expect("utf-8")}),
+        )
+        .await
+        .unwrap_err();
+    assert!(err.contains("is outside the workspace"), "{err}");
+}
+
+#[tokio::test]
+async fn walks_do_not_follow_links_out_of_the_root() {
+    let fx = Fixture::new();
+    symlink(fx.outside.path(), fx.root().join("out")).expect("symlink");
+    fx.write("visible.txt", "nothing here\n");
+    let out = fx
+        .call("grep", json!({"pattern": "SECRETWORD"}))
+        .await
+        .expect("grep");
+    assert_eq!(out, "No matches found for pattern \"SECRETWORD\"");
+    let out = fx
+        .call("glob", json!({"pattern": "**/*.txt"}))
+        .await
+        .expect("glob");
+    assert_eq!(out, "visible.txt");
+}
+
+// ---------------------------------------------------------------- arguments
+
+#[tokio::test]
+async fn wrong_argument_types_name_the_field() {
+    let fx = Fixture::new();
+    let cases = [
+        (
+            "read",
+            json!({"path": 5}),
+            "invalid input: field \"path\" must be a string, got a number",
+        ),
+        (
+            "read",
+            json!({"path": "x", "offset": "2"}),
+            "invalid input: field \"offset\" must be a non-negative integer, got a string",
+        ),
+        (
+            "read",
+            json!({"path": "x", "limit": -1}),
+            "invalid input: field \"limit\" must be a non-negative integer, got -1",
+        ),
+        (
+            "write",
+            json!({"path": "x", "content": ["a"]}),
+            "invalid input: field \"content\" must be a string, got an array",
+        ),
+        (
+            "edit",
+            json!({"path": "x", "old_string": "a", "new_string": "b", "replace_all": "yes"}),
+            "invalid input: field \"replace_all\" must be a boolean (true or false), got a string",
+        ),
+        (
+            "grep",
+            json!({"pattern": "x", "max_results": "10"}),
+            "invalid input: field \"max_results\" must be a non-negative integer, got a string",
+        ),
+        (
+            "glob",
+            json!({"pattern": true}),
+            "invalid input: field \"pattern\" must be a string, got a boolean",
+        ),
+        (
+            "exec",
+            json!({"command": 1}),
+            "invalid input: field \"command\" must be a string, got a number",
+        ),
+        (
+            "exec",
+            json!({"command": "true", "timeout_ms": 600_001}),
+            "invalid input: field \"timeout_ms\" must be at most 600000",
+        ),
+        (
+            "tool_search",
+            json!({"query": {}}),
+            "invalid input: field \"query\" must be a string, got an object",
+        ),
+        (
+            "read",
+            json!([]),
+            "invalid input: expected a JSON object, got an array",
+        ),
+        (
+            "read",
+            json!({}),
+            "invalid input: missing required field \"path\"",
+        ),
+    ];
+    for (tool, input, expected) in cases {
+        let err = fx.call(tool, input.clone()).await.expect_err(tool);
+        assert_eq!(err, expected, "{tool} {input}");
+    }
+    // Unknown fields are ignored.
+    fx.write("x", "1\n");
+    assert!(fx
+        .call("read", json!({"path": "x", "explanation": "why"}))
+        .await
+        .is_ok());
+}
+
+// ---------------------------------------------------------------- read
+
+#[tokio::test]
+async fn read_numbers_lines_and_pages() {
+    let fx = Fixture::new();
+    let text: String = (1..=10).map(|i| format!("line {i}\r\n")).collect();
+    fx.write("f.txt", &text);
+    let out = fx
+        .call("read", json!({"path": "f.txt", "offset": 3, "limit": 2}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        "     3\tline 3\n     4\tline 4\n(more lines follow; use offset=5 to continue)"
+    );
+    let out = fx
+        .call("read", json!({"path": "f.txt", "offset": 9}))
+        .await
+        .unwrap();
+    assert_eq!(out, "     9\tline 9\n    10\tline 10");
+    let err = fx
+        .call("read", json!({"path": "f.txt", "offset": 11}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "offset 11 is past the end of \"f.txt\" (it has 10 lines)"
+    );
+    let err = fx
+        .call("read", json!({"path": "f.txt", "limit": 0}))
+        .await
+        .unwrap_err();
+    assert_eq!(err, "invalid input: field \"limit\" must be at least 1");
+}
+
+#[tokio::test]
+async fn read_default_limit_is_2000_lines() {
+    let fx = Fixture::new();
+    let text: String = (1..=2500).map(|i| format!("{i}\n")).collect();
+    fx.write("long.txt", &text);
+    let out = fx.call("read", json!({"path": "long.txt"})).await.unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2001);
+    assert_eq!(lines[1999], "  2000\t2000");
+    assert_eq!(
+        lines[2000],
+        "(more lines follow; use offset=2001 to continue)"
+    );
+}
+
+#[tokio::test]
+async fn read_refuses_binary_and_directories_and_notes_empty_files() {
+    let fx = Fixture::new();
+    fx.write("bin.dat", b"ELF\x00\x01\x02");
+    fx.write("dir/x.txt", "x");
+    fx.write("empty.txt", "");
+    let err = fx
+        .call("read", json!({"path": "bin.dat"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "file \"bin.dat\" looks binary (it contains NUL bytes); read only shows text files"
+    );
+    let err = fx.call("read", json!({"path": "dir"})).await.unwrap_err();
+    assert_eq!(
+        err,
+        "path \"dir\" is a directory, not a file; use glob to list its files"
+    );
+    let err = fx
+        .call("read", json!({"path": "missing.txt"}))
+        .await
+        .unwrap_err();
+    assert_eq!(err, "path \"missing.txt\" does not exist");
+    let out = fx.call("read", json!({"path": "empty.txt"})).await.unwrap();
+    assert_eq!(out, "(file \"empty.txt\" is empty)");
+}
+
+#[tokio::test]
+async fn read_is_lossy_on_invalid_utf8_and_cuts_huge_lines() {
+    let fx = Fixture::new();
+    let mut bytes = b"ok \xff\xfe end\n".to_vec();
+    bytes.extend(std::iter::repeat_n(b'x', 3_000_000));
+    bytes.extend_from_slice(b"\nafter\n");
+    fx.write("odd.txt", &bytes);
+    let out = fx.call("read", json!({"path": "odd.txt"})).await.unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "     1\tok \u{fffd}\u{fffd} end");
+    assert!(lines[1].starts_with("     2\txxxx"));
+    assert!(
+        lines[1].ends_with(" [… line cut: 3000000 bytes in total]"),
+        "{}",
+        &lines[1][lines[1].len() - 60..]
+    );
+    assert!(lines[1].chars().count() < 2000);
+    assert_eq!(lines[2], "     3\tafter");
+}
+
+// ---------------------------------------------------------------- read before edit
+
+#[tokio::test]
+async fn edit_requires_a_read_first() {
+    let fx = Fixture::new();
+    fx.write("f.rs", "let x = 1;\n");
+    let edit = json!({"path": "f.rs", "old_string": "1", "new_string": "2"});
+    let err = fx.call("edit", edit.clone()).await.unwrap_err();
+    assert_eq!(
+        err,
+        "file \"f.rs\" has not been read in this session; read it first (any range), then retry"
+    );
+    assert_eq!(fx.content("f.rs"), "let x = 1;\n");
+
+    fx.call("read", json!({"path": "f.rs", "offset": 1, "limit": 1}))
+        .await
+        .unwrap();
+    let out = fx.call("edit", edit).await.unwrap();
+    assert_eq!(out, "Edited f.rs: replaced 1 occurrence");
+    assert_eq!(fx.content("f.rs"), "let x = 2;\n");
+
+    // The tracker holds the edited state: a second edit needs no new read.
+    let out = fx
+        .call(
+            "edit",
+            json!({"path": "f.rs", "old_string": "2", "new_string": "3"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, "Edited f.rs: replaced 1 occurrence");
+}
+
+#[tokio::test]
+async fn a_partial_read_counts_as_read() {
+    let fx = Fixture::new();
+    let text: String = (1..=50).map(|i| format!("row {i}\n")).collect();
+    fx.write("big.txt", &text);
+    fx.call("read", json!({"path": "big.txt", "offset": 2, "limit": 1}))
+        .await
+        .unwrap();
+    let out = fx
+        .call(
+            "edit",
+            json!({"path": "big.txt", "old_string": "row 50\n", "new_string": "last\n"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, "Edited big.txt: replaced 1 occurrence");
+}
+
+#[tokio::test]
+async fn edit_refused_after_a_change_behind_the_models_back() {
+    let fx = Fixture::new();
+    fx.write("f.txt", "one\n");
+    fx.call("read", json!({"path": "f.txt"})).await.unwrap();
+    fx.write("f.txt", "one\ntwo\n");
+    let err = fx
+        .call(
+            "edit",
+            json!({"path": "f.txt", "old_string": "one", "new_string": "1"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "file \"f.txt\" has changed since it was last read; read it again, then retry"
+    );
+    let err = fx
+        .call("write", json!({"path": "f.txt", "content": "x"}))
+        .await
+        .unwrap_err();
+    assert!(err.contains("has changed since it was last read"), "{err}");
+    assert_eq!(fx.content("f.txt"), "one\ntwo\n");
+    // Reading again makes it editable.
+    fx.call("read", json!({"path": "f.txt"})).await.unwrap();
+    fx.call(
+        "edit",
+        json!({"path": "f.txt", "old_string": "one", "new_string": "1"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(fx.content("f.txt"), "1\ntwo\n");
+}
+
+#[tokio::test]
+async fn a_same_content_rewrite_is_no_reason_to_refuse() {
+    let fx = Fixture::new();
+    fx.write("f.txt", "same\n");
+    fx.call("read", json!({"path": "f.txt"})).await.unwrap();
+    let path = fx.root().join("f.txt");
+    let mtime_before = fs::metadata(&path).unwrap().modified().unwrap();
+    fs::write(&path, "same\n").unwrap();
+    let later = SystemTime::now() + Duration::from_secs(3600);
+    fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    assert_ne!(
+        fs::metadata(&path).unwrap().modified().unwrap(),
+        mtime_before
+    );
+    let out = fx
+        .call(
+            "edit",
+            json!({"path": "f.txt", "old_string": "same", "new_string": "new"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, "Edited f.txt: replaced 1 occurrence");
+}
+
+#[tokio::test]
+async fn files_the_executor_saw_change_count_as_read() {
+    let fx = Fixture::new();
+    // An exec call creates the file; the model never reads it.
+    let out = fx
+        .call(
+            "exec",
+            json!({"command": "printf 'generated = 1\\n' > gen.toml"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, "(no output)\nexit status: 0");
+    let edit = json!({"path": "gen.toml", "old_string": "1", "new_string": "2"});
+    let err = fx.call("edit", edit.clone()).await.unwrap_err();
+    assert!(err.contains("has not been read"), "{err}");
+
+    // What the executor does after the call's after-snapshot.
+    let observer: Arc<dyn ChangeObserver> = fx.tools.tracker.clone();
+    observer.files_changed(
+        fx.root(),
+        &[ObservedChange {
+            path: fx.root().join("gen.toml"),
+            kind: ChangeKind::Created,
+        }],
+    );
+    let out = fx.call("edit", edit).await.unwrap();
+    assert_eq!(out, "Edited gen.toml: replaced 1 occurrence");
+
+    // A reported deletion forgets the file.
+    fs::remove_file(fx.root().join("gen.toml")).unwrap();
+    observer.files_changed(
+        fx.root(),
+        &[ObservedChange {
+            path: fx.root().join("gen.toml"),
+            kind: ChangeKind::Deleted,
+        }],
+    );
+    assert!(!fx.tools.tracker.is_tracked(&fx.root().join("gen.toml")));
+}
+
+#[tokio::test]
+async fn write_creates_new_files_without_a_read_but_not_existing_ones() {
+    let fx = Fixture::new();
+    let out = fx
+        .call(
+            "write",
+            json!({"path": "deep/er/new.md", "content": "# new\n"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, "Created deep/er/new.md (6 bytes)");
+    assert_eq!(fx.content("deep/er/new.md"), "# new\n");
+    // Written content counts as seen.
+    let out = fx
+        .call(
+            "write",
+            json!({"path": "deep/er/new.md", "content": "# newer\n"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, "Overwrote deep/er/new.md (8 bytes)");
+
+    fx.write("old.md", "old\n");
+    let err = fx
+        .call("write", json!({"path": "old.md", "content": "x"}))
+        .await
+        .unwrap_err();
+    assert!(err.contains("has not been read"), "{err}");
+    assert_eq!(fx.content("old.md"), "old\n");
+    fx.call("read", json!({"path": "old.md"})).await.unwrap();
+    fx.call("write", json!({"path": "old.md", "content": "x"}))
+        .await
+        .unwrap();
+    assert_eq!(fx.content("old.md"), "x");
+
+    let err = fx
+        .call("write", json!({"path": "deep", "content": "x"}))
+        .await
+        .unwrap_err();
+    assert!(err.contains("is a directory"), "{err}");
+    // No temporary files are left behind.
+    let names: Vec<String> = fs::read_dir(fx.root())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+}
+
+#[tokio::test]
+async fn edit_errors_say_what_to_do() {
+    let fx = Fixture::new();
+    fx.write("f.txt", "a b a b a\n");
+    fx.call("read", json!({"path": "f.txt"})).await.unwrap();
+    let err = fx
+        .call(
+            "edit",
+            json!({"path": "f.txt", "old_string": "c", "new_string": "d"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "old_string was not found in \"f.txt\"; read the file again and copy the text exactly (check whitespace and indentation)"
+    );
+    let err = fx
+        .call(
+            "edit",
+            json!({"path": "f.txt", "old_string": "a", "new_string": "z"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "old_string occurs 3 times in \"f.txt\"; add surrounding context to make it unique, or set replace_all to true to replace every occurrence"
+    );
+    let err = fx
+        .call(
+            "edit",
+            json!({"path": "f.txt", "old_string": "a", "new_string": "a"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "old_string and new_string are identical; nothing to change"
+    );
+    let err = fx
+        .call(
+            "edit",
+            json!({"path": "f.txt", "old_string": "", "new_string": "a"}),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        err.starts_with("invalid input: field \"old_string\" must not be empty"),
+        "{err}"
+    );
+    assert_eq!(fx.content("f.txt"), "a b a b a\n");
+    let out = fx
+        .call(
+            "edit",
+            json!({"path": "f.txt", "old_string": "a", "new_string": "z", "replace_all": true}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, "Edited f.txt: replaced 3 occurrences");
+    assert_eq!(fx.content("f.txt"), "z b z b z\n");
+}
+
+#[tokio::test]
+async fn edit_keeps_invalid_utf8_elsewhere_in_the_file() {
+    let fx = Fixture::new();
+    fx.write("latin1.txt", b"caf\xe9 = 1\n");
+    fx.call("read", json!({"path": "latin1.txt"}))
+        .await
+        .unwrap();
+    fx.call(
+        "edit",
+        json!({"path": "latin1.txt", "old_string": "1", "new_string": "2"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        fs::read(fx.root().join("latin1.txt")).unwrap(),
+        b"caf\xe9 = 2\n"
+    );
+}
+
+// ---------------------------------------------------------------- grep and glob
+
+fn grep_tree(fx: &Fixture) {
+    fx.write("src/main.rs", "fn main() {\n    println!(\"Hello\");\n}\n");
+    fx.write("src/lib.rs", "// hello from lib\npub fn hello() {}\n");
+    fx.write("src/a/deep.rs", "hello deep\n");
+    fx.write("src.txt", "hello txt\n");
+    fx.write("README.md", "Say HELLO\r\n");
+    fx.write(".hidden/h.rs", "hello hidden\n");
+    fx.write("target/debug/out.rs", "hello ignored\n");
+    fx.write(".gitignore", "target/\n");
+    fx.write("blob.bin", b"hello\x00binary");
+}
+
+#[tokio::test]
+async fn grep_lists_sorted_matches_with_ripgrep_filters() {
+    let fx = Fixture::new();
+    grep_tree(&fx);
+    let out = fx.call("grep", json!({"pattern": "hello"})).await.unwrap();
+    assert_eq!(
+        out,
+        "src/a/deep.rs:1:hello deep\nsrc/lib.rs:1:// hello from lib\nsrc/lib.rs:2:pub fn hello() {}\nsrc.txt:1:hello txt"
+    );
+    let out = fx
+        .call(
+            "grep",
+            json!({"pattern": "^say hello$", "case_insensitive": true}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, "README.md:1:Say HELLO");
+    let out = fx
+        .call("grep", json!({"pattern": "hello", "glob": "*.txt"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "src.txt:1:hello txt");
+    let out = fx
+        .call("grep", json!({"pattern": "hello", "glob": "src/*.rs"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        "src/lib.rs:1:// hello from lib\nsrc/lib.rs:2:pub fn hello() {}"
+    );
+    let out = fx
+        .call(
+            "grep",
+            json!({"pattern": "hello", "path": "src/lib.rs", "max_results": 1}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        "src/lib.rs:1:// hello from lib\n(1 more matches not shown; narrow the pattern, path or glob, or raise max_results)"
+    );
+    let out = fx
+        .call("grep", json!({"pattern": "nothing", "path": "src"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "No matches found for pattern \"nothing\" in \"src\"");
+    let err = fx.call("grep", json!({"pattern": "("})).await.unwrap_err();
+    assert!(err.starts_with("invalid regex \"(\": "), "{err}");
+    let err = fx
+        .call("grep", json!({"pattern": "x", "glob": "a[" }))
+        .await
+        .unwrap_err();
+    assert!(err.starts_with("invalid glob \"a[\": "), "{err}");
+    let err = fx
+        .call("grep", json!({"pattern": "x", "path": "nope"}))
+        .await
+        .unwrap_err();
+    assert_eq!(err, "path \"nope\" does not exist");
+}
+
+#[tokio::test]
+async fn grep_streams_files_larger_than_8_mib() {
+    let fx = Fixture::new();
+    let mut text = "filler line without the word\n".repeat(320_000);
+    text.push_str("the needle is here\r\n");
+    text.push_str(&"x".repeat(500_000));
+    text.push_str(" needle at the end of a long line");
+    assert!(text.len() > 8 * 1024 * 1024);
+    fx.write("big.log", &text);
+    let out = fx.call("grep", json!({"pattern": "needle"})).await.unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", &out[..out.len().min(300)]);
+    assert_eq!(lines[0], "big.log:320001:the needle is here");
+    assert!(
+        lines[1].starts_with("big.log:320002:xxx"),
+        "{}",
+        &lines[1][..40]
+    );
+    assert!(lines[1].ends_with(" more chars]"), "clipped");
+}
+
+#[tokio::test]
+async fn grep_is_bounded_and_counts_the_rest() {
+    let fx = Fixture::new();
+    for f in 0..30 {
+        let text: String = (0..10).map(|l| format!("match {f} {l}\n")).collect();
+        fx.write(&format!("d/f{f:02}.txt"), text);
+    }
+    let out = fx
+        .call("grep", json!({"pattern": "match", "max_results": 15}))
+        .await
+        .unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 16);
+    assert_eq!(lines[0], "d/f00.txt:1:match 0 0");
+    assert_eq!(lines[14], "d/f01.txt:5:match 1 4");
+    assert_eq!(
+        lines[15],
+        "(285 more matches not shown; narrow the pattern, path or glob, or raise max_results)"
+    );
+    let default = fx.call("grep", json!({"pattern": "match"})).await.unwrap();
+    assert_eq!(default.lines().count(), 101);
+}
+
+#[tokio::test]
+async fn glob_lists_sorted_bounded_paths() {
+    let fx = Fixture::new();
+    grep_tree(&fx);
+    let out = fx
+        .call("glob", json!({"pattern": "**/*.rs"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "src/a/deep.rs\nsrc/lib.rs\nsrc/main.rs");
+    let out = fx
+        .call("glob", json!({"pattern": "*.rs", "path": "src"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "src/lib.rs\nsrc/main.rs");
+    let out = fx
+        .call("glob", json!({"pattern": "*.{md,txt}"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "README.md\nsrc.txt");
+    let out = fx.call("glob", json!({"pattern": "*.py"})).await.unwrap();
+    assert_eq!(out, "No files match \"*.py\"");
+    let err = fx
+        .call("glob", json!({"pattern": "*", "path": "src/lib.rs"}))
+        .await
+        .unwrap_err();
+    assert_eq!(err, "path \"src/lib.rs\" is not a directory");
+
+    let many = Fixture::new();
+    for i in 0..1005 {
+        many.write(&format!("m/{i:04}.txt"), "");
+    }
+    let out = many
+        .call("glob", json!({"pattern": "m/*.txt"}))
+        .await
+        .unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1001);
+    assert_eq!(lines[0], "m/0000.txt");
+    assert_eq!(lines[999], "m/0999.txt");
+    assert_eq!(
+        lines[1000],
+        "(5 more files not shown; narrow the pattern or path)"
+    );
+}
+
+// ---------------------------------------------------------------- exec
+
+/// Live (non-zombie) processes of a process group, from /proc.
+fn live_group_members(pgid: i32) -> Vec<String> {
+    let mut found = Vec::new();
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid pgrp ...
+        let Some(close) = stat.rfind(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        if fields.len() > 2 && fields[2] == pgid.to_string() && fields[0] != "Z" {
+            found.push(stat[..close + 1].to_string());
+        }
+    }
+    found
+}
+
+/// Waits (up to 3 s) for the group to have no live member.
+fn assert_group_gone(pgid: i32) {
+    let end = Instant::now() + Duration::from_secs(3);
+    loop {
+        let live = live_group_members(pgid);
+        if live.is_empty() {
+            return;
+        }
+        assert!(
+            Instant::now() < end,
+            "process group {pgid} still alive: {live:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn pgid_from(text: &str, marker: &str) -> i32 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(marker))
+        .and_then(|rest| rest.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {marker} in {text}"))
+}
+
+#[tokio::test]
+async fn exec_returns_output_and_status() {
+    let fx = Fixture::new();
+    let out = fx
+        .call("exec", json!({"command": "echo out; echo err >&2; exit 3"}))
+        .await
+        .unwrap();
+    assert!(out.contains("out\n") && out.contains("err\n"), "{out}");
+    assert!(out.ends_with("\nexit status: 3"), "{out}");
+    let out = fx
+        .call("exec", json!({"command": "kill -9 $$"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        "(no output)\nexit status: killed by signal 9 (SIGKILL)"
+    );
+    fx.write("sub/marker", "");
+    let out = fx
+        .call("exec", json!({"command": "ls", "cwd": "sub"}))
+        .await
+        .unwrap();
+    assert_eq!(out, "marker\nexit status: 0");
+    let err = fx
+        .call("exec", json!({"command": "ls", "cwd": "sub/marker"}))
+        .await
+        .unwrap_err();
+    assert_eq!(err, "path \"sub/marker\" is not a directory");
+    let out = fx.call("exec", json!({"command": "cat"})).await.unwrap();
+    assert_eq!(out, "(no output)\nexit status: 0", "stdin is empty");
+}
+
+#[tokio::test]
+async fn exec_declares_its_timeout() {
+    let fx = Fixture::new();
+    let exec = fx.tools.get("exec").unwrap();
+    assert_eq!(
+        exec.timeout(&json!({"command": "x"})),
+        Duration::from_secs(120)
+    );
+    assert_eq!(
+        exec.timeout(&json!({"command": "x", "timeout_ms": 1500})),
+        Duration::from_millis(1500)
+    );
+    assert_eq!(
+        exec.timeout(&json!({"command": "x", "timeout_ms": 600_000})),
+        Duration::from_secs(600)
+    );
+    assert_eq!(
+        exec.timeout(&json!({"command": "x", "timeout_ms": "soon"})),
+        Duration::from_secs(120)
+    );
+    assert!(exec.concurrency_safe() && !exec.read_only());
+    for name in ["read", "write", "edit", "grep", "glob", "tool_search"] {
+        let tool = fx.tools.get(name).unwrap();
+        assert_eq!(
+            tool.timeout(&json!({})),
+            toolexec_core::DEFAULT_TIMEOUT,
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn exec_flags_and_schemas_follow_the_spec_table() {
+    let fx = Fixture::new();
+    let table: [(&str, &[&str], bool, bool); 7] = [
+        ("read", &["path"], true, true),
+        ("write", &["path", "content"], false, false),
+        ("edit", &["path", "old_string", "new_string"], false, false),
+        ("grep", &["pattern"], true, true),
+        ("glob", &["pattern"], true, true),
+        ("exec", &["command"], false, true),
+        ("tool_search", &["query"], true, true),
+    ];
+    let names: Vec<&str> = fx.tools.tools.iter().map(|t| t.name()).collect();
+    assert_eq!(names, table.map(|row| row.0));
+    for (name, required, read_only, safe) in table {
+        let tool = fx.tools.get(name).unwrap();
+        assert_eq!(tool.input_schema()["required"], json!(required), "{name}");
+        assert_eq!(tool.input_schema()["type"], "object");
+        for (field, spec) in tool.input_schema()["properties"].as_object().unwrap() {
+            assert!(spec["type"].is_string(), "{name}.{field} typed");
+            assert!(spec["description"].is_string(), "{name}.{field} described");
+        }
+        assert_eq!(tool.read_only(), read_only, "{name}");
+        assert_eq!(tool.concurrency_safe(), safe, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn exec_returns_at_once_when_a_background_child_holds_the_pipes() {
+    let fx = Fixture::new();
+    let started = Instant::now();
+    let out = fx
+        .call(
+            "exec",
+            json!({"command": "sleep 300 & echo started; echo pgid $$"}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(out.starts_with("started\n"), "{out}");
+    assert!(out.contains("[processes left running in the background were killed; start a process with setsid to keep it running after the command]"), "{out}");
+    assert!(out.ends_with("exit status: 0"), "{out}");
+    assert_group_gone(pgid_from(&out, "pgid "));
+}
+
+#[tokio::test]
+async fn exec_cancellation_kills_grandchildren_and_returns_partial_output() {
+    let fx = Fixture::new();
+    let ctx = fx.ctx();
+    let token = ctx.cancel_token().clone();
+    let exec = fx.tools.get("exec").unwrap().clone();
+    let task = tokio::spawn(async move {
+        exec.call(
+            json!({"command": "echo pgid $$; sh -c 'sleep 300 & sleep 300'"}),
+            ctx,
+        )
+        .await
+    });
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let cancelled_at = Instant::now();
+    token.cancel();
+    let out = task.await.unwrap().unwrap();
+    assert!(
+        cancelled_at.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        cancelled_at.elapsed()
+    );
+    assert!(out.starts_with("pgid "), "{out}");
+    assert!(
+        out.contains("\n[cancelled; the process group was killed]\nexit status: killed by signal"),
+        "{out}"
+    );
+    assert_group_gone(pgid_from(&out, "pgid "));
+}
+
+#[tokio::test]
+async fn exec_dropped_future_kills_the_group() {
+    let fx = Fixture::new();
+    let pid_file = fx.root().join("pid");
+    let call = fx.call(
+        "exec",
+        json!({"command": "echo $$ > pid; sleep 300 & sleep 300"}),
+    );
+    assert!(tokio::time::timeout(Duration::from_millis(500), call)
+        .await
+        .is_err());
+    let pgid: i32 = fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert_group_gone(pgid);
+}
+
+#[tokio::test]
+async fn exec_stops_itself_after_its_timeout_without_an_executor() {
+    let fx = Fixture::new();
+    let started = Instant::now();
+    let out = fx
+        .call(
+            "exec",
+            json!({"command": "echo pgid $$; sleep 300", "timeout_ms": 200}),
+        )
+        .await
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(
+        out.contains("[timed out after 200 ms; the process group was killed]"),
+        "{out}"
+    );
+    assert_group_gone(pgid_from(&out, "pgid "));
+}
+
+#[tokio::test]
+async fn exec_capture_is_bounded() {
+    let fx = Fixture::new();
+    let total: u64 = 2_000_000_000;
+    let out = fx
+        .call("exec", json!({"command": format!("yes | head -c {total}")}))
+        .await
+        .unwrap();
+    assert!(
+        out.len() < 1024 * 1024 + 200,
+        "{} bytes returned",
+        out.len()
+    );
+    let dropped = total - 1024 * 1024;
+    assert!(
+        out.contains(&format!("\n[... {dropped} bytes dropped ...]\n")),
+        "marker"
+    );
+    assert!(out.starts_with("y\ny\n"));
+    assert!(
+        out.ends_with("y\nexit status: 0"),
+        "{}",
+        &out[out.len() - 50..]
+    );
+}
+
+#[tokio::test]
+async fn exec_decodes_invalid_utf8_lossily() {
+    let fx = Fixture::new();
+    let out = fx
+        .call(
+            "exec",
+            json!({"command": "printf 'a\\377\\376b\\n'; printf '\\360\\237' >&2"}),
+        )
+        .await
+        .unwrap();
+    assert!(out.contains("a\u{fffd}\u{fffd}b\n"), "{out}");
+    assert!(out.ends_with("exit status: 0"));
+}
+
+/// Run by `exec_leaves_secret_variables_out_of_the_child` in a child test
+/// process whose environment holds the variables from the start (setting
+/// them here with `set_var` would race with other tests).
+#[tokio::test]
+#[ignore = "helper: run by exec_leaves_secret_variables_out_of_the_child"]
+async fn env_probe() {
+    assert_eq!(
+        std::env::var("TOOLEXEC_TEST_API_KEY").as_deref(),
+        Ok("sk-not-for-children")
+    );
+    let config = BuiltinConfig::default()
+        .with_exec(ExecConfig::default().allow_env(["TOOLEXEC_TEST_ALLOWED_TOKEN"]));
+    let fx = Fixture::with_config(&config);
+    let out = fx.call("exec", json!({"command": "env"})).await.unwrap();
+    assert!(!out.contains("TOOLEXEC_TEST_API_KEY"), "{out}");
+    assert!(!out.contains("sk-not-for-children"), "{out}");
+    assert!(!out.contains("toolexec_test_password"), "{out}");
+    assert!(out.contains("TOOLEXEC_TEST_PLAIN=visible\n"), "{out}");
+    assert!(
+        out.contains("TOOLEXEC_TEST_ALLOWED_TOKEN=let-through\n"),
+        "{out}"
+    );
+    println!("ENV PROBE OK");
+}
+
+#[test]
+fn exec_leaves_secret_variables_out_of_the_child() {
+    let exe = std::env::current_exe().unwrap();
+    let output = std::process::Command::new(exe)
+        .args([
+            "--ignored",
+            "--exact",
+            "env_probe",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("TOOLEXEC_TEST_API_KEY", "sk-not-for-children")
+        .env("toolexec_test_password", "hunter2hunter2")
+        .env("TOOLEXEC_TEST_PLAIN", "visible")
+        .env("TOOLEXEC_TEST_ALLOWED_TOKEN", "let-through")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("ENV PROBE OK"), "{stdout}");
+}
+
+// ---------------------------------------------------------------- tool_search
+
+#[tokio::test]
+async fn tool_search_finds_offered_and_unoffered_tools() {
+    let fx = Fixture::new();
+    let mut catalog: Vec<ToolInfo> = fx
+        .tools
+        .tools
+        .iter()
+        .map(|t| ToolInfo::of(t.as_ref()))
+        .collect();
+    catalog.push(ToolInfo {
+        name: "deploy".into(),
+        description: "Deploy the service to staging".into(),
+        input_schema: json!({"type": "object", "required": ["env"]}),
+        read_only: false,
+        concurrency_safe: false,
+        offered: false,
+        disabled: false,
+    });
+    let ctx = fx.ctx().with_catalog(Arc::from(catalog));
+    let out = fx
+        .call_ctx(
+            "tool_search",
+            json!({"query": "STAGING deploy"}),
+            ctx.clone(),
+        )
+        .await
+        .unwrap();
+    let found: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(found["tools"][0]["name"], "deploy");
+    assert_eq!(
+        found["tools"][0]["input_schema"]["required"],
+        json!(["env"])
+    );
+    assert_eq!(found["tools"][0]["offered"], json!(false));
+    let out = fx
+        .call_ctx("tool_search", json!({"query": "file"}), ctx.clone())
+        .await
+        .unwrap();
+    let found: Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = found["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"read") && names.contains(&"edit"),
+        "{names:?}"
+    );
+    let out = fx
+        .call_ctx(
+            "tool_search",
+            json!({"query": "select:exec,grep"}),
+            ctx.clone(),
+        )
+        .await
+        .unwrap();
+    let found: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(found["tools"][0]["name"], "exec");
+    assert_eq!(found["tools"][1]["name"], "grep");
+    let out = fx
+        .call_ctx("tool_search", json!({"query": "kubernetes"}), ctx)
+        .await
+        .unwrap();
+    assert!(out.starts_with("No tools match \"kubernetes\"."), "{out}");
+}
+
+// ---------------------------------------------------------------- properties
+
+/// A workspace with links inside and out, for the jail property.
+struct JailWorld {
+    root: TempDir,
+    _outside: TempDir,
+    canonical_root: PathBuf,
+}
+
+fn jail_world() -> JailWorld {
+    let root = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    fs::create_dir_all(root.path().join("a/b")).unwrap();
+    fs::write(root.path().join("a/f"), "f").unwrap();
+    symlink(outside.path(), root.path().join("out")).unwrap();
+    symlink("b", root.path().join("a/in")).unwrap();
+    symlink("..", root.path().join("a/up")).unwrap();
+    symlink("../..", root.path().join("a/escape")).unwrap();
+    symlink("/", root.path().join("slash")).unwrap();
+    let canonical_root = fs::canonicalize(root.path()).unwrap();
+    JailWorld {
+        root,
+        _outside: outside,
+        canonical_root,
+    }
+}
+
+fn component() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("..".to_string()),
+        Just(".".to_string()),
+        Just("a".to_string()),
+        Just("b".to_string()),
+        Just("f".to_string()),
+        Just("out".to_string()),
+        Just("in".to_string()),
+        Just("up".to_string()),
+        Just("escape".to_string()),
+        Just("slash".to_string()),
+        Just("new".to_string()),
+        Just("".to_string()),
+    ]
+}
+
+/// Where the kernel would take a path: the canonical form of its longest
+/// existing prefix, plus the rest.
+fn kernel_resolution(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(mut canonical) = fs::canonicalize(&current) {
+            for name in rest.iter().rev() {
+                canonical.push(name);
+            }
+            return canonical;
+        }
+        match current.file_name() {
+            Some(name) => {
+                rest.push(name.to_os_string());
+                current.pop();
+            }
+            None => return current,
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn jail_never_resolves_outside_the_root(
+        parts in proptest::collection::vec(component(), 0..7),
+        absolute in any::<bool>(),
+    ) {
+        thread_local! { static WORLD: JailWorld = jail_world(); }
+        WORLD.with(|world| {
+            let jail = Jail::new(world.root.path()).unwrap();
+            let joined = parts.join("/");
+            let arg = if absolute {
+                format!("{}/{}", world.root.path().display(), joined)
+            } else {
+                joined
+            };
+            if let Ok(resolved) = jail.resolve(&arg) {
+                prop_assert!(resolved.starts_with(&world.canonical_root), "{arg} -> {resolved:?}");
+                let real = kernel_resolution(&resolved);
+                prop_assert!(real.starts_with(&world.canonical_root), "{arg} -> {real:?}");
+            }
+            Ok(())
+        })?;
+    }
+
+    #[test]
+    fn jail_refuses_every_path_through_an_outward_link(
+        prefix in proptest::collection::vec(prop_oneof![Just("a"), Just("a/b"), Just(".")], 0..3),
+        link in prop_oneof![Just("out"), Just("a/escape"), Just("slash")],
+        suffix in proptest::collection::vec(prop_oneof![Just("x"), Just("etc"), Just(".")], 0..3),
+    ) {
+        thread_local! { static WORLD: JailWorld = jail_world(); }
+        WORLD.with(|world| {
+            let jail = Jail::new(world.root.path()).unwrap();
+            let mut parts: Vec<&str> = Vec::new();
+            // Walk down then back up, so the link is reached from the root.
+            for p in &prefix {
+                parts.push(p);
+                parts.extend(std::iter::repeat_n("..", p.split('/').filter(|s| *s != ".").count()));
+            }
+            parts.push(link);
+            parts.extend(suffix.iter().copied());
+            let arg = parts.join("/");
+            let err = jail.resolve(&arg);
+            prop_assert!(err.is_err(), "{arg} resolved to {:?}", err);
+            Ok(())
+        })?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The edit tool with replace_all does exactly what `str::replace`
+    /// does, on real files.
+    #[test]
+    fn edit_replace_all_equals_str_replace(
+        text in "[ab\n é]{1,60}",
+        old in "[ab é]{1,3}",
+        new in "[abc\n]{0,4}",
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let fx = Fixture::new();
+            fx.write("p.txt", &text);
+            fx.call("read", json!({"path": "p.txt"})).await.unwrap();
+            let result = fx
+                .call("edit", json!({"path": "p.txt", "old_string": old, "new_string": new, "replace_all": true}))
+                .await;
+            let count = text.matches(old.as_str()).count();
+            if old == new {
+                prop_assert!(result.is_err());
+            } else if count == 0 {
+                prop_assert!(result.unwrap_err().contains("was not found"));
+            } else {
+                prop_assert!(result.is_ok(), "{:?}", result);
+                prop_assert_eq!(fx.content("p.txt"), text.replace(old.as_str(), new.as_str()));
+            }
+            Ok(())
+        })?;
+    }
+}
