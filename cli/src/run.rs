@@ -71,9 +71,7 @@ pub fn build_redactor(
             .map_err(|e| CliError::Usage(format!("--rules {}: {e}", path.display())))?;
         builder = builder.rules(set);
     }
-    if env_values {
-        builder = builder.known_values_from_env();
-    }
+    builder = builder.env_values(env_values);
     builder
         .build()
         .map_err(|e| CliError::Usage(format!("redaction rules: {e}")))

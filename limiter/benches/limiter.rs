@@ -29,7 +29,7 @@ fn ascii_log() -> &'static str {
         let mut i = 0usize;
         while out.len() < size() {
             i += 1;
-            if i % 5_000 == 0 {
+            if i.is_multiple_of(5_000) {
                 out.push_str(&"=".repeat(3_000));
             } else {
                 out.push_str(&format!(
@@ -65,15 +65,15 @@ fn unicode_log() -> &'static str {
         let mut i = 0usize;
         while out.len() < size() {
             i += 1;
-            if i % 5_000 == 0 {
+            if i.is_multiple_of(5_000) {
                 out.push_str(&"ü".repeat(3_000));
-            } else if i % 17 != 0 {
+            } else if !i.is_multiple_of(17) {
                 for k in 0..(i % 9 + 1) {
                     out.push_str(words[(i + k) % words.len()]);
                     out.push(' ');
                 }
             }
-            out.push_str(if i % 3 == 0 { "\r\n" } else { "\n" });
+            out.push_str(if i.is_multiple_of(3) { "\r\n" } else { "\n" });
         }
         out
     })

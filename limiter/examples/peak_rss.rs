@@ -21,7 +21,7 @@ fn build(mb: usize, unicode: bool) -> String {
     let mut i = 0usize;
     while out.len() < size {
         i += 1;
-        if i % 5_000 == 0 {
+        if i.is_multiple_of(5_000) {
             out.push_str(&(if unicode { "ü" } else { "=" }).repeat(3_000));
         } else if unicode {
             out.push_str("résumé e\u{301}cole 日本語のテキスト ✓ passed 😀 naïve café");

@@ -452,7 +452,7 @@ const PLACEHOLDER_WORDS: &[&str] = &[
 
 /// Substrings that make a value a placeholder (matched on the lowercased value).
 const PLACEHOLDER_PARTS: &[&str] = &[
-    "xxxx",
+    "xxxxx",
     "****",
     "...",
     "…",
@@ -474,9 +474,6 @@ const PLACEHOLDER_PARTS: &[&str] = &[
     "ref+",
     "op://",
     "arn:aws:",
-    "!ref",
-    "!sub",
-    "!getatt",
     "lookup(",
     "secret(",
     "secrets.",
@@ -494,7 +491,22 @@ const PLACEHOLDER_PARTS: &[&str] = &[
 /// Words that make a value a placeholder when they stand alone (delimited by
 /// non-alphanumerics) or come with another such word.
 const PLACEHOLDER_WORDS_IN: &[&str] = &[
-    "example", "placeholder", "changeme", "dummy", "secretsmanager", "keyvault", "notarealsecret", "fake", "insert", "replaceme", "sample", "your", "mine", "token_here", "key_here", "secret_here"
+    "example",
+    "placeholder",
+    "changeme",
+    "dummy",
+    "secretsmanager",
+    "keyvault",
+    "notarealsecret",
+    "fake",
+    "insert",
+    "replaceme",
+    "sample",
+    "your",
+    "mine",
+    "token_here",
+    "key_here",
+    "secret_here",
 ];
 
 /// Lower, UPPER and Capitalized forms of `words`, case-sensitive: a random
@@ -504,24 +516,25 @@ fn case_forms_ac(words: &[&str]) -> aho_corasick::AhoCorasick {
     for p in words {
         pats.push(p.to_string());
         pats.push(p.to_uppercase());
-        let mut c = p.to_string();
-        if let Some(f) = c.get_mut(..1) {
-            f.make_ascii_uppercase();
+        // `Example`, `Placeholder`; not `Xxxx` (random text spells that).
+        if p.len() >= 5 && p.bytes().all(|b| b.is_ascii_lowercase()) {
+            let mut c = p.to_string();
+            c[..1].make_ascii_uppercase();
+            pats.push(c);
         }
-        pats.push(c);
     }
     aho_corasick::AhoCorasick::new(&pats).expect("constant word patterns compile")
 }
 
-/// Whether one of the words stands alone in `v` (or is 7+ bytes long), or two
-/// of them occur.
+/// Whether one of the words opens `v` (or is 7+ bytes long and anywhere), or
+/// two of them occur.
 fn has_word(ac: &aho_corasick::AhoCorasick, v: &[u8]) -> bool {
     let mut n = 0;
     for m in ac.find_overlapping_iter(v) {
-        let left = m.start() == 0 || !v[m.start() - 1].is_ascii_alphanumeric();
+        // A short word counts when it opens the value (`fake-token`, `dummy_key`);
+        // seven letters in one exact case form do not occur by chance anywhere.
         let right = m.end() == v.len() || !v[m.end()].is_ascii_alphanumeric();
-        // Seven letters in one exact case form do not occur by chance.
-        if (left && right) || m.len() >= 7 {
+        if (m.start() == 0 && right) || m.len() >= 7 {
             return true;
         }
         n += 1;
@@ -542,11 +555,6 @@ fn placeholder_ac() -> &'static aho_corasick::AhoCorasick {
         for p in PLACEHOLDER_PARTS {
             pats.push(p.to_string());
             pats.push(p.to_uppercase());
-            let mut c = p.to_string();
-            if let Some(f) = c.get_mut(..1) {
-                f.make_ascii_uppercase();
-            }
-            pats.push(c);
         }
         aho_corasick::AhoCorasick::new(&pats).expect("constant placeholder patterns compile")
     })
@@ -602,6 +610,16 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     if matches!(v[0], b'<' | b'(' | b'{') {
         return true;
     }
+    // YAML tags: `!Ref Name`, `!Sub …`, `!vault |`.
+    if v[0] == b'!' {
+        let tag = v[1..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+        if tag >= 2 && v.get(1 + tag).is_none_or(|&b| b == b' ') {
+            return true;
+        }
+    }
     if v[0] == b'[' && v[v.len() - 1] == b']' {
         let inner = &v[1..v.len() - 1];
         if inner.len() < 2
@@ -639,10 +657,25 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     // `your-api-key`, `my-secret`, `some_token`: a possessive and a secret word.
     for p in [&b"your"[..], b"my", b"some", b"the"] {
         if let Some(rest) = l.strip_prefix(p) {
-            let rest = rest.strip_prefix(b"-").or_else(|| rest.strip_prefix(b"_")).unwrap_or(rest);
-            if [&b"secret"[..], b"password", b"pass", b"token", b"key", b"api", b"app", b"access", b"client", b"db", b"auth"]
-                .iter()
-                .any(|w| rest.starts_with(w))
+            let rest = rest
+                .strip_prefix(b"-")
+                .or_else(|| rest.strip_prefix(b"_"))
+                .unwrap_or(rest);
+            if [
+                &b"secret"[..],
+                b"password",
+                b"pass",
+                b"token",
+                b"key",
+                b"api",
+                b"app",
+                b"access",
+                b"client",
+                b"db",
+                b"auth",
+            ]
+            .iter()
+            .any(|w| rest.starts_with(w))
             {
                 return true;
             }
@@ -666,10 +699,34 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
 /// cases) practically never hit one by chance; the English words only count
 /// when they stand alone (`sk-proj-YOUR_KEY_HERE`) or come in pairs
 /// (`ghp_yourtokenhere`).
-const FAKE_MARKS: &[&str] = &["xxxxxx", "****", "...", "0000000000", "1234567890", "<", ">", "$", "{"];
+const FAKE_MARKS: &[&str] = &[
+    "xxxxxx",
+    "****",
+    "...",
+    "0000000000",
+    "1234567890",
+    "<",
+    ">",
+    "$",
+    "{",
+];
 const FAKE_WORDS: &[&str] = &[
-    "your", "here", "example", "placeholder", "dummy", "changeme", "redacted", "insert", "replace",
-    "notreal", "not_real", "not-real", "sample", "fake", "test_key", "testkey",
+    "your",
+    "here",
+    "example",
+    "placeholder",
+    "dummy",
+    "changeme",
+    "redacted",
+    "insert",
+    "replace",
+    "notreal",
+    "not_real",
+    "not-real",
+    "sample",
+    "fake",
+    "test_key",
+    "testkey",
 ];
 
 fn fake_marks_ac() -> &'static aho_corasick::AhoCorasick {
@@ -693,7 +750,7 @@ pub(crate) fn looks_fake(v: &[u8]) -> bool {
         // runs of digits in numeric ids (`xoxb-969999995512-…`).
         if w[0] == w[1] && w[0].is_ascii_alphabetic() {
             run += 1;
-            if run >= 6 {
+            if run >= 8 {
                 return true;
             }
         } else {

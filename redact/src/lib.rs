@@ -93,7 +93,9 @@
 //! 4. **Filters.** Each match goes through its rule's allow patterns, entropy
 //!    bound and (for built-ins) a validator: placeholder, code, path, prose and
 //!    fake-token tests, character-class and entropy minimums.
-//! 5. **Resolution.** Overlapping matches are merged into one span; its id is
+//! 5. **Second look.** Rules whose matches were rejected on a line where
+//!    something else got masked run again on the pieces between the masks.
+//! 6. **Resolution.** Overlapping matches are merged into one span; its id is
 //!    the most specific rule's (vendor token > user rule > structure such as
 //!    `url-password` / `bearer-token` > known value > `generic-secret`).
 //!
@@ -135,7 +137,9 @@
 //! client_secret auth credentials` and `…_KEY` with a qualifier (`signing_key`,
 //! `STRIPE_KEY`) — in env dumps, `.env`, JSON (also escaped and URL-encoded),
 //! YAML (also block scalars and `name:`/`value:` pairs), TOML, INI, XML,
-//! HCL, Python/Ruby/PHP literals, HTTP headers (`X-API-Key`, `api-key`,
+//! HCL, Python/Ruby/PHP/Go/Rust/Java literals, `{"Name": …, "Value": …}` pairs
+//! (SSM, Key Vault, HAR, Postman, ECS), `terraform output -json`, column
+//! layouts (`vault kv get`), HTTP headers (`X-API-Key`, `api-key`,
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
 //! `mysql -pX`, `docker login -p X`, `echo X | … --password-stdin`,
 //! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `PGPASSWORD=`), .NET/ADO
@@ -178,7 +182,12 @@
 //! # Guarantees and limits
 //!
 //! * **Idempotent**: a marker never matches a rule; keyword hits inside
-//!   markers are ignored and a match that overlaps or touches a marker is dropped.
+//!   markers are ignored, markers bound rule windows like line breaks, and a
+//!   match that overlaps or touches a marker is dropped. A match that was
+//!   rejected on a line where something else got masked is looked at again
+//!   the way a second pass would see it (the masked spans as markers), and a
+//!   rejected match is searched again from just after its start, so that
+//!   redacting the output again finds nothing new.
 //! * **Streaming equals one-shot**: the stream only cuts at a line start that no
 //!   rule window, known value, marker or private-key window spans (a single line
 //!   without any line start may be cut inside where no window reaches). Only a

@@ -29,6 +29,8 @@ struct Target {
     rules: Vec<u32>,
     heads: Vec<u32>,
     tails: Vec<u32>,
+    /// The pattern is the opening of a marker (`[REDACTED:`).
+    marker: bool,
 }
 
 struct Inner {
@@ -132,7 +134,6 @@ struct Cand {
 
 /// A match a rule rejected: `(rule, window start, window end, match start, match end)`.
 type Rejected = (u32, usize, usize, usize, usize);
-
 
 /// Where rule runs put their results.
 #[derive(Default)]
@@ -320,6 +321,9 @@ impl RedactorBuilder {
             }
             max_keyword = max_keyword.max(a);
         }
+        // Existing markers are found by the same scan.
+        let i = slot(MARKER_OPEN, &mut patterns, &mut targets);
+        targets[i].marker = true;
         let scanner = Scanner::new(&patterns)?;
         Ok(Redactor {
             inner: Arc::new(Inner {
@@ -338,9 +342,18 @@ impl RedactorBuilder {
     }
 }
 
+#[cfg(test)]
 fn find_markers(hay: &[u8]) -> Vec<(usize, usize)> {
+    markers_at(hay, memchr::memmem::find_iter(hay, MARKER_OPEN))
+}
+
+/// The markers starting at the given offsets (where `[REDACTED:` was seen).
+fn markers_at(hay: &[u8], starts: impl Iterator<Item = usize>) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    for p in memchr::memmem::find_iter(hay, MARKER_OPEN) {
+    for p in starts {
+        if !hay[p..].starts_with(MARKER_OPEN) {
+            continue;
+        }
         let rest = &hay[p + MARKER_OPEN.len()..];
         let n = rest
             .iter()
@@ -375,7 +388,12 @@ fn inside_marker(markers: &[(usize, usize)], s: usize, e: usize) -> bool {
 /// Narrows a window around the hit `[hs, he)` to the markers on either side:
 /// a marker is a boundary like a line break (it may have replaced one), so a
 /// second pass sees no context the first pass did not.
-fn clamp_to_markers(markers: &[(usize, usize)], hs: usize, he: usize, (ws, we): (usize, usize)) -> (usize, usize) {
+fn clamp_to_markers(
+    markers: &[(usize, usize)],
+    hs: usize,
+    he: usize,
+    (ws, we): (usize, usize),
+) -> (usize, usize) {
     if markers.is_empty() {
         return (ws, we);
     }
@@ -683,7 +701,7 @@ impl Redactor {
             return None;
         }
         let limit = buf.len() - hold;
-        let markers = find_markers(buf);
+        let markers = self.markers_from(buf, hits);
         let blocked = self.no_cut(buf, hits, &markers);
         let is_blocked = |c: usize| -> Option<usize> {
             let i = blocked.partition_point(|&(_, e)| e <= c);
@@ -732,6 +750,21 @@ impl Redactor {
         }
     }
 
+    /// The markers in `hay`, from the scanner's hits on `[REDACTED:`.
+    fn markers_from(&self, hay: &[u8], hits: &[Hit]) -> Vec<(usize, usize)> {
+        let inner = &*self.inner;
+        let mut starts: Vec<usize> = hits
+            .iter()
+            .filter(|h| inner.targets[h.pattern as usize].marker)
+            .map(|h| h.start)
+            .collect();
+        if starts.is_empty() {
+            return Vec::new();
+        }
+        starts.sort_unstable();
+        markers_at(hay, starts.into_iter())
+    }
+
     fn spans(&self, hay: &[u8]) -> Vec<Span> {
         let mut hits = Vec::new();
         self.inner.scanner.scan(hay, &mut hits);
@@ -743,7 +776,7 @@ impl Redactor {
 
     fn spans_with_hits(&self, hay: &[u8], mut hits: Vec<Hit>) -> Vec<Span> {
         let inner = &*self.inner;
-        let markers = find_markers(hay);
+        let markers = self.markers_from(hay, &hits);
         hits.retain(|h| !inside_marker(&markers, h.start, h.end));
         hits.sort_unstable_by_key(|h| (h.start, h.end));
         let mut sink = Sink::default();
@@ -775,8 +808,9 @@ impl Redactor {
                     let ok = match gcache.iter().find(|(k, _)| *k == g) {
                         Some(&(_, ok)) => ok,
                         None => {
-                            let ne =
-                                *ne.get_or_insert_with(|| clamp(next_line_window(hay, h.start, h.end)).1);
+                            let ne = *ne.get_or_insert_with(|| {
+                                clamp(next_line_window(hay, h.start, h.end)).1
+                            });
                             let ok = checks::guard_ok(g, hay, h.start, h.end, ls, le, ne);
                             gcache.push((g, ok));
                             ok
@@ -846,7 +880,13 @@ impl Redactor {
     /// match rejected in the first round because it ran into text that got
     /// masked is looked at again on the pieces between the spans, so that
     /// redacting the output again finds nothing new.
-    fn second_look(&self, hay: &[u8], hits: &[Hit], markers: &[(usize, usize)], mut sink: Sink) -> Vec<Span> {
+    fn second_look(
+        &self,
+        hay: &[u8],
+        hits: &[Hit],
+        markers: &[(usize, usize)],
+        mut sink: Sink,
+    ) -> Vec<Span> {
         let inner = &*self.inner;
         let mut spans = resolve(sink.cands.clone());
         let mut done = 0;
@@ -854,17 +894,22 @@ impl Redactor {
             if spans.is_empty() || done == sink.rejected.len() {
                 break;
             }
-            let mut vm: Vec<(usize, usize)> = markers.iter().copied().chain(spans.iter().map(|sp| (sp.s, sp.e))).collect();
+            let mut vm: Vec<(usize, usize)> = markers
+                .iter()
+                .copied()
+                .chain(spans.iter().map(|sp| (sp.s, sp.e)))
+                .collect();
             vm.sort_unstable();
             let todo: Vec<Rejected> = sink.rejected[done..].to_vec();
             done = sink.rejected.len();
             let before = sink.cands.len();
-            let mut seen: Vec<(u32, usize, usize)> = Vec::new();
+            let mut seen: std::collections::HashSet<(u32, usize, usize)> =
+                std::collections::HashSet::new();
             for (r, ws, we, _, _) in todo {
                 // Only windows holding a masked span can look different now
                 // (the span may have been part of the match, or its context).
                 let i = spans.partition_point(|sp| sp.e <= ws);
-                if !spans.get(i).is_some_and(|sp| sp.s < we) {
+                if spans.get(i).is_none_or(|sp| sp.s >= we) {
                     continue;
                 }
                 // The pieces of the window between markers and spans.
@@ -884,7 +929,7 @@ impl Redactor {
                                 .any(|h| inner.targets[h.pattern as usize].rules.contains(&r))
                         };
                         if has_hit {
-                            seen.push((r, gs, ge));
+                            seen.insert((r, gs, ge));
                             self.run_rule(hay, r, gs, ge, &vm, &mut sink);
                         }
                     }
@@ -946,7 +991,9 @@ impl Redactor {
                 };
                 let (s, e) = (m.start(), m.end());
                 let bounded = rule.before.is_none_or(|x| s == 0 || !in_set(win[s - 1], x))
-                    && rule.after.is_none_or(|x| e >= win.len() || !in_set(win[e], x));
+                    && rule
+                        .after
+                        .is_none_or(|x| e >= win.len() || !in_set(win[e], x));
                 let before = sink.cands.len();
                 let taken = s < e
                     && bounded
@@ -973,7 +1020,18 @@ impl Redactor {
                 Some((g, s, e)) => {
                     let bare = rule.regex.capture_names().nth(g).flatten() == Some("s3");
                     let name = rule.name_group.and_then(|ng| locs.get(ng));
-                    self.accept(rule, r, win, ws, (ms, me), (s, e), name, bare, markers, sink)
+                    self.accept(
+                        rule,
+                        r,
+                        win,
+                        ws,
+                        (ms, me),
+                        (s, e),
+                        name,
+                        bare,
+                        markers,
+                        sink,
+                    )
                 }
                 None => false,
             };

@@ -114,7 +114,7 @@ mod grep {
                 let n = d * FILES_PER_DIR + f;
                 let mut text = String::new();
                 for line in 0..40 {
-                    if line == 20 && n % 97 == 0 {
+                    if line == 20 && n.is_multiple_of(97) {
                         text.push_str(&format!("    let needle_{n} = compute({line});\n"));
                     } else {
                         text.push_str(&format!(
