@@ -72,11 +72,11 @@ pub const META_SPILL_PATH: &str = "toolexec/spillPath";
 #[derive(Debug, Clone, Args)]
 pub struct PipelineArgs {
     /// Per-result budget in characters.
-    #[arg(long, default_value_t = 10_000)]
-    pub budget: usize,
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub budget: u64,
     /// Lines longer than this many characters are replaced by a note.
-    #[arg(long, default_value_t = 2_000)]
-    pub max_line: usize,
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_line: u64,
     /// How many concurrency-safe calls run at once.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_concurrency: u64,
@@ -116,8 +116,8 @@ impl PipelineArgs {
     /// read whatever its working directory.
     pub fn limits(&self) -> Result<toolexec_limiter::Limits, CliError> {
         let mut limits = toolexec_limiter::Limits::default()
-            .budget(self.budget)
-            .max_line(self.max_line);
+            .budget(usize::try_from(self.budget).unwrap_or(usize::MAX))
+            .max_line(usize::try_from(self.max_line).unwrap_or(usize::MAX));
         if let Some(scratch) = &self.scratch {
             let scratch = std::path::absolute(scratch)
                 .map_err(|e| CliError::Usage(format!("--scratch {}: {e}", scratch.display())))?;

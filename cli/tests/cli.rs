@@ -297,6 +297,8 @@ fn bad_stdin_exits_2_with_one_line_and_no_stdout() {
         vec!["run", "--workdir", "/definitely/not/here"],
         vec!["run"],
         vec!["run", "--workdir", wd, "--budget", "lots"],
+        vec!["run", "--workdir", wd, "--budget", "0"],
+        vec!["run", "--workdir", wd, "--max-concurrency", "0"],
         vec!["frobnicate"],
     ] {
         let out = run_with_stdin(&args, "[]");

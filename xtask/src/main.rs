@@ -17,7 +17,7 @@ fn main() -> ExitCode {
         Some("ci") => ci::run(),
         Some("bench") => bench::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <ci | bench [--quick]>");
+            eprintln!("usage: cargo xtask <ci | bench [--quick] [--divan | --no-divan]>");
             return ExitCode::from(2);
         }
     };
