@@ -6,6 +6,10 @@
 //! * `dense_20mb`: 20 MB with one secret (of every built-in family, in many
 //!   contexts) per ~200 bytes.
 //! * `stream_clean_100mb`: the clean text through `redact_stream`.
+//! * `keyword_lines_20mb` / `keyword_free_20mb`: 20 MB of the end-to-end
+//!   benchmark's secret-free log text (`cli/examples/bench_e2e.rs`, `clean_log`)
+//!   with 1 line in 10 naming a key or password (`lookup key users:…`,
+//!   `auth: password policy …`), and the same text without those lines.
 
 use std::borrow::Cow;
 use std::hint::black_box;
@@ -102,6 +106,154 @@ fn dense_text() -> &'static str {
         assert!(s.len() / secrets <= 210, "{} bytes per secret", s.len() / secrets);
         s
     })
+}
+
+/// The end-to-end benchmark's `clean_log`: 1 line in 10 names a key or a
+/// password (without a secret) when `keywords` is set, none otherwise.
+fn e2e_log(size: usize, keywords: bool, seed: u64) -> String {
+    let crates = [
+        "serde_json",
+        "tokio",
+        "regex",
+        "hyper",
+        "clap",
+        "syn",
+        "rand",
+        "libc",
+    ];
+    let words = [
+        "parse", "config", "retry", "cache", "render", "upload", "merge", "index",
+    ];
+    let mut r = corpus::Rng::new(seed);
+    let mut out = String::with_capacity(size + 4096);
+    let mut i = 0u64;
+    while out.len() < size {
+        i += 1;
+        let kind = match r.below(20) {
+            15 | 16 if !keywords => 0,
+            k => k,
+        };
+        let line = match kind {
+            0..=4 => format!(
+                "2025-06-01T12:{:02}:{:02}.{:03}Z INFO  [worker-{}] GET /api/v1/items/{} 200 {}ms {} bytes",
+                r.below(60),
+                r.below(60),
+                r.below(1000),
+                r.below(16),
+                r.below(1_000_000),
+                r.below(900),
+                r.below(100_000)
+            ),
+            5..=7 => format!(
+                "   Compiling {} v{}.{}.{}",
+                r.pick(&crates),
+                r.below(3),
+                r.below(40),
+                r.below(20)
+            ),
+            8..=10 => format!(
+                "test {}::tests::{}_{}_{} ... ok",
+                r.pick(&crates),
+                r.pick(&words),
+                r.pick(&words),
+                r.below(100)
+            ),
+            11 => format!(
+                "warning: unused variable: `{}`\n  --> src/{}.rs:{}:{}",
+                r.pick(&words),
+                r.pick(&words),
+                r.below(900),
+                r.below(80)
+            ),
+            12 => format!(
+                "    at com.example.{}.{}Service.{}(Service.java:{})",
+                r.pick(&words),
+                r.pick(&["User", "Order", "Cart"]),
+                r.pick(&words),
+                r.below(500)
+            ),
+            13 => format!("commit {}", r.chars(corpus::HEX, 40)),
+            14 => format!(
+                "{}-{}-4{}-a{}-{} job {} finished in {}.{}s",
+                r.chars(corpus::HEX, 8),
+                r.chars(corpus::HEX, 4),
+                r.chars(corpus::HEX, 3),
+                r.chars(corpus::HEX, 3),
+                r.chars(corpus::HEX, 12),
+                r.pick(&words),
+                r.below(60),
+                r.below(10)
+            ),
+            15 => format!(
+                "DEBUG cache: lookup key users:{} hit ratio 0.{}",
+                r.below(100_000),
+                r.below(100)
+            ),
+            16 => format!(
+                "INFO  auth: password policy check passed for user {} (session renewed)",
+                r.pick(&["alice", "bob", "carol", "dave"])
+            ),
+            17 => format!(
+                "npm WARN deprecated {}@{}.{}.{}: this library is no longer supported",
+                r.pick(&words),
+                r.below(9),
+                r.below(9),
+                r.below(9)
+            ),
+            18 => format!(
+                "Step {}/{} : RUN apt-get install -y --no-install-recommends {}",
+                r.below(12),
+                12,
+                r.pick(&["curl", "git", "build-essential", "ca-certificates"])
+            ),
+            _ => format!(
+                "[{i:>9}] {} {} in {}.{:03}s",
+                r.pick(&words),
+                r.pick(&["finished", "started", "skipped"]),
+                r.below(10),
+                r.below(1000)
+            ),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+fn keyword_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| e2e_log(20_000_000, true, 11))
+}
+
+fn keyword_free_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| e2e_log(20_000_000, false, 11))
+}
+
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn keyword_lines_20mb(bencher: Bencher<'_, '_>) {
+    let r = Redactor::builtin();
+    let text = keyword_text();
+    assert!(
+        matches!(r.redact(text), Cow::Borrowed(_)),
+        "the keyword text must be secret-free"
+    );
+    bencher
+        .counter(BytesCount::new(text.len()))
+        .bench(|| r.redact(black_box(text)).len());
+}
+
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn keyword_free_20mb(bencher: Bencher<'_, '_>) {
+    let r = Redactor::builtin();
+    let text = keyword_free_text();
+    assert!(
+        matches!(r.redact(text), Cow::Borrowed(_)),
+        "the keyword-free text must be secret-free"
+    );
+    bencher
+        .counter(BytesCount::new(text.len()))
+        .bench(|| r.redact(black_box(text)).len());
 }
 
 #[divan::bench(sample_count = 10, sample_size = 1)]

@@ -4,7 +4,7 @@
 //! context rules (assignments, headers, URLs, command lines) find secrets by
 //! what surrounds them and then filter placeholders, code and prose.
 
-use crate::checks::{Check, Guard};
+use crate::checks::{Check, Guard, Needs};
 use crate::rule::{Rule, RuleBuilder};
 
 /// Overlap priorities (lower wins the id when matches of several rules overlap).
@@ -251,6 +251,7 @@ pub(crate) fn rules() -> Vec<Rule> {
         ))
         .check(Check::DockerAuth)
         .guard(Guard::Assign)
+        .needs(Needs::Byte(b"\""))
         .priority(P_STRUCT),
         r("jfrog-token", r"\bAKCp[A-Za-z0-9]{69}\b", &["akcp"]),
         // ---------------------------------------------------------------- chat / payment / mail
@@ -572,7 +573,8 @@ pub(crate) fn rules() -> Vec<Rule> {
         .keywords(["password", "passwd"])
         .secret_group("s3")
         .priority(P_GENERIC)
-        .check(Check::Value),
+        .check(Check::Value)
+        .needs(Needs::LineStart(b"password")),
         rb(
             "generic-secret",
             r"(?i)(?:\bidentified[\t ]+(?:with[\t ]+[A-Za-z0-9_]+[\t ]+)?by|\bpassword)[\t ]*(?:=[\t ]*)?(?:password[\t ]*\([\t ]*)?'(?P<secret>[^'\r\n]+)'",
@@ -580,7 +582,8 @@ pub(crate) fn rules() -> Vec<Rule> {
         .keywords(["identified", "password"])
         .secret_group("secret")
         .priority(P_STRUCT)
-        .check(Check::Value),
+        .check(Check::Value)
+        .needs(Needs::Byte(b"'")),
         rb(
             "generic-secret",
             r"(?i)\b(?:smbclient|smbmap|rpcclient|crackmapexec|netexec|nxc|smbget)\b[^\r\n]*?-U[\t ]+[^\s%]+%(?P<secret>\S+)",
@@ -601,7 +604,8 @@ pub(crate) fn rules() -> Vec<Rule> {
         .keywords(GENERIC_KW.iter().copied())
         .priority(P_GENERIC)
         .check(Check::GenericKv)
-        .guard(Guard::Assign),
+        .guard(Guard::Assign)
+        .needs(Needs::Byte(b"=:")),
         generic(&format!(
             r#"\\+"(?P<name>{NAME})\\+"[\t ]*:[\t ]*\\+"(?P<secret>[^"\\\r\n]+)\\+""#
         ))
@@ -653,7 +657,8 @@ pub(crate) fn rules() -> Vec<Rule> {
             r#"(?i)"(?P<name>{NAME})"[\t ]*:[\t ]*\{{(?:[^{{}}"]|"(?:[^"\\\r\n]|\\.)*")*?"value"[\t ]*:[\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)""#
         ))
         .window_bytes(1024)
-        .guard(Guard::Assign),
+        .guard(Guard::Assign)
+        .needs(Needs::Byte(b"{")),
         // `vault kv get`, `kubectl describe`-like columns: `password    hunter2`.
         generic(&format!(
             r#"(?m)^[\t ]*(?P<name>{NAME})(?:[\t ]{{2,}}|\t)(?P<s3>[^\s"']+)[\t ]*$"#
@@ -688,5 +693,38 @@ mod tests {
     fn all_builtin_rules_compile() {
         let rules = super::rules();
         assert!(rules.len() > 60);
+    }
+
+    /// A rule's `needs` is only a shortcut: every window its regex matches in
+    /// meets it (here on samples of each such rule, matching and not).
+    #[test]
+    fn needs_hold_wherever_the_regex_matches() {
+        use crate::checks::needs_ok;
+        let samples: &[&str] = &[
+            "INFO  auth: password policy check passed for user alice",
+            "DEBUG cache: lookup key users:12345 hit ratio 0.42",
+            "db_password = hunter2-Secret",
+            "API_TOKEN: abcd1234efgh5678",
+            "x\n  PASSWORD   s3cr3t-Value\n",
+            "\tpassword hunter2",
+            "password hunter2",
+            "mysql> CREATE USER 'bob' IDENTIFIED BY 'Tr0ub4dor&3';",
+            "SET PASSWORD = PASSWORD('n3w-S3cret');",
+            "{\"auths\": {\"r.io\": {\"auth\": \"dXNlcjpwYXNzd29yZA==\"}}}",
+            "{\"db_password\": {\"sensitive\": true, \"value\": \"hunter2-x\"}}",
+            "no keyword here at all",
+        ];
+        let rules = super::rules();
+        let mut checked = 0;
+        for rule in rules.iter() {
+            let Some(n) = rule.needs else { continue };
+            for s in samples {
+                if rule.regex.is_match(s.as_bytes()) {
+                    checked += 1;
+                    assert!(needs_ok(n, s.as_bytes()), "{}: {s:?}", rule.pattern);
+                }
+            }
+        }
+        assert!(checked >= 8, "only {checked} matching samples");
     }
 }

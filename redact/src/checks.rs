@@ -83,6 +83,42 @@ pub(crate) enum Guard {
     DotSix,
 }
 
+/// A cheap condition that every match of a rule meets inside its window
+/// (built-in rules): a window that fails it cannot hold a match, so the regex
+/// is not run there. Unlike a [`Guard`] it is tested on the window itself, so
+/// it never changes what is found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Needs {
+    /// One of these bytes (one to three) occurs in the window.
+    Byte(&'static [u8]),
+    /// A line of the window starts, after spaces and tabs, with this word
+    /// (ASCII case-insensitive; the pattern is `(?m)^[\t ]*word…`).
+    LineStart(&'static [u8]),
+}
+
+/// Whether the window `win` meets `n`.
+pub(crate) fn needs_ok(n: Needs, win: &[u8]) -> bool {
+    match n {
+        Needs::Byte(&[a]) => memchr::memchr(a, win).is_some(),
+        Needs::Byte(&[a, b]) => memchr::memchr2(a, b, win).is_some(),
+        Needs::Byte(&[a, b, c]) => memchr::memchr3(a, b, c, win).is_some(),
+        // Any other length: no pre-check (the regex decides).
+        Needs::Byte(_) => true,
+        Needs::LineStart(word) => {
+            let starts_with_word = |from: usize| {
+                let rest = &win[from..];
+                let t = rest
+                    .iter()
+                    .position(|b| !matches!(b, b' ' | b'\t'))
+                    .unwrap_or(rest.len());
+                let rest = &rest[t..];
+                rest.len() >= word.len() && rest[..word.len()].eq_ignore_ascii_case(word)
+            };
+            starts_with_word(0) || memchr::memchr_iter(b'\n', win).any(|i| starts_with_word(i + 1))
+        }
+    }
+}
+
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
 }
@@ -121,6 +157,15 @@ fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
             b':' => hay.get(i + 1) != Some(&b':') && (i == 0 || hay[i - 1] != b':'),
             _ => false,
         }
+}
+
+/// Whether the guard looks only at the hit's line (and the next one), not at
+/// the hit itself: hits on the same line share its result.
+pub(crate) fn line_level(g: Guard) -> bool {
+    matches!(
+        g,
+        Guard::ValueNearby | Guard::Closing | Guard::JsonName | Guard::DotSix | Guard::Run(_)
+    )
 }
 
 /// Evaluates a guard for the hit `[hs, he)` whose line is `[ls, le)` and whose
@@ -203,7 +248,10 @@ pub(crate) fn guard_ok(
                     .iter()
                     .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
         }
-        Guard::Closing => memchr::memmem::find(&hay[ls..le], b"</").is_some(),
+        Guard::Closing => {
+            let line = &hay[ls..le];
+            memchr::memchr_iter(b'<', line).any(|i| line.get(i + 1) == Some(&b'/'))
+        }
         Guard::JsonName => {
             let line = &hay[ls..le];
             memchr::memchr_iter(b'"', line).any(|i| {
@@ -2058,6 +2106,30 @@ fn pem_body(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn needs_look_at_the_whole_window() {
+        assert!(needs_ok(Needs::Byte(b"'"), b"by 'x'"));
+        assert!(!needs_ok(Needs::Byte(b"'"), b"by \"x\""));
+        assert!(needs_ok(Needs::Byte(b"=:"), b"a: b"));
+        assert!(needs_ok(Needs::Byte(b"=:"), b"a = b"));
+        assert!(!needs_ok(Needs::Byte(b"=:"), b"a b"));
+        let w = Needs::LineStart(b"password");
+        assert!(needs_ok(w, b"PassWord x"));
+        assert!(needs_ok(w, b"a\n \t password x"));
+        assert!(!needs_ok(w, b"auth: password x"));
+        assert!(!needs_ok(w, b"\n passwor"));
+        assert!(!needs_ok(w, b""));
+    }
+
+    #[test]
+    fn closing_guard_finds_an_end_tag() {
+        let line = b"<a key=\"k\">v</a>";
+        let g = |l: &[u8]| guard_ok(Guard::Closing, l, 1, 2, 0, l.len(), l.len());
+        assert!(g(line));
+        assert!(!g(b"<a> < / b"));
+        assert!(!g(b"a <"));
+    }
 
     #[test]
     fn name_components() {

@@ -27,6 +27,8 @@ const MARKER_OPEN: &[u8] = b"[REDACTED:";
 #[derive(Debug, Default)]
 struct Target {
     rules: Vec<u32>,
+    /// `rules` grouped by guard (each guard is tested once per hit).
+    groups: Vec<(Option<checks::Guard>, Vec<u32>)>,
     heads: Vec<u32>,
     tails: Vec<u32>,
     /// The pattern is the opening of a marker (`[REDACTED:`).
@@ -308,6 +310,15 @@ impl RedactorBuilder {
                 }
             }
         }
+        for t in &mut targets {
+            for &r in &t.rules {
+                let g = rules[r as usize].guard;
+                match t.groups.iter_mut().find(|(k, _)| *k == g) {
+                    Some((_, rs)) => rs.push(r),
+                    None => t.groups.push((g, vec![r])),
+                }
+            }
+        }
         let mut max_variant = 0;
         for (vi, v) in variants.iter().enumerate() {
             let len = v.bytes.len();
@@ -428,7 +439,11 @@ fn line_window(hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
 
 /// The hit's line and the next line (each at most [`MAX_SIDE`] bytes past the hit).
 fn next_line_window(hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
-    let (ls, le) = line_window(hay, hs, he);
+    with_next_line(hay, line_window(hay, hs, he))
+}
+
+/// A hit's [`line_window`] extended by the next line (see [`next_line_window`]).
+fn with_next_line(hay: &[u8], (ls, le): (usize, usize)) -> (usize, usize) {
     if le >= hay.len() || hay[le] != b'\n' {
         return (ls, le);
     }
@@ -443,7 +458,11 @@ fn next_line_window(hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
 
 /// From the line start of the hit to `n` bytes further, snapped to a line end.
 fn following_window(hay: &[u8], hs: usize, he: usize, n: usize) -> (usize, usize) {
-    let (ls, le) = line_window(hay, hs, he);
+    following_from(hay, line_window(hay, hs, he), n)
+}
+
+/// A hit's [`line_window`] extended as [`following_window`] does.
+fn following_from(hay: &[u8], (ls, le): (usize, usize), n: usize) -> (usize, usize) {
     let target = (ls + n).min(hay.len()).max(le);
     let hi = (target + MAX_SIDE).min(hay.len());
     let we = match memchr::memchr(b'\n', &hay[target..hi]) {
@@ -785,7 +804,8 @@ impl Redactor {
         let mut cur: Option<(usize, usize)> = None;
         let mut follow: Vec<(u32, usize, usize)> = Vec::new();
         let mut line_rules: Vec<u32> = Vec::new();
-        let mut gcache: Vec<(checks::Guard, bool)> = Vec::new();
+        let mut line_cache: Vec<(checks::Guard, bool)> = Vec::new();
+        let mut line_key = ((usize::MAX, 0), (usize::MAX, 0));
         for h in &hits {
             let t = &inner.targets[h.pattern as usize];
             for &v in &t.heads {
@@ -798,37 +818,46 @@ impl Redactor {
                 continue;
             }
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
-            let (ls, le) = clamp(line_window(hay, h.start, h.end));
-            let mut ne = None;
+            let lw = line_window(hay, h.start, h.end);
+            let (ls, le) = clamp(lw);
+            // Guards that look only at the line are shared by its hits.
+            if line_key != (lw, (ls, le)) {
+                line_key = (lw, (ls, le));
+                line_cache.clear();
+            }
             line_rules.clear();
-            gcache.clear();
-            for &r in &t.rules {
-                let rule = &inner.rules[r as usize];
-                if let Some(g) = rule.guard {
-                    let ok = match gcache.iter().find(|(k, _)| *k == g) {
-                        Some(&(_, ok)) => ok,
-                        None => {
-                            let ne = *ne.get_or_insert_with(|| {
-                                clamp(next_line_window(hay, h.start, h.end)).1
-                            });
-                            let ok = checks::guard_ok(g, hay, h.start, h.end, ls, le, ne);
-                            gcache.push((g, ok));
-                            ok
+            for (g, rs) in &t.groups {
+                if let Some(g) = *g {
+                    let cached = line_cache.iter().find(|(k, _)| *k == g).map(|&(_, ok)| ok);
+                    let ok = cached.unwrap_or_else(|| {
+                        // Only `ValueNearby` looks at the next line.
+                        let ne = if g == checks::Guard::ValueNearby {
+                            clamp(with_next_line(hay, lw)).1
+                        } else {
+                            le
+                        };
+                        let ok = checks::guard_ok(g, hay, h.start, h.end, ls, le, ne);
+                        if checks::line_level(g) {
+                            line_cache.push((g, ok));
                         }
-                    };
+                        ok
+                    });
                     if !ok {
                         continue;
                     }
                 }
-                match rule.window {
-                    Window::Line => line_rules.push(r),
-                    Window::Following(n) => {
-                        let (ws, we) = clamp(following_window(hay, h.start, h.end, n));
-                        follow.push((r, ws, we));
-                    }
-                    Window::NextLine => {
-                        let (ws, we) = clamp(next_line_window(hay, h.start, h.end));
-                        follow.push((r, ws, we));
+                for &r in rs {
+                    let rule = &inner.rules[r as usize];
+                    match rule.window {
+                        Window::Line => line_rules.push(r),
+                        Window::Following(n) => {
+                            let (ws, we) = clamp(following_from(hay, lw, n));
+                            follow.push((r, ws, we));
+                        }
+                        Window::NextLine => {
+                            let (ws, we) = clamp(with_next_line(hay, lw));
+                            follow.push((r, ws, we));
+                        }
                     }
                 }
             }
@@ -980,6 +1009,9 @@ impl Redactor {
     ) {
         let rule = &self.inner.rules[r as usize];
         let win = &hay[ws..we];
+        if rule.needs.is_some_and(|n| !checks::needs_ok(n, win)) {
+            return;
+        }
         let mut at = 0;
         let mut restarts = 0;
         if rule.group_index == 0 && rule.alt.is_empty() && rule.name_group.is_none() {

@@ -4,7 +4,7 @@ use std::fmt;
 
 use regex::bytes::{Regex, RegexBuilder};
 
-use crate::checks::{Check, Guard};
+use crate::checks::{Check, Guard, Needs};
 use crate::Error;
 
 /// How far past the line of a keyword hit a multi-line rule may look.
@@ -97,6 +97,8 @@ pub struct Rule {
     pub(crate) name_group: Option<usize>,
     /// A cheap test at the keyword hit (built-in rules).
     pub(crate) guard: Option<Guard>,
+    /// A cheap test of the window before the regex runs (built-in rules).
+    pub(crate) needs: Option<Needs>,
     /// Token boundaries checked outside the regex: the byte before / after the
     /// whole match must not be alphanumeric nor one of these.
     pub(crate) before: Option<&'static [u8]>,
@@ -139,6 +141,7 @@ impl Rule {
             next_line: false,
             alt: Vec::new(),
             guard: None,
+            needs: None,
             before: None,
             after: None,
         }
@@ -198,6 +201,7 @@ pub struct RuleBuilder {
     next_line: bool,
     alt: Vec<String>,
     guard: Option<Guard>,
+    needs: Option<Needs>,
     before: Option<&'static [u8]>,
     after: Option<&'static [u8]>,
 }
@@ -277,6 +281,13 @@ impl RuleBuilder {
     /// A cheap test at each keyword hit (built-in rules).
     pub(crate) fn guard(mut self, guard: Guard) -> Self {
         self.guard = Some(guard);
+        self
+    }
+
+    /// A condition every match meets in its window (built-in rules): windows
+    /// without it are skipped before the regex runs.
+    pub(crate) fn needs(mut self, needs: Needs) -> Self {
+        self.needs = Some(needs);
         self
     }
 
@@ -372,6 +383,7 @@ impl RuleBuilder {
             alt,
             name_group,
             guard: self.guard,
+            needs: self.needs,
             before: self.before,
             after: self.after,
             id: self.id,
