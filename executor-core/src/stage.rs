@@ -39,6 +39,20 @@ pub struct Invocation {
 }
 
 impl Invocation {
+    /// Takes the parsed input, parsing the raw text when no guard did; an
+    /// `invocation` outcome with the guard's wording when it is not JSON.
+    pub fn take_input(&mut self) -> Result<Value, Outcome> {
+        match self.input.take() {
+            Some(input) => Ok(input),
+            None => serde_json::from_str(&self.call.input).map_err(|err| {
+                Outcome::error(
+                    ErrorKind::Invocation,
+                    format!("tool {}: invalid input: {err}", self.call.name),
+                )
+            }),
+        }
+    }
+
     /// Whether the tool is registered and declared read-only.
     pub fn read_only(&self) -> bool {
         self.tool.as_ref().is_some_and(|t| t.read_only())
@@ -189,31 +203,19 @@ pub(crate) fn empty_result_message(name: &str) -> String {
 /// Panics are not caught here but by the deadline stage around it, so that a
 /// panic both in `Tool::call` itself and while its future is polled is
 /// captured.
-async fn call_tool(inv: Invocation) -> Outcome {
-    let Invocation {
-        call,
-        tool,
-        input,
-        ctx,
-    } = inv;
-    let Some(tool) = tool else {
+async fn call_tool(mut inv: Invocation) -> Outcome {
+    // Unknown before invalid JSON, as the guard orders its checks.
+    let Some(tool) = inv.tool.take() else {
         return Outcome::error(
             ErrorKind::Invocation,
-            format!("unknown tool: {}", call.name),
+            format!("unknown tool: {}", inv.call.name),
         );
     };
-    let input = match input {
-        Some(input) => input,
-        None => match serde_json::from_str(&call.input) {
-            Ok(input) => input,
-            Err(err) => {
-                return Outcome::error(
-                    ErrorKind::Invocation,
-                    format!("tool {}: invalid input: {err}", call.name),
-                )
-            }
-        },
+    let input = match inv.take_input() {
+        Ok(input) => input,
+        Err(refusal) => return refusal,
     };
+    let Invocation { call, ctx, .. } = inv;
     match tool.call(input, ctx).await {
         Ok(content) if content.is_empty() => {
             Outcome::error(ErrorKind::Execution, empty_result_message(&call.name))

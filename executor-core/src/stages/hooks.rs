@@ -67,17 +67,9 @@ impl Stage for HooksStage {
             return next.run(inv);
         }
         Box::pin(async move {
-            let input = match inv.input.take() {
-                Some(input) => input,
-                None => match serde_json::from_str::<Value>(&inv.call.input) {
-                    Ok(v) => v,
-                    Err(err) => {
-                        return Outcome::error(
-                            ErrorKind::Invocation,
-                            format!("tool {}: invalid input: {err}", inv.call.name),
-                        )
-                    }
-                },
+            let input = match inv.take_input() {
+                Ok(input) => input,
+                Err(refusal) => return refusal,
             };
             let cancel = inv.ctx.cancel_token().clone();
             for hook in &self.hooks {
