@@ -119,6 +119,20 @@ pub(crate) fn needs_ok(n: Needs, win: &[u8]) -> bool {
     }
 }
 
+/// For [`Needs::Byte`] sets of one to three bytes: where the first byte of the
+/// set at or after `from` is (`hay.len()` when there is none); `None` for other
+/// sets, which [`needs_ok`] does not pre-check.
+pub(crate) fn first_needed(set: &[u8], hay: &[u8], from: usize) -> Option<usize> {
+    let rest = &hay[from..];
+    let at = match *set {
+        [a] => memchr::memchr(a, rest),
+        [a, b] => memchr::memchr2(a, b, rest),
+        [a, b, c] => memchr::memchr3(a, b, c, rest),
+        _ => return None,
+    };
+    Some(at.map_or(hay.len(), |i| from + i))
+}
+
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
 }
@@ -1726,6 +1740,11 @@ pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
 
 /// Whether `v` is an acceptable secret value for a name of tier `tier`.
 pub(crate) fn value_ok(tier: Tier, v: &[u8], quoted: bool) -> bool {
+    !short_word(trim(v)) && value_checks(tier, v, quoted)
+}
+
+/// [`value_ok`] without its [`short_word`] shortcut.
+fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     let v = trim(v);
     if is_placeholder(v) || is_path(v) || is_url(v) || is_public_material(v) {
         return false;
@@ -1776,6 +1795,14 @@ pub(crate) fn value_ok(tier: Tier, v: &[u8], quoted: bool) -> bool {
     }
 }
 
+/// A short lowercase word (`password`, `Secret`): [`value_ok`] rejects it for
+/// either tier (every check before the tier's own only rejects, and both tiers
+/// reject a [`word_like`] value under 12 bytes), so it is tested first, before
+/// the dearer checks and before the name is classified.
+fn short_word(v: &[u8]) -> bool {
+    v.len() < 12 && word_like(v)
+}
+
 /// Standard or URL-safe base64, padding optional. `None` on bad input.
 pub(crate) fn b64_decode(s: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() * 3 / 4);
@@ -1802,15 +1829,19 @@ pub(crate) fn b64_decode(s: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// The window text just before `at` on the same line (at most `n` bytes), lowercased.
-fn before_on_line(hay: &[u8], at: usize, n: usize) -> Vec<u8> {
+/// The window text just before `at` on the same line (at most `n` bytes).
+fn before_on_line(hay: &[u8], at: usize, n: usize) -> &[u8] {
     let from = at.saturating_sub(n);
     let seg = &hay[from..at];
-    let seg = match memchr::memrchr(b'\n', seg) {
+    match memchr::memrchr(b'\n', seg) {
         Some(i) => &seg[i + 1..],
         None => seg,
-    };
-    lower(seg)
+    }
+}
+
+/// Whether `seg` holds `arn:` in any ASCII case.
+fn contains_arn(seg: &[u8]) -> bool {
+    seg.windows(4).any(|w| w.eq_ignore_ascii_case(b"arn:"))
 }
 
 const SESSION_COOKIE_HINTS: &[&str] = &[
@@ -1869,7 +1900,7 @@ pub(crate) fn run(
         Check::Mixed => ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0),
         Check::AwsSecret => ok(!looks_fake(v) && classes(v) >= 3 && entropy(v) >= 4.0),
         Check::Azure88 => {
-            let ctx = before_on_line(hay, secret.0, 48);
+            let ctx = lower(before_on_line(hay, secret.0, 48));
             let bad = [
                 &b"sha"[..],
                 b"md5",
@@ -1902,6 +1933,9 @@ pub(crate) fn run(
             let Some((ns, ne)) = name else {
                 return Verdict::Reject;
             };
+            if short_word(trim(v)) {
+                return Verdict::Reject;
+            }
             match classify_name(&hay[ns..ne]) {
                 Some(tier) => ok(value_ok(tier, v, group_alt < 2)),
                 None => Verdict::Reject,
@@ -1911,8 +1945,11 @@ pub(crate) fn run(
             let Some((ns, ne, vs, ve, quoted)) = split_assignment(hay, secret.0, secret.1) else {
                 return Verdict::Reject;
             };
+            if short_word(trim(&hay[vs..ve])) {
+                return Verdict::Reject;
+            }
             // `arn:aws:secretsmanager:…:secret:prod/db` names a secret, it is not one.
-            if contains(&before_on_line(hay, ns, 96), b"arn:") {
+            if contains_arn(before_on_line(hay, ns, 96)) {
                 return Verdict::Reject;
             }
             match classify_name(&hay[ns..ne]) {
@@ -2106,6 +2143,43 @@ fn pem_body(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_words_fail_the_value_check_for_every_tier() {
+        let words: &[&[u8]] = &[b"password", b"Secret", b"abc", b"Abcdefghijk", b"x"];
+        for &w in words {
+            assert!(short_word(w), "{w:?}");
+            for quoted in [false, true] {
+                for tier in [Tier::Token, Tier::Strong] {
+                    // The checks behind the shortcut reject it on their own too.
+                    assert!(!value_checks(tier, w, quoted), "{w:?}");
+                    assert!(!value_ok(tier, w, quoted));
+                }
+            }
+        }
+        for w in [&b"abcdefghijkl"[..], b"abc1", b"ABC", b"hunter2"] {
+            assert!(!short_word(w), "{w:?}");
+        }
+    }
+
+    #[test]
+    fn the_first_needed_byte_is_found() {
+        assert_eq!(first_needed(b"{", b"a{b{", 0), Some(1));
+        assert_eq!(first_needed(b"{", b"a{b{", 2), Some(3));
+        assert_eq!(first_needed(b"=:", b"a b: c", 0), Some(3));
+        assert_eq!(first_needed(b"=:", b"a b c", 1), Some(5));
+        assert_eq!(first_needed(b"abcd", b"abcd", 0), None);
+    }
+
+    #[test]
+    fn arn_is_found_in_any_case() {
+        assert!(contains_arn(b"x ARN:aws:secretsmanager"));
+        assert!(contains_arn(b"arn:"));
+        assert!(!contains_arn(b"arn"));
+        assert!(!contains_arn(b"warning: x"));
+        assert_eq!(before_on_line(b"a\nbc d", 6, 96), b"bc d");
+        assert_eq!(before_on_line(b"abcdef", 6, 2), b"ef");
+    }
 
     #[test]
     fn needs_look_at_the_whole_window() {

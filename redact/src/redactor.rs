@@ -437,6 +437,21 @@ fn line_window(hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
     (ls, le)
 }
 
+/// Whether [`line_window`] of `[hs, he)` is `(ls, le)`, the line window of an
+/// earlier hit, without searching again: true when the hit lies inside it and
+/// both ends are true line ends that `line_window` would reach from this hit.
+fn same_line_window(hay: &[u8], (ls, le): (usize, usize), hs: usize, he: usize) -> bool {
+    // `[ls, le)` holds no `\n` (it came from `line_window` for a hit without
+    // one), so a hit inside it sees the same nearest line breaks, if they are
+    // within `MAX_SIDE` of it.
+    ls <= hs
+        && he <= le
+        && (ls == 0 || hay[ls - 1] == b'\n')
+        && ls >= hs.saturating_sub(MAX_SIDE)
+        && (le == hay.len() || hay[le] == b'\n')
+        && le <= (he + MAX_SIDE).min(hay.len())
+}
+
 /// The hit's line and the next line (each at most [`MAX_SIDE`] bytes past the hit).
 fn next_line_window(hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
     with_next_line(hay, line_window(hay, hs, he))
@@ -806,6 +821,11 @@ impl Redactor {
         let mut line_rules: Vec<u32> = Vec::new();
         let mut line_cache: Vec<(checks::Guard, bool)> = Vec::new();
         let mut line_key = ((usize::MAX, 0), (usize::MAX, 0));
+        // The previous hit's line window, and windows derived from it alone.
+        let mut prev_lw: Option<(usize, usize)> = None;
+        let mut reusable = false;
+        let mut next_memo: Option<(usize, usize)> = None;
+        let mut follow_memo: Vec<(usize, (usize, usize))> = Vec::new();
         for h in &hits {
             let t = &inner.targets[h.pattern as usize];
             for &v in &t.heads {
@@ -818,7 +838,19 @@ impl Redactor {
                 continue;
             }
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
-            let lw = line_window(hay, h.start, h.end);
+            let lw = match prev_lw {
+                Some(p) if reusable && same_line_window(hay, p, h.start, h.end) => p,
+                _ => {
+                    // A window holds no `\n` unless its hit does (a custom keyword).
+                    reusable = !hay[h.start..h.end].contains(&b'\n');
+                    line_window(hay, h.start, h.end)
+                }
+            };
+            if prev_lw != Some(lw) {
+                prev_lw = Some(lw);
+                next_memo = None;
+                follow_memo.clear();
+            }
             let (ls, le) = clamp(lw);
             // Guards that look only at the line are shared by its hits.
             if line_key != (lw, (ls, le)) {
@@ -832,7 +864,7 @@ impl Redactor {
                     let ok = cached.unwrap_or_else(|| {
                         // Only `ValueNearby` looks at the next line.
                         let ne = if g == checks::Guard::ValueNearby {
-                            clamp(with_next_line(hay, lw)).1
+                            clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1
                         } else {
                             le
                         };
@@ -851,11 +883,20 @@ impl Redactor {
                     match rule.window {
                         Window::Line => line_rules.push(r),
                         Window::Following(n) => {
-                            let (ws, we) = clamp(following_from(hay, lw, n));
+                            let w = match follow_memo.iter().find(|&&(k, _)| k == n) {
+                                Some(&(_, w)) => w,
+                                None => {
+                                    let w = following_from(hay, lw, n);
+                                    follow_memo.push((n, w));
+                                    w
+                                }
+                            };
+                            let (ws, we) = clamp(w);
                             follow.push((r, ws, we));
                         }
                         Window::NextLine => {
-                            let (ws, we) = clamp(with_next_line(hay, lw));
+                            let (ws, we) =
+                                clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw)));
                             follow.push((r, ws, we));
                         }
                     }
@@ -880,6 +921,10 @@ impl Redactor {
             self.run_window(hay, cs, ce, &mut bits, &markers, &mut sink);
         }
         follow.sort_unstable();
+        // Per rule (windows come sorted by rule, then start): the first byte the
+        // rule needs at or after `from`, found once and reused while it lies ahead
+        // of the windows, so that long windows are not searched again and again.
+        let mut needed: Option<(u32, usize, usize)> = None;
         let mut i = 0;
         while i < follow.len() {
             let (r, ws, mut we) = follow[i];
@@ -888,8 +933,23 @@ impl Redactor {
                 we = we.max(follow[j].2);
                 j += 1;
             }
-            self.run_rule(hay, r, ws, we, &markers, &mut sink);
             i = j;
+            if let Some(checks::Needs::Byte(set)) = inner.rules[r as usize].needs {
+                let q = match needed {
+                    Some((nr, from, q)) if nr == r && from <= ws && q >= ws => q,
+                    _ => match checks::first_needed(set, hay, ws) {
+                        Some(q) => {
+                            needed = Some((r, ws, q));
+                            q
+                        }
+                        None => ws,
+                    },
+                };
+                if q >= we {
+                    continue;
+                }
+            }
+            self.run_rule(hay, r, ws, we, &markers, &mut sink);
         }
         if !inner.keywordless.is_empty() {
             let mut ls = 0;
@@ -1265,6 +1325,43 @@ mod tests {
         assert!(touches_marker(&m, 0, 2));
         assert!(!touches_marker(&m, 26, 30));
         assert!(inside_marker(&m, 10, 15));
+    }
+
+    #[test]
+    fn a_reused_line_window_is_the_one_line_window_finds() {
+        // Short and long lines (longer than `MAX_SIDE` either side of a hit),
+        // and text that does not end with a line break.
+        let mut text = b"ab\nkey=1 token\n\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', MAX_SIDE + 300));
+        text.extend(b" key ");
+        text.extend(std::iter::repeat_n(b'y', MAX_SIDE + 300));
+        text.extend(b"\n");
+        for n in [3000, 5000] {
+            text.extend(std::iter::repeat_n(b'z', n / 2));
+            text.extend(b" pass ");
+            text.extend(std::iter::repeat_n(b'z', n / 2));
+            text.extend(b"\n");
+        }
+        text.extend(b"last key");
+        let hay = &text[..];
+        let mut reused = 0;
+        for hs in (0..hay.len()).step_by(37) {
+            for len in [1, 3] {
+                let he = (hs + len).min(hay.len());
+                if hay[hs..he].contains(&b'\n') {
+                    continue;
+                }
+                let prev = line_window(hay, hs, he);
+                for hs2 in (prev.0..prev.1).step_by(29) {
+                    let he2 = (hs2 + 2).min(prev.1);
+                    if same_line_window(hay, prev, hs2, he2) {
+                        reused += 1;
+                        assert_eq!(line_window(hay, hs2, he2), prev, "{hs}..{he} then {hs2}");
+                    }
+                }
+            }
+        }
+        assert!(reused > 5000, "{reused}");
     }
 
     #[test]
