@@ -85,8 +85,20 @@ fn generic3(pattern: &str) -> RuleBuilder {
     generic(pattern).alt_groups(&["s2", "s3"])
 }
 
-fn with_value(pattern_head: &str) -> String {
-    format!("{pattern_head}{FLAG_VALUE}")
+/// A password given on a command line (`mysql -pX`, `docker login -p X`):
+/// the value in groups `secret`, `s2` or `s3`, judged by the value check.
+fn command_secret(pattern: &str, keywords: &[&str]) -> RuleBuilder {
+    rb("generic-secret", pattern)
+        .keywords(keywords.iter().copied())
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value)
+}
+
+/// [`command_secret`] where the value ([`FLAG_VALUE`]) follows `flag_head`.
+fn command_flag(flag_head: &str, keywords: &[&str]) -> RuleBuilder {
+    command_secret(&format!("{flag_head}{FLAG_VALUE}"), keywords)
 }
 
 pub(crate) fn rules() -> Vec<Rule> {
@@ -469,33 +481,18 @@ pub(crate) fn rules() -> Vec<Rule> {
         .priority(P_STRUCT)
         .check(Check::Cookie),
         // ---------------------------------------------------------------- command lines
-        rb(
-            "generic-secret",
-            &with_value(r"(?i)\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\r\n|;&]*?[\t ]-p"),
-        )
-        .keywords(["mysql", "mariadb"])
-        .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
-        .priority(P_STRUCT)
-        .check(Check::Value),
-        rb(
-            "generic-secret",
-            &with_value(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|regctl|cosign|finch|az|oc|cf)\b[^\r\n|;&]*?\blogin\b[^\r\n|;&]*?[\t ]-p(?:[\t ]+|=)"),
-        )
-        .keywords(["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl", "cosign", "finch", "az login", "oc login", "cf login"])
-        .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
-        .priority(P_STRUCT)
-        .check(Check::Value),
-        rb(
-            "generic-secret",
+        command_flag(
+            r"(?i)\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\r\n|;&]*?[\t ]-p",
+            &["mysql", "mariadb"],
+        ),
+        command_flag(
+            r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|regctl|cosign|finch|az|oc|cf)\b[^\r\n|;&]*?\blogin\b[^\r\n|;&]*?[\t ]-p(?:[\t ]+|=)",
+            &["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl", "cosign", "finch", "az login", "oc login", "cf login"],
+        ),
+        command_secret(
             r#"\becho[\t ]+(?:-n[\t ]+)?(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s|$"'][^\s|]*))[\t ]*\|[^\r\n]*--password-stdin"#,
-        )
-        .keywords(["password-stdin"])
-        .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
-        .priority(P_STRUCT)
-        .check(Check::Value),
+            &["password-stdin"],
+        ),
         rb("vault-token", r"\bvault[\t ]+login[\t ]+(?:-[A-Za-z=_-]+[\t ]+)*(?:token=)?(?P<secret>[A-Za-z0-9._\-]{20,})")
             .keywords(["vault login"])
             .secret_group("secret")
@@ -505,42 +502,22 @@ pub(crate) fn rules() -> Vec<Rule> {
             .keywords(["ls0tls1crudjti"])
             .priority(P_PEM)
             .check(Check::Base64Pem),
-        rb(
-            "generic-secret",
-            &with_value(r"\bsshpass\b[^\r\n|;&]*?[\t ]-p[\t ]*"),
-        )
-        .keywords(["sshpass"])
-        .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
-        .priority(P_STRUCT)
-        .check(Check::Value),
-        rb(
-            "generic-secret",
-            &with_value(r"\bredis-cli\b[^\r\n|;&]*?[\t ]-a[\t ]+"),
-        )
-        .keywords(["redis-cli"])
-        .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
-        .priority(P_STRUCT)
-        .check(Check::Value),
-        rb(
-            "generic-secret",
-            &with_value(r"(?i)\b(?:sqlcmd|bcp|osql|isql)\b[^\r\n|;&]*?[\t ]-P[\t ]*"),
-        )
-        .keywords(["sqlcmd", "bcp", "osql", "isql"])
-        .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
-        .priority(P_STRUCT)
-        .check(Check::Value),
-        rb(
-            "generic-secret",
-            &with_value(r"\bldap[a-z]*\b[^\r\n|;&]*?[\t ]-w[\t ]+"),
-        )
-        .keywords(["ldap"])
-        .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
-        .priority(P_STRUCT)
-        .check(Check::Value),
+        command_flag(
+            r"\bsshpass\b[^\r\n|;&]*?[\t ]-p[\t ]*",
+            &["sshpass"],
+        ),
+        command_flag(
+            r"\bredis-cli\b[^\r\n|;&]*?[\t ]-a[\t ]+",
+            &["redis-cli"],
+        ),
+        command_flag(
+            r"(?i)\b(?:sqlcmd|bcp|osql|isql)\b[^\r\n|;&]*?[\t ]-P[\t ]*",
+            &["sqlcmd", "bcp", "osql", "isql"],
+        ),
+        command_flag(
+            r"\bldap[a-z]*\b[^\r\n|;&]*?[\t ]-w[\t ]+",
+            &["ldap"],
+        ),
         rb(
             "generic-secret",
             r"(?i)-pass(?:in|out|word)?[\t ]+pass:(?P<secret>[^\s'\x22]+)",
