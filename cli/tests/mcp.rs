@@ -10,7 +10,9 @@ use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ErrorCode,
     ProgressNotificationParam, ServerResult, Tool,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::service::{
+    NotificationContext, PeerRequestOptions, RequestHandle, RoleClient, RunningService,
+};
 use rmcp::{ClientHandler, ServiceError, ServiceExt};
 use serde_json::{json, Map, Value};
 use tokio::io::AsyncReadExt;
@@ -111,6 +113,21 @@ impl Session {
         tokio::time::timeout(WAIT, self.client.peer().call_tool(params))
             .await
             .expect("tools/call answered in time")
+    }
+
+    /// Sends tools/call without waiting for it, so that the test can
+    /// cancel it or watch its progress.
+    async fn start_call(&self, name: &str, args: Value) -> RequestHandle<RoleClient> {
+        let mut params = CallToolRequestParams::new(name.to_string());
+        params.arguments = Some(object(args));
+        self.client
+            .peer()
+            .send_cancellable_request(
+                ClientRequest::CallToolRequest(CallToolRequest::new(params)),
+                PeerRequestOptions::no_options(),
+            )
+            .await
+            .unwrap()
     }
 
     fn stderr(&self) -> String {
@@ -475,19 +492,12 @@ async fn mcp_cancelled_exec_leaves_no_process_behind() {
     let work = tempfile::tempdir().unwrap();
     let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
     let marker = unique_marker();
-    let mut params = CallToolRequestParams::new("exec");
-    params.arguments = Some(object(
-        json!({"command": format!("sleep {marker}; echo late")}),
-    ));
     let handle = s
-        .client
-        .peer()
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(CallToolRequest::new(params)),
-            PeerRequestOptions::no_options(),
+        .start_call(
+            "exec",
+            json!({"command": format!("sleep {marker}; echo late")}),
         )
-        .await
-        .unwrap();
+        .await;
     eventually("the sleep to start", || !processes_with(&marker).is_empty()).await;
     handle.cancel(Some("test".to_string())).await.unwrap();
     eventually("the sleep to be killed", || {
@@ -809,17 +819,7 @@ async fn proxy_passes_a_cancellation_on_to_the_child() {
     let logs = tempfile::tempdir().unwrap();
     let log = logs.path().join("server.log");
     let s = Session::start(&["proxy", "--", test_server(), "--log", dir_str(&log)]).await;
-    let mut params = CallToolRequestParams::new("sleep");
-    params.arguments = Some(object(json!({"ms": 60_000})));
-    let handle = s
-        .client
-        .peer()
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(CallToolRequest::new(params)),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .unwrap();
+    let handle = s.start_call("sleep", json!({"ms": 60_000})).await;
     let read_log = || std::fs::read_to_string(&log).unwrap_or_default();
     eventually("the child to start sleeping", || {
         read_log().contains("sleep started")
@@ -905,17 +905,7 @@ async fn proxy_with_workdir_appends_the_change_report() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn proxy_passes_progress_on_with_the_callers_token() {
     let s = Session::start(&["proxy", "--", test_server()]).await;
-    let mut params = CallToolRequestParams::new("sleep");
-    params.arguments = Some(object(json!({"ms": 450})));
-    let handle = s
-        .client
-        .peer()
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(CallToolRequest::new(params)),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .unwrap();
+    let handle = s.start_call("sleep", json!({"ms": 450})).await;
     let token = handle.progress_token.clone();
     let response = tokio::time::timeout(WAIT, handle.await_response())
         .await
