@@ -52,10 +52,10 @@ impl Tool for PrintLines {
     fn input_schema(&self) -> &Value {
         &self.0
     }
-    fn read_only(&self) -> bool {
+    fn read_only(&self, _input: &Value) -> bool {
         true
     }
-    fn concurrency_safe(&self) -> bool {
+    fn concurrency_safe(&self, _input: &Value) -> bool {
         true
     }
     fn call(&self, input: Value, _ctx: ToolContext) -> ToolFuture<'_> {

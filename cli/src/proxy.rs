@@ -277,11 +277,11 @@ impl Tool for ForwardTool {
         &self.schema
     }
 
-    fn read_only(&self) -> bool {
+    fn read_only(&self, _input: &Value) -> bool {
         self.read_only
     }
 
-    fn concurrency_safe(&self) -> bool {
+    fn concurrency_safe(&self, _input: &Value) -> bool {
         self.concurrency_safe
     }
 
@@ -579,7 +579,7 @@ impl ServerHandler for ProxyServer {
         let Some(tool) = inner.executor.tool(&request.name) else {
             return Err(unknown_tool(&request.name));
         };
-        let read_only = tool.read_only();
+        let read_only = tool.read_only(&Value::Null);
         let id = inner.next_id.fetch_add(1, Ordering::SeqCst).to_string();
         let caller = context.meta.get_progress_token().map(|token| Route {
             peer: context.peer.clone(),

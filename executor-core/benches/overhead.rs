@@ -21,10 +21,10 @@ impl Tool for Noop {
     fn input_schema(&self) -> &Value {
         &self.0
     }
-    fn read_only(&self) -> bool {
+    fn read_only(&self, _input: &Value) -> bool {
         true
     }
-    fn concurrency_safe(&self) -> bool {
+    fn concurrency_safe(&self, _input: &Value) -> bool {
         true
     }
     fn call(&self, _input: Value, _ctx: ToolContext) -> ToolFuture<'_> {

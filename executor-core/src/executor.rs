@@ -8,6 +8,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::event::{EventKind, EventSink, Events};
@@ -213,10 +214,8 @@ impl Executor {
         let events = Events(options.events.clone());
         let cancel = &options.cancel;
         let n = calls.len();
-        let safe: Vec<bool> = calls
-            .iter()
-            .map(|c| self.is_concurrency_safe(&c.name))
-            .collect();
+        let flags: Vec<CallFlags> = calls.iter().map(|c| self.flags(c)).collect();
+        let safe: Vec<bool> = flags.iter().map(|f| f.concurrency_safe).collect();
         let mut calls: Vec<Option<ToolCall>> = calls.into_iter().map(Some).collect();
         let mut outcomes: Vec<Option<(ToolCall, Outcome)>> = (0..n).map(|_| None).collect();
 
@@ -236,11 +235,15 @@ impl Executor {
             let group: Vec<(usize, ToolCall)> = (start..end)
                 .filter_map(|i| calls[i].take().map(|c| (i, c)))
                 .collect();
+            let flags = &flags;
             let mut running = stream::iter(group)
                 .map(|(index, call)| {
                     let events = &events;
                     async move {
-                        let (call, outcome) = self.run_started(index, call, cancel, events).await;
+                        let read_only = flags[index].read_only;
+                        let (call, outcome) = self
+                            .run_started(index, call, read_only, cancel, events)
+                            .await;
                         (index, call, outcome)
                     }
                 })
@@ -267,7 +270,8 @@ impl Executor {
         let events = Events(options.events.clone());
         let cancel = &options.cancel;
         events.emit(EventKind::Queued, 0, &call.id, &call.name, None);
-        let safe = self.is_concurrency_safe(&call.name);
+        let flags = self.flags(&call);
+        let safe = flags.concurrency_safe;
         let inner = &self.inner;
         let admitted = async {
             if safe {
@@ -284,7 +288,10 @@ impl Executor {
             _ = cancel.cancelled() => None,
         };
         let (call, outcome) = match guards {
-            Some(_guards) => self.run_started(0, call, cancel, &events).await,
+            Some(_guards) => {
+                self.run_started(0, call, flags.read_only, cancel, &events)
+                    .await
+            }
             None => {
                 let outcome = cancelled_before_start(&call.name);
                 events.emit(
@@ -300,11 +307,20 @@ impl Executor {
         assemble(call, outcome)
     }
 
-    fn is_concurrency_safe(&self, name: &str) -> bool {
-        self.inner
-            .tools
-            .get(name)
-            .is_some_and(|t| t.concurrency_safe())
+    /// The scheduling flags of a call, asked of its tool with the parsed
+    /// input. A call of an unknown tool, or whose input is not JSON, is
+    /// neither concurrency-safe nor read-only.
+    fn flags(&self, call: &ToolCall) -> CallFlags {
+        let Some(tool) = self.inner.tools.get(&call.name) else {
+            return CallFlags::default();
+        };
+        match serde_json::from_str::<Value>(&call.input) {
+            Ok(input) => CallFlags {
+                concurrency_safe: tool.concurrency_safe(&input),
+                read_only: tool.read_only(&input),
+            },
+            Err(_) => CallFlags::default(),
+        }
     }
 
     /// Runs one call that got its slot: `started`, the chain, `finished`.
@@ -314,6 +330,7 @@ impl Executor {
         &self,
         index: usize,
         call: ToolCall,
+        read_only: bool,
         cancel: &CancellationToken,
         events: &Events,
     ) -> (ToolCall, Outcome) {
@@ -336,6 +353,7 @@ impl Executor {
                 tool: self.inner.tools.get(&call.name).cloned(),
                 call,
                 input: None,
+                read_only,
                 ctx,
             };
             self.inner.chain.run(inv).await
@@ -709,4 +727,11 @@ impl ExecutorBuilder {
             }),
         })
     }
+}
+
+/// What the scheduler asked of a call's tool (SPEC §2 step 1).
+#[derive(Debug, Clone, Copy, Default)]
+struct CallFlags {
+    concurrency_safe: bool,
+    read_only: bool,
 }

@@ -18,8 +18,8 @@
 //!     fn name(&self) -> &str { "shout" }
 //!     fn description(&self) -> &str { "Upper-cases `text`." }
 //!     fn input_schema(&self) -> &Value { &self.0 }
-//!     fn read_only(&self) -> bool { true }
-//!     fn concurrency_safe(&self) -> bool { true }
+//!     fn read_only(&self, _input: &Value) -> bool { true }
+//!     fn concurrency_safe(&self, _input: &Value) -> bool { true }
 //!     fn call(&self, input: Value, _ctx: ToolContext) -> ToolFuture<'_> {
 //!         Box::pin(async move { Ok(input["text"].as_str().unwrap_or("").to_uppercase()) })
 //!     }

@@ -33,6 +33,10 @@ pub struct Invocation {
     /// The parsed input; set by the guard stage. The innermost step parses
     /// the raw input itself when no guard ran.
     pub input: Option<Value>,
+    /// Whether the tool declared this call read-only (asked with the
+    /// parsed input by the scheduler; false for an unknown tool or input
+    /// that is not JSON).
+    pub read_only: bool,
     /// Workdir, cancellation token (the batch's, until the deadline stage
     /// narrows it to the call), partial-output slot and tool catalogue.
     pub ctx: ToolContext,
@@ -53,9 +57,9 @@ impl Invocation {
         }
     }
 
-    /// Whether the tool is registered and declared read-only.
+    /// Whether the tool is registered and declared this call read-only.
     pub fn read_only(&self) -> bool {
-        self.tool.as_ref().is_some_and(|t| t.read_only())
+        self.tool.is_some() && self.read_only
     }
 }
 

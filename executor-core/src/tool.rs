@@ -39,8 +39,8 @@ pub type ToolFuture<'a> = BoxFuture<'a, ToolOutput>;
 ///     fn name(&self) -> &str { "echo" }
 ///     fn description(&self) -> &str { "Returns its `text` argument." }
 ///     fn input_schema(&self) -> &Value { &self.schema }
-///     fn read_only(&self) -> bool { true }
-///     fn concurrency_safe(&self) -> bool { true }
+///     fn read_only(&self, _input: &Value) -> bool { true }
+///     fn concurrency_safe(&self, _input: &Value) -> bool { true }
 ///     fn call(&self, input: Value, _ctx: ToolContext) -> ToolFuture<'_> {
 ///         Box::pin(async move {
 ///             Ok(input["text"].as_str().unwrap_or_default().to_string())
@@ -57,13 +57,22 @@ pub trait Tool: Send + Sync + 'static {
     fn description(&self) -> &str;
     /// The JSON Schema of the input object.
     fn input_schema(&self) -> &Value;
-    /// The tool never changes files (no snapshot is taken around it, and a
-    /// successful result gets three times the budget).
-    fn read_only(&self) -> bool {
+    /// A call with this input never changes files (no snapshot is taken
+    /// around it, and a successful result gets three times the budget).
+    ///
+    /// `input` is the call's parsed input; it is [`Value::Null`] when the
+    /// tool is described without a call (catalogues, tool listings). A
+    /// call whose input is not JSON is never asked: it counts as neither
+    /// read-only nor concurrency-safe. Tools whose flags do not depend on
+    /// the input ignore it.
+    fn read_only(&self, input: &Value) -> bool {
+        let _ = input;
         false
     }
-    /// The tool may run at the same time as other concurrency-safe calls.
-    fn concurrency_safe(&self) -> bool {
+    /// A call with this input may run at the same time as other
+    /// concurrency-safe calls (see [`Tool::read_only`] for `input`).
+    fn concurrency_safe(&self, input: &Value) -> bool {
+        let _ = input;
         false
     }
     /// The deadline for a call with this input. The default is
@@ -82,8 +91,8 @@ impl fmt::Debug for dyn Tool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tool")
             .field("name", &self.name())
-            .field("read_only", &self.read_only())
-            .field("concurrency_safe", &self.concurrency_safe())
+            .field("read_only", &self.read_only(&Value::Null))
+            .field("concurrency_safe", &self.concurrency_safe(&Value::Null))
             .finish()
     }
 }
@@ -132,9 +141,9 @@ pub struct ToolInfo {
     pub description: String,
     /// Input JSON Schema.
     pub input_schema: Value,
-    /// See [`Tool::read_only`].
+    /// [`Tool::read_only`] asked without a call (input `null`).
     pub read_only: bool,
-    /// See [`Tool::concurrency_safe`].
+    /// [`Tool::concurrency_safe`] asked without a call (input `null`).
     pub concurrency_safe: bool,
     /// Whether the tool is offered to the model in the current turn.
     pub offered: bool,
@@ -149,8 +158,8 @@ impl ToolInfo {
             name: tool.name().to_string(),
             description: tool.description().to_string(),
             input_schema: tool.input_schema().clone(),
-            read_only: tool.read_only(),
-            concurrency_safe: tool.concurrency_safe(),
+            read_only: tool.read_only(&Value::Null),
+            concurrency_safe: tool.concurrency_safe(&Value::Null),
             offered: true,
             disabled: false,
         }

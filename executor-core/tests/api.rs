@@ -62,10 +62,10 @@ impl Tool for TestTool {
     fn input_schema(&self) -> &Value {
         &self.schema
     }
-    fn read_only(&self) -> bool {
+    fn read_only(&self, _input: &Value) -> bool {
         self.read_only
     }
-    fn concurrency_safe(&self) -> bool {
+    fn concurrency_safe(&self, _input: &Value) -> bool {
         self.safe
     }
     fn timeout(&self, _input: &Value) -> Duration {

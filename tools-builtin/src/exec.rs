@@ -223,11 +223,11 @@ impl Tool for ExecTool {
         &self.schema
     }
 
-    fn read_only(&self) -> bool {
+    fn read_only(&self, _input: &Value) -> bool {
         false
     }
 
-    fn concurrency_safe(&self) -> bool {
+    fn concurrency_safe(&self, _input: &Value) -> bool {
         true
     }
 

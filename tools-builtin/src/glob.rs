@@ -79,11 +79,11 @@ impl Tool for GlobTool {
         &self.schema
     }
 
-    fn read_only(&self) -> bool {
+    fn read_only(&self, _input: &Value) -> bool {
         true
     }
 
-    fn concurrency_safe(&self) -> bool {
+    fn concurrency_safe(&self, _input: &Value) -> bool {
         true
     }
 

@@ -121,11 +121,11 @@ impl Tool for ReadTool {
         &self.schema
     }
 
-    fn read_only(&self) -> bool {
+    fn read_only(&self, _input: &Value) -> bool {
         true
     }
 
-    fn concurrency_safe(&self) -> bool {
+    fn concurrency_safe(&self, _input: &Value) -> bool {
         true
     }
 

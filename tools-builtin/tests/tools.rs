@@ -954,7 +954,7 @@ async fn exec_declares_its_timeout() {
         exec.timeout(&json!({"command": "x", "timeout_ms": "soon"})),
         Duration::from_secs(120)
     );
-    assert!(exec.concurrency_safe() && !exec.read_only());
+    assert!(exec.concurrency_safe(&json!({})) && !exec.read_only(&json!({})));
     for name in ["read", "write", "edit", "grep", "glob", "tool_search"] {
         let tool = fx.tools.get(name).unwrap();
         assert_eq!(
@@ -987,8 +987,8 @@ async fn exec_flags_and_schemas_follow_the_spec_table() {
             assert!(spec["type"].is_string(), "{name}.{field} typed");
             assert!(spec["description"].is_string(), "{name}.{field} described");
         }
-        assert_eq!(tool.read_only(), read_only, "{name}");
-        assert_eq!(tool.concurrency_safe(), safe, "{name}");
+        assert_eq!(tool.read_only(&json!({})), read_only, "{name}");
+        assert_eq!(tool.concurrency_safe(&json!({})), safe, "{name}");
     }
 }
 
