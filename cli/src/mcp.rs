@@ -21,6 +21,19 @@ impl From<toolexec_mcp::Error> for CliError {
     }
 }
 
+impl CliError {
+    /// A library error of the command `command`: a usage error as it is
+    /// (it names the option), except a child that did not start; any
+    /// other prefixed with the command.
+    fn from_mcp(command: &str, err: toolexec_mcp::Error) -> CliError {
+        match &err {
+            toolexec_mcp::Error::SpawnChild { .. } => CliError::Usage(format!("{command}: {err}")),
+            _ if err.is_usage() => CliError::Usage(err.to_string()),
+            _ => CliError::Runtime(format!("{command}: {err}")),
+        }
+    }
+}
+
 /// The pipeline options `mcp` and `proxy` share with `run`.
 #[derive(Debug, Clone, Args)]
 pub struct PipelineArgs {
@@ -83,6 +96,35 @@ impl PipelineArgs {
     }
 }
 
+/// The transport options of `mcp` and `proxy`.
+#[derive(Debug, Clone, Args)]
+pub struct HttpArgs {
+    /// Serve Streamable HTTP on ADDR:PORT (endpoint `/mcp`) instead of
+    /// stdio.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub http: Option<std::net::SocketAddr>,
+    /// File whose first line is the bearer token HTTP clients must send
+    /// (default: the environment variable TOOLEXEC_MCP_TOKEN).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub token_file: Option<PathBuf>,
+}
+
+impl HttpArgs {
+    /// The transport these options ask for. Over HTTP the bound address is
+    /// printed on stderr (`toolexec: serving MCP on http://ADDR/mcp`).
+    pub fn transport(&self) -> Result<Transport, CliError> {
+        let Some(addr) = self.http else {
+            return Ok(Transport::Stdio);
+        };
+        let token = toolexec_mcp::read_token(self.token_file.as_deref())?;
+        let options = toolexec_mcp::HttpOptions::new(addr)
+            .token(token)
+            .on_listening(|bound| eprintln!("toolexec: serving MCP on http://{bound}/mcp"));
+        options.check()?;
+        Ok(Transport::Http(options))
+    }
+}
+
 /// Options of `toolexec mcp`.
 #[derive(Debug, Args)]
 pub struct McpArgs {
@@ -96,6 +138,9 @@ pub struct McpArgs {
     /// secret (repeatable).
     #[arg(long = "allow-env", value_name = "NAME")]
     pub allow_env: Vec<String>,
+    /// The transport options.
+    #[command(flatten)]
+    pub transport: HttpArgs,
 }
 
 /// Options of `toolexec proxy`.
@@ -112,6 +157,9 @@ pub struct ProxyArgs {
     /// The pipeline options.
     #[command(flatten)]
     pub pipeline: PipelineArgs,
+    /// The transport options.
+    #[command(flatten)]
+    pub transport: HttpArgs,
     /// The child MCP server and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -168,17 +216,46 @@ pub async fn run(args: McpArgs) -> Result<(), CliError> {
         allow_env: args.allow_env.clone(),
         ..ToolOptions::default()
     };
-    let executor = pipeline
-        .builtin_executor(&workdir, &tools, redactor, snapshot)?
-        .build()
-        .map_err(|e| CliError::Runtime(e.to_string()))?;
+    let transport = args.transport.transport()?;
+    let server = match &transport {
+        Transport::Http(_) => {
+            // Each HTTP session gets its own executor: its own turn state,
+            // read-before-edit tracker and scratch subdirectory (removed
+            // with the process's scratch directory at exit).
+            let base = pipeline.limits()?.scratch_dir;
+            let process_dir = base.join(format!("http-{}", std::process::id()));
+            let sessions = std::sync::atomic::AtomicU64::new(0);
+            let dir = process_dir.clone();
+            let server = Server::per_session(move || {
+                let n = sessions.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                let mut options = pipeline.clone();
+                options.scratch = Some(dir.join(format!("session-{n}")));
+                options
+                    .builtin_executor(&workdir, &tools, redactor.clone(), snapshot.clone())?
+                    .build()
+                    .map_err(toolexec_mcp::Error::Build)
+            });
+            (server, Some(process_dir))
+        }
+        _ => {
+            let executor = pipeline
+                .builtin_executor(&workdir, &tools, redactor, snapshot)?
+                .build()
+                .map_err(|e| CliError::Runtime(e.to_string()))?;
+            (Server::new(executor), None)
+        }
+    };
+    let (server, scratch) = server;
     let (shutdown, signal) = shutdown_on_signal();
-    let outcome = Server::new(executor)
+    let outcome = server
         .shutdown_on(shutdown)
-        .serve(Transport::Stdio)
+        .serve(transport)
         .await
-        .map_err(|e| CliError::Runtime(format!("mcp: {e}")))?;
-    finish(outcome, &signal)
+        .map_err(|e| CliError::from_mcp("mcp", e));
+    if let Some(dir) = scratch {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    finish(outcome?, &signal)
 }
 
 /// Runs `toolexec proxy` until our client closes stdin (exit 0) or the
@@ -197,15 +274,12 @@ pub async fn run_proxy(args: ProxyArgs) -> Result<(), CliError> {
     if let Some(dir) = &args.workdir {
         proxy = proxy.workdir(dir);
     }
+    let transport = args.transport.transport()?;
     let (shutdown, signal) = shutdown_on_signal();
     let outcome = proxy
         .shutdown_on(shutdown)
-        .serve(Transport::Stdio)
+        .serve(transport)
         .await
-        .map_err(|e| match &e {
-            toolexec_mcp::Error::SpawnChild { .. } => CliError::Usage(format!("proxy: {e}")),
-            _ if e.is_usage() => CliError::Usage(e.to_string()),
-            _ => CliError::Runtime(format!("proxy: {e}")),
-        })?;
+        .map_err(|e| CliError::from_mcp("proxy", e))?;
     finish(outcome, &signal)
 }

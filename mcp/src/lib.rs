@@ -33,15 +33,18 @@
 
 #![deny(missing_docs)]
 
+pub mod http;
 pub mod pipeline;
 pub mod proxy;
 pub mod server;
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use pipeline::{
     build_redactor, builtin_executor_builder, canonical_workdir, PipelineOptions, ToolOptions,
 };
+pub use http::{read_token, HttpOptions, TOKEN_ENV};
 pub use proxy::{spawn_child, Proxy};
 pub use server::{serve, termination_signal, Server};
 
@@ -51,6 +54,8 @@ pub use server::{serve, termination_signal, Server};
 pub enum Transport {
     /// Our stdin and stdout (one session; end of input ends it).
     Stdio,
+    /// Streamable HTTP on `/mcp` ([`http`] module docs).
+    Http(HttpOptions),
 }
 
 /// How serving ended.
@@ -125,6 +130,20 @@ pub enum Error {
     Handshake(String),
     /// The server failed while running.
     Server(String),
+    /// A non-loopback address was to be bound without a bearer token.
+    TokenRequired {
+        /// The address asked for.
+        addr: SocketAddr,
+    },
+    /// The bearer token could not be read or is unusable.
+    Token(String),
+    /// The HTTP address could not be bound.
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// Why it could not be bound.
+        source: std::io::Error,
+    },
 }
 
 impl Error {
@@ -140,6 +159,9 @@ impl Error {
                 | Error::Watcher(_)
                 | Error::Rules { .. }
                 | Error::SpawnChild { .. }
+                | Error::TokenRequired { .. }
+                | Error::Token(_)
+                | Error::Bind { .. }
         )
     }
 }
@@ -167,6 +189,13 @@ impl std::fmt::Display for Error {
             Error::ChildStartup(msg) => f.write_str(msg),
             Error::Handshake(msg) => write!(f, "the MCP handshake with the client failed: {msg}"),
             Error::Server(msg) => write!(f, "the server failed: {msg}"),
+            Error::TokenRequired { addr } => write!(
+                f,
+                "--http {addr}: refusing to listen on a non-loopback address without a bearer token (give --token-file FILE or set {})",
+                http::TOKEN_ENV
+            ),
+            Error::Token(msg) => f.write_str(msg),
+            Error::Bind { addr, source } => write!(f, "--http {addr}: {source}"),
         }
     }
 }
@@ -175,7 +204,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Build(err) => Some(err),
-            Error::SpawnChild { source, .. } => Some(source),
+            Error::SpawnChild { source, .. } | Error::Bind { source, .. } => Some(source),
             _ => None,
         }
     }

@@ -781,8 +781,8 @@ impl Proxy {
             pipeline,
             shutdown,
         } = self;
-        match transport {
-            Transport::Stdio => {}
+        if let Transport::Http(options) = &transport {
+            options.check()?;
         }
         let workdir = match &workdir {
             Some(dir) => Some(canonical_workdir(dir)?),

@@ -216,6 +216,14 @@ impl Lifecycle {
         Self::default()
     }
 
+    /// A new life that also shuts down when `parent` fires.
+    pub fn child_of(parent: &CancellationToken) -> Self {
+        Lifecycle {
+            shutdown: parent.child_token(),
+            in_flight: AtomicUsize::new(0),
+        }
+    }
+
     /// Runs `call` on `executor`, cancelled when the client cancels the
     /// request (`request`) or the server shuts down.
     pub async fn run_call(
@@ -427,6 +435,16 @@ impl Server {
                 let life = Arc::new(Lifecycle::new());
                 let handler = BuiltinServer::new(executor, life.clone());
                 serve_stdio(handler, &life, &self.shutdown).await
+            }
+            Transport::Http(options) => {
+                let sessions = self.sessions.clone();
+                let shutdown = self.shutdown.clone();
+                let factory = move || {
+                    let executor = sessions().map_err(std::io::Error::other)?;
+                    let life = Arc::new(Lifecycle::child_of(&shutdown));
+                    Ok(BuiltinServer::new(executor, life))
+                };
+                crate::http::serve_http(factory, options, self.shutdown).await
             }
         }
     }
