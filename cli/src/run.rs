@@ -38,9 +38,9 @@ pub struct RunArgs {
 pub struct ToolOptions {
     /// Secret-looking environment variables exec may pass on.
     pub allow_env: Vec<String>,
-    /// Directories outside the workspace that `read` may open by absolute
-    /// path: the scratch directory, so that the model can follow a spill
-    /// message.
+    /// Session scratch directories whose spill files (and only those)
+    /// `read` may open by absolute path outside the workspace, so that the
+    /// model can follow a spill message.
     pub read_roots: Vec<PathBuf>,
 }
 
@@ -158,12 +158,21 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
         .read_to_string(&mut text)
         .map_err(|e| CliError::Usage(format!("cannot read stdin: {e}")))?;
     let calls = parse_calls(&text).map_err(CliError::Usage)?;
-    let pipeline = &args.pipeline;
+    // SPEC §6 Scratch: the per-user root (or --scratch DIR), checked, and
+    // the workspace's session directory in it, shared by every run on this
+    // workspace so that a later run can read an earlier run's spill files.
+    let root = toolexec_limiter::ScratchRoot::open(args.pipeline.limits()?.scratch_dir)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let session = root
+        .workspace_session(&workdir)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut pipeline = args.pipeline.clone();
+    pipeline.scratch = Some(session.dir().to_path_buf());
+    let pipeline = &pipeline;
     let redactor = build_redactor(pipeline.rules.as_deref(), true)?;
-    let limits = pipeline.limits()?;
     let options = ToolOptions {
         allow_env: args.allow_env.clone(),
-        read_roots: vec![limits.scratch_dir.clone()],
+        read_roots: vec![session.dir().to_path_buf()],
     };
     let snapshot = pipeline.snapshot_config(&workdir).await?;
     let executor = pipeline
