@@ -144,6 +144,10 @@ fn kind_of(kind: toolexec_snapshot::ChangeKind) -> ChangeKind {
 }
 
 impl Stage for SnapshotStage {
+    fn name(&self) -> &str {
+        "snapshot"
+    }
+
     fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         if inv.read_only() || inv.tool.is_none() {
             return next.run(inv);
