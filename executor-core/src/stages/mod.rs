@@ -28,6 +28,7 @@ pub fn stage_panic(stage: &str, payload: &(dyn Any + Send)) -> Outcome {
 
 /// The outcome of a blocking-pool job of `stage` that did not complete: a
 /// panic (`stage STAGE panic: MESSAGE`) or a runtime shutting down.
+#[cfg_attr(not(feature = "limit"), allow(dead_code))]
 pub(crate) fn panic_outcome(stage: &str, err: tokio::task::JoinError) -> Outcome {
     match err.try_into_panic() {
         Ok(payload) => stage_panic(stage, payload.as_ref()),
