@@ -345,7 +345,6 @@ impl ToolContext {
     }
 
     /// The call's place in arrival order (input order within a batch).
-    #[allow(dead_code)] // used by the overlap line (next commit)
     pub(crate) fn order(&self) -> u64 {
         self.order
     }
