@@ -108,6 +108,11 @@ const ROWS: &[RowDef] = &[
         what: "grep, 10 000-file tree",
         run: row_grep,
     },
+    RowDef {
+        name: "shell-classifier",
+        what: "exec read-only classifier, per command",
+        run: row_shell_classifier,
+    },
 ];
 
 /// Run settings: `--quick` shrinks inputs and repetitions.
@@ -1712,6 +1717,64 @@ fn row_grep(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         &fmt_ratio(o / r),
         "report",
         "report",
+    );
+    Ok(())
+}
+
+// ------------------------------------------------------------------ shell classifier row
+
+// The table of tools-builtin's classifier test: `SHELL_TABLE`.
+include!("../../tools-builtin/tests/data/shell_table.rs");
+
+/// The read-only classifier that decides whether an exec call may run
+/// concurrently: median time per command over the test table, against
+/// one spawn of `sh -c true` (what the call costs anyway).
+fn row_shell_classifier(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let reps = cfg.pick(30, 200);
+    let rounds = cfg.pick(20, 100);
+    let dir = temp_dir("shell")?;
+    let commands = SHELL_TABLE.len();
+    let wrong = SHELL_TABLE
+        .iter()
+        .filter(|(c, safe)| toolexec_tools::shell::is_read_only(black_box(c)) != *safe)
+        .count();
+    if wrong > 0 {
+        return Err(format!("{wrong} commands misclassified"));
+    }
+    progress(&format!(
+        "classify {commands} commands × {rounds} rounds vs sh -c true × {reps} reps"
+    ));
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let start = Instant::now();
+            for _ in 0..rounds {
+                for (command, _) in SHELL_TABLE {
+                    black_box(toolexec_tools::shell::is_read_only(black_box(command)));
+                }
+            }
+            secs(start) / (rounds * commands) as f64
+        },
+        || {
+            let start = Instant::now();
+            let _ = Command::new("sh")
+                .args(["-c", "true"])
+                .current_dir(dir.path())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            secs(start)
+        },
+    );
+    let (ours, reference) = (median(ours), median(reference));
+    out.row(
+        &format!("exec read-only classifier, per command ({commands} commands)"),
+        &fmt_time(ours),
+        &format!("{} (spawn of sh -c true)", fmt_time(reference)),
+        &fmt_ratio(ours / reference),
+        "≤ 5 µs",
+        verdict(ours <= 5e-6),
     );
     Ok(())
 }

@@ -348,8 +348,98 @@ fn tools_lists_the_builtin_tools_with_schemas() {
     );
     let exec = &tools[5];
     assert_eq!(exec["input_schema"]["required"][0], "command");
+    // Listed without a call (input null) exec is neither: only a call
+    // with a read-only command is concurrency-safe.
     assert_eq!(exec["read_only"], false);
-    assert_eq!(exec["concurrency_safe"], true);
+    assert_eq!(exec["concurrency_safe"], false);
+    for (i, tool) in tools.as_array().unwrap().iter().enumerate() {
+        let reads = !matches!(i, 1 | 2 | 5);
+        assert_eq!(tool["read_only"], reads, "{}", tool["name"]);
+        assert_eq!(tool["concurrency_safe"], reads, "{}", tool["name"]);
+    }
+}
+
+/// The README's `run` example: the writing exec runs alone, before grep,
+/// so grep finds the file it wrote.
+#[test]
+fn readme_run_example_grep_finds_the_file_exec_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let (results, _) = run_batch(
+        dir.path(),
+        &["--events"],
+        r#"[{"id":"1","name":"exec","input":{"command":"echo hello > x.txt; cat x.txt"}},
+            {"id":"2","name":"grep","input":{"pattern":"hel+o"}}]"#,
+    );
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["is_error"], false, "{:?}", results[0]);
+    let exec = results[0]["content"].as_str().unwrap();
+    assert!(exec.starts_with("hello\n"), "{exec}");
+    assert!(exec.contains("+ x.txt (created, 6 B)"), "{exec}");
+    assert_eq!(results[1]["is_error"], false, "{:?}", results[1]);
+    assert_eq!(results[1]["content"], "x.txt:1:hello");
+}
+
+/// Read-only execs still run side by side: every call starts before the
+/// first one finishes (event order, not wall time).
+#[test]
+fn read_only_execs_overlap_and_writing_ones_run_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = [
+        "sleep 1",
+        "sleep 1 && ls",
+        "sleep 1; cat /dev/null",
+        "sleep 1 | wc -l",
+        "sleep 1 2>/dev/null",
+        "sleep 0.1; echo hi > y.txt",
+        "sleep 0.1 && ls",
+    ];
+    let calls: Vec<Value> = commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| serde_json::json!({"id": i.to_string(), "name": "exec", "input": {"command": c}}))
+        .collect();
+    let (results, stderr) = run_batch(
+        dir.path(),
+        &["--events"],
+        &serde_json::to_string(&calls).unwrap(),
+    );
+    let ids: Vec<&str> = results.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["0", "1", "2", "3", "4", "5", "6"]);
+    assert!(
+        results.iter().all(|r| r["is_error"] == false),
+        "{results:?}"
+    );
+    let events: Vec<(String, String)> = stderr
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| {
+            let e: Value = serde_json::from_str(l).unwrap();
+            (
+                e["event"].as_str().unwrap().to_string(),
+                e["id"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let pos = |k: &str, id: &str| {
+        events
+            .iter()
+            .position(|(a, b)| a == k && b == id)
+            .unwrap_or_else(|| panic!("no {k} {id} in {events:?}"))
+    };
+    let first_finish = (0..5)
+        .map(|i| pos("finished", &i.to_string()))
+        .min()
+        .unwrap();
+    for i in 0..5 {
+        assert!(pos("started", &i.to_string()) < first_finish, "{events:?}");
+    }
+    // The writer starts after all five finished, and the next call after it.
+    let last_finish = (0..5)
+        .map(|i| pos("finished", &i.to_string()))
+        .max()
+        .unwrap();
+    assert!(pos("started", "5") > last_finish, "{events:?}");
+    assert!(pos("started", "6") > pos("finished", "5"), "{events:?}");
 }
 
 #[test]
