@@ -31,6 +31,9 @@ pub struct RunArgs {
     /// secret (repeatable).
     #[arg(long = "allow-env", value_name = "NAME")]
     pub allow_env: Vec<String>,
+    /// The shape of stdin and stdout: toolexec's own, or a model API's.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: crate::format::RunFormat,
 }
 
 /// Settings of the built-in tools shared by `run`, `tools` and `mcp`.
@@ -157,7 +160,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
     io::stdin()
         .read_to_string(&mut text)
         .map_err(|e| CliError::Usage(format!("cannot read stdin: {e}")))?;
-    let calls = parse_calls(&text).map_err(CliError::Usage)?;
+    let (calls, reply) = crate::format::read_calls(args.format, &text).map_err(CliError::Usage)?;
     let pipeline = &args.pipeline;
     let redactor = build_redactor(pipeline.rules.as_deref(), true)?;
     let limits = pipeline.limits()?;
@@ -181,8 +184,8 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
         options = options.events(event_sink());
     }
     let results = executor.run_batch(calls, &options).await;
-    let mut text =
-        serde_json::to_string_pretty(&results).map_err(|e| CliError::Runtime(e.to_string()))?;
+    let mut text = crate::format::write_results(reply, &results)
+        .map_err(|e| CliError::Runtime(e.to_string()))?;
     text.push('\n');
     let stdout = io::stdout();
     let mut out = stdout.lock();

@@ -1028,3 +1028,26 @@ async fn proxy_fails_pending_calls_and_exits_non_zero_when_the_child_dies() {
     })
     .await;
 }
+
+/// `toolexec tools --format mcp` prints exactly what `toolexec mcp` lists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_format_mcp_matches_the_servers_tools_list() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    let mut served: Vec<Value> = s
+        .tools()
+        .await
+        .iter()
+        .map(|t| serde_json::to_value(t).unwrap())
+        .collect();
+    let out = std::process::Command::new(TOOLEXEC)
+        .args(["tools", "--format", "mcp"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut printed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let by_name = |v: &Value| v["name"].as_str().unwrap().to_string();
+    served.sort_by_key(by_name);
+    printed.sort_by_key(by_name);
+    assert_eq!(printed, served);
+}
