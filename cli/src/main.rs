@@ -13,7 +13,6 @@
 mod demo;
 mod format;
 mod mcp;
-mod proxy;
 mod run;
 
 use std::io::{self, Write};
@@ -52,7 +51,7 @@ enum Command {
     Mcp(mcp::McpArgs),
     /// Serve the tools of the child MCP server CMD over MCP on stdio,
     /// through the pipeline.
-    Proxy(proxy::ProxyArgs),
+    Proxy(mcp::ProxyArgs),
 }
 
 #[derive(Debug, Args)]
@@ -112,7 +111,7 @@ fn main() -> ExitCode {
             Command::Redact(args) => redact(args),
             Command::Tools { format } => tools(format),
             Command::Mcp(args) => mcp::run(args).await,
-            Command::Proxy(args) => proxy::run(args).await,
+            Command::Proxy(args) => mcp::run_proxy(args).await,
         }
     });
     // A blocking read of stdin left behind (MCP) must not hold the exit.
@@ -147,7 +146,7 @@ fn install_panic_hook() {
 }
 
 fn redact(args: RedactArgs) -> Result<(), CliError> {
-    let redactor = run::build_redactor(args.rules.as_deref(), !args.no_env)?;
+    let redactor = toolexec_mcp::build_redactor(args.rules.as_deref(), !args.no_env)?;
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -161,9 +160,10 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
 
 fn tools(format: format::ToolsFormat) -> Result<(), CliError> {
     let dir = std::env::temp_dir();
-    let executor = run::builtin_executor_builder(&dir, &run::ToolOptions::default())
-        .build()
-        .map_err(|e| CliError::Runtime(e.to_string()))?;
+    let executor =
+        toolexec_mcp::builtin_executor_builder(&dir, &toolexec_mcp::ToolOptions::default())
+            .build()
+            .map_err(|e| CliError::Runtime(e.to_string()))?;
     let text = format::write_tools(format, &executor.catalog())
         .map_err(|e| CliError::Runtime(e.to_string()))?;
     let stdout = io::stdout();
