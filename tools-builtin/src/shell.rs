@@ -1063,7 +1063,7 @@ fn git(args: &[Word]) -> Result<(), Fault> {
         }
         "branch" => {
             let listing = rest.iter().any(|w| w.text == "--list" || w.text == "-l");
-            let mut rest = rest.into_iter();
+            let mut rest = rest.into_iter().peekable();
             while let Some(w) = rest.next() {
                 let t = w.text.as_str();
                 let name = t.split('=').next().unwrap_or(t);
@@ -1073,8 +1073,10 @@ fn git(args: &[Word]) -> Result<(), Fault> {
                     | "--no-column" | "-i" | "--ignore-case" | "--sort" | "--format"
                     | "--abbrev" | "--no-abbrev" | "-q" | "--quiet" => {}
                     "--contains" | "--no-contains" | "--merged" | "--no-merged" | "--points-at" => {
+                        // The commit is optional: git reads a next word
+                        // starting with `-` as an option, and so does this.
                         if !t.contains('=') {
-                            rest.next();
+                            rest.next_if(|w| !w.text.starts_with('-'));
                         }
                     }
                     _ if !t.starts_with('-') && listing => {}

@@ -59,6 +59,8 @@ const SHELL_TABLE: &[(&str, bool)] = &[
     ("git diff --output=patch.txt", false),
     ("git log --outp=patch.txt", false),
     ("git diff --ext-diff", false),
+    ("git branch --contains HEAD~2", true),
+    ("git branch --list --contains -D x", false),
     ("git commit -m x", false),
     ("git checkout main", false),
     ("git stash", false),
