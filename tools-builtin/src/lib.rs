@@ -118,7 +118,7 @@ pub use exec::{ExecConfig, ExecTool};
 pub use glob::GlobTool;
 #[cfg(feature = "grep")]
 pub use grep::GrepTool;
-pub use jail::Jail;
+pub use jail::{escape_name, Jail};
 #[cfg(feature = "read")]
 pub use read::ReadTool;
 #[cfg(feature = "tool-search")]
@@ -139,6 +139,9 @@ pub struct BuiltinConfig {
     /// where too-large results are spilled). See
     /// [`ReadTool::with_extra_roots`].
     pub read_extra_roots: Vec<std::path::PathBuf>,
+    /// The cap on read's `limit` (`None`: [`read::DEFAULT_READ_MAX_LIMIT`]).
+    #[cfg(feature = "read")]
+    pub read_max_limit: Option<u64>,
 }
 
 impl BuiltinConfig {
@@ -149,9 +152,18 @@ impl BuiltinConfig {
         self
     }
 
-    /// Lets read open files under `dir` too (e.g. the scratch directory).
+    /// Lets read open the spill files of the session scratch directory
+    /// `dir` (and nothing else in it) by absolute path, e.g.
+    /// [`toolexec_limiter::ScratchSession::dir`].
     pub fn with_read_root(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
         self.read_extra_roots.push(dir.into());
+        self
+    }
+
+    /// Caps read's `limit` at `lines` (default 2 000).
+    #[cfg(feature = "read")]
+    pub fn with_read_max_limit(mut self, lines: u64) -> Self {
+        self.read_max_limit = Some(lines);
         self
     }
 }
@@ -184,7 +196,13 @@ pub fn builtin_tools(config: &BuiltinConfig) -> BuiltinTools {
     let mut tools: Vec<Arc<dyn Tool>> = Vec::new();
     #[cfg(feature = "read")]
     tools.push(Arc::new(
-        ReadTool::new(Arc::clone(&tracker)).with_extra_roots(config.read_extra_roots.clone()),
+        ReadTool::new(Arc::clone(&tracker))
+            .with_extra_roots(config.read_extra_roots.clone())
+            .with_max_limit(
+                config
+                    .read_max_limit
+                    .unwrap_or(read::DEFAULT_READ_MAX_LIMIT),
+            ),
     ));
     #[cfg(feature = "write")]
     tools.push(Arc::new(WriteTool::new(Arc::clone(&tracker))));
