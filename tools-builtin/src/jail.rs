@@ -229,6 +229,10 @@ impl Jail {
             Errno::NOTDIR => ToolsError::NotDirectory {
                 path: display.to_string(),
             },
+            // Opening a socket (or a device without a driver) fails so.
+            Errno::NXIO | Errno::NODEV => ToolsError::NotRegularFile {
+                path: display.to_string(),
+            },
             other => ToolsError::io(op, display, other.into()),
         }
     }
