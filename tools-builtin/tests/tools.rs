@@ -1502,7 +1502,7 @@ async fn a_file_flipped_with_an_outward_link_or_a_fifo_never_leaks_or_blocks() {
     fx.write("g.txt", "GEE\n");
     rustix::fs::mknodat(
         rustix::fs::CWD,
-        &fx.root().join("gfifo"),
+        fx.root().join("gfifo"),
         rustix::fs::FileType::Fifo,
         rustix::fs::Mode::from_raw_mode(0o600),
         0,
@@ -1551,7 +1551,7 @@ async fn fifos_sockets_and_devices_are_refused_at_once() {
     let fx = Fixture::new();
     rustix::fs::mknodat(
         rustix::fs::CWD,
-        &fx.root().join("fifo"),
+        fx.root().join("fifo"),
         rustix::fs::FileType::Fifo,
         rustix::fs::Mode::from_raw_mode(0o600),
         0,
