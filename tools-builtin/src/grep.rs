@@ -603,6 +603,180 @@ fn format_hits(outcome: &Outcome, pattern: &str, path: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn search_for(pattern: &str, dir: &Path) -> Search {
+        let line = compile(pattern, false, false).expect("compiles");
+        let prefilter = if prefilter_safe(pattern) {
+            compile(pattern, false, true).ok()
+        } else {
+            None
+        };
+        let jail = Jail::new(dir).expect("jail");
+        Search {
+            line,
+            prefilter,
+            filter: None,
+            root: jail.root().to_path_buf(),
+            jail,
+            max: usize::MAX,
+        }
+    }
+
+    /// The lines the regex crate itself matches, one line at a time.
+    fn reference(pattern: &str, text: &str) -> Vec<u64> {
+        let re = regex::bytes::Regex::new(pattern).expect("compiles");
+        let mut lines: Vec<&[u8]> = text.as_bytes().split(|b| *b == b'\n').collect();
+        // An empty file has no line; a final `\n` ends the last line.
+        if text.is_empty() || text.ends_with('\n') {
+            lines.pop();
+        }
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| re.is_match(l.strip_suffix(b"\r").unwrap_or(l)))
+            .map(|(i, _)| i as u64 + 1)
+            .collect()
+    }
+
+    fn ours(search: &Search, text: &str) -> Vec<u64> {
+        let mut buf = Vec::new();
+        let mut found = Vec::new();
+        search_reader(text.as_bytes(), search, &mut buf, &mut found, &|| false).expect("searched");
+        found.into_iter().map(|(n, _)| n).collect()
+    }
+
+    const PATTERNS: &[&str] = &[
+        "(?-m)^foo",
+        "(?-m)foo$",
+        "(?i-m)^FOO",
+        "(?-m:^foo)",
+        "^foo",
+        "foo$",
+        "^$",
+        "(?m)^foo$",
+        "\\Afoo",
+        "foo\\z",
+        "(?s)f.o",
+        "f.o",
+        "(?-R)o$",
+        "(?R)o$",
+        "\\bfoo\\b",
+        "[^x]oo",
+        "o\\s",
+        "(?x) f o o # comment",
+        "x*",
+    ];
+
+    #[test]
+    fn inline_flags_match_as_the_regex_crate_matches_each_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let text = "bar\nfoo one\nxfoo\r\nfoo\n\nfoo two\r\nf\ro\nafoo b\nfoo";
+        for pattern in PATTERNS {
+            let search = search_for(pattern, dir.path());
+            assert_eq!(ours(&search, text), reference(pattern, text), "{pattern}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn grep_matches_exactly_the_lines_the_regex_matches(
+            pattern in proptest::sample::select(PATTERNS),
+            text in "(foo|bar|xfoo| |\r|\n|f|o|x){0,40}",
+        ) {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let search = search_for(pattern, dir.path());
+            prop_assert_eq!(ours(&search, &text), reference(pattern, &text));
+        }
+    }
+
+    #[test]
+    fn lines_across_chunk_boundaries_are_whole() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let text: String = (1..=40_000)
+            .map(|i| format!("line {i} foo{}\n", i % 7))
+            .collect();
+        for pattern in ["foo3$", "^line 3", "(?-m)^line 39999 "] {
+            let search = search_for(pattern, dir.path());
+            assert_eq!(ours(&search, &text), reference(pattern, &text), "{pattern}");
+        }
+    }
+
+    /// An endless stream of text without a newline or a NUL.
+    struct Endless;
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            buf.fill(b'a');
+            Ok(buf.len())
+        }
+    }
+
+    #[test]
+    fn cancellation_is_checked_every_chunk_inside_one_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let search = search_for("b", dir.path());
+        let checks = std::cell::Cell::new(0u64);
+        let cancelled = || {
+            checks.set(checks.get() + 1);
+            checks.get() > 100
+        };
+        let mut counted = crate::fsutil::CancellableReader {
+            inner: Endless,
+            cancel: &|| false,
+            consumed: 0,
+        };
+        let (mut buf, mut found) = (Vec::new(), Vec::new());
+        let err = search_reader(&mut counted, &search, &mut buf, &mut found, &cancelled)
+            .expect_err("cancelled");
+        assert_eq!(err, FileError::Cancelled);
+        // 100 chunks of at most 64 KiB were read before the 101st check.
+        assert!(
+            counted.consumed <= 100 * CHUNK as u64,
+            "{}",
+            counted.consumed
+        );
+        assert!(
+            counted.consumed >= 99 * CHUNK as u64,
+            "{}",
+            counted.consumed
+        );
+        assert!(
+            buf.capacity() <= STREAM_LINE_MAX + 2 * CHUNK,
+            "memory bounded"
+        );
+    }
+
+    #[test]
+    fn a_nul_past_the_probe_ends_the_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let search = search_for("foo", dir.path());
+        let mut text = "foo\n".repeat(5_000).into_bytes();
+        text.extend_from_slice(b"foo then nul\0");
+        let reader = (&text[..]).chain(Endless);
+        let (mut buf, mut found) = (Vec::new(), Vec::new());
+        let (count, read) =
+            search_reader(reader, &search, &mut buf, &mut found, &|| false).expect("ends");
+        assert_eq!(count, 5_000);
+        assert!(read < 4 * CHUNK as u64, "{read}");
+    }
+
+    #[test]
+    fn the_prefilter_is_off_for_text_anchors_and_the_m_flag() {
+        for p in ["\\Afoo", "foo\\z", "(?-m)^x", "(?m-i)x", "(?sm:x)"] {
+            assert!(!prefilter_safe(p), "{p}");
+        }
+        for p in ["foo", "(?i)foo", "(?:ab)+", "(?P<name>x)", "(?s-i:x)"] {
+            assert!(prefilter_safe(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn excerpts_are_at_most_100_chars() {
+        assert_eq!(excerpt("short"), "short");
+        let long = "é".repeat(150);
+        assert_eq!(excerpt(&long), format!("{}…", "é".repeat(100)));
+    }
 
     #[test]
     fn long_lines_are_clipped_by_characters() {
