@@ -53,6 +53,55 @@
 //!   above the root; the existing part of the path is canonicalized and
 //!   must stay inside; dangling symbolic links are refused. Errors name
 //!   the path as given: `path "../x" is outside the workspace (…)`.
+//! - **Race-free jail.** The checked path is never used as such: every
+//!   open, stat, mkdir, create and rename goes through an `O_PATH` handle
+//!   of the root with `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+//!   RESOLVE_NO_MAGICLINKS)` (through `rustix`; chosen over `cap-std`
+//!   because it is already in the tree, gives the flags directly and fails
+//!   closed instead of falling back to a user-space walk). The checked path
+//!   holds no symbolic link, so one met at use time is a swap: the call
+//!   fails (`… (it changed into a symbolic link while the call ran)`) and
+//!   touches nothing. Without `openat2` (Linux < 5.6) every file operation
+//!   fails with `the workspace jail is unavailable: …`. Writes create
+//!   `.toolexec-PID-N.tmp` with `O_EXCL | O_NOFOLLOW` in the handle of the
+//!   target's directory and `renameat` it on that same handle; parents are
+//!   created one `mkdirat` at a time, each in the handle of the previous.
+//!   grep and glob walk with the `ignore` crate (by path), so each file is
+//!   opened beneath the root handle before it is read, each listed name
+//!   is checked beneath it before it is printed, and a directory that is no
+//!   longer a real directory beneath the root is not descended into: a
+//!   swap can make the walk skip or list less, never read or print
+//!   anything outside.
+//! - **Non-regular files.** Opened with `O_NONBLOCK | O_NOFOLLOW` and
+//!   checked with `fstat` on the descriptor before the first byte is read:
+//!   FIFOs, sockets (`ENXIO`) and devices are refused at once with
+//!   `path "P" is not a regular file (a FIFO, socket or device)`;
+//!   `/dev/zero` or `/dev/stdin` behind a link resolve outside the root and
+//!   are refused as such.
+//! - **Scratch.** read opens, outside the workspace, only the spill files
+//!   (`tool_result_<digits>.txt`, regular, owned by this user, directly in
+//!   the directory) of the session scratch directories it was given
+//!   ([`BuiltinConfig::with_read_root`], normally
+//!   [`toolexec_limiter::ScratchSession::dir`]); nothing else in them, and
+//!   not the scratch root. The rules live in the limiter (see
+//!   `toolexec_limiter::ScratchRoot`).
+//! - **Bounds.** read checks cancellation before every 64 KiB it reads,
+//!   grep before every 64 KiB chunk it searches (also inside one file);
+//!   read's `limit` is capped at 2 000 lines by default
+//!   ([`BuiltinConfig::with_read_max_limit`]); a too-large `limit` is
+//!   clamped, not refused, and the usual continuation line follows. grep
+//!   refuses patterns over 64 KiB of text or 8 MiB of compiled program,
+//!   quoting at most their first 100 characters; a NUL byte ends the search
+//!   of a file, so sparse files are never scanned in full; files that could
+//!   not be read are counted: `(N files could not be read)` (always
+//!   `files`, as the issue words it).
+//! - **Odd names.** glob and grep print names that are not valid UTF-8 or
+//!   hold control characters (a newline) with those bytes as `\xNN`
+//!   ([`escape_name`]), so each entry is one line; [`Jail::resolve`] looks
+//!   an argument up with the escapes decoded when it does not exist as
+//!   written, so printed names can be read back. A NUL byte in a path is
+//!   refused (`must not contain a NUL byte`); a name too long for the file
+//!   system gets the system's `File name too long`.
 //! - **Output formats.** read: `{n:>6}\t{line}` (see [`ReadTool`]); grep:
 //!   `path:line:text`; glob: one path a line; exec: output, notes, then
 //!   `exit status: N` (see [`ExecTool`]); tool_search: JSON. Paths are
