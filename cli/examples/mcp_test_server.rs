@@ -12,6 +12,7 @@
 //!   `sleep started` to the `--log` file, and `sleep cancelled` when the
 //!   call is cancelled.
 //! - `big`: 100 000 characters.
+//! - `many_lines`: 3 000 lines `line NNNN of the child's output`.
 //! - `readonly_big`: 500 lines of 50 characters, annotated `readOnlyHint`.
 //! - `needs_field {name}`: the schema requires `name`.
 //! - `write_file {path, content}`: writes a file.
@@ -61,6 +62,7 @@ fn tools() -> Vec<Tool> {
             ),
         ),
         Tool::new("big", "Returns 100 000 characters.", no_args()),
+        Tool::new("many_lines", "Returns 3 000 numbered lines.", no_args()),
         Tool::new(
             "readonly_big",
             "Returns 500 lines of 50 characters.",
@@ -174,6 +176,12 @@ impl ServerHandler for TestServer {
                 self.sleep(ms, &context).await
             }
             "big" => CallToolResult::success(vec![ContentBlock::text("a".repeat(100_000))]),
+            "many_lines" => {
+                let lines: Vec<String> = (1..=3000)
+                    .map(|n| format!("line {n:04} of the child's output"))
+                    .collect();
+                CallToolResult::success(vec![ContentBlock::text(lines.join("\n"))])
+            }
             "readonly_big" => {
                 let line = format!("{}\n", "r".repeat(49));
                 CallToolResult::success(vec![ContentBlock::text(line.repeat(500))])

@@ -686,6 +686,7 @@ async fn proxy_lists_the_child_tools_and_passes_its_stderr() {
             "big",
             "crash",
             "echo_secret",
+            "many_lines",
             "needs_field",
             "readonly_big",
             "sleep",
@@ -853,12 +854,162 @@ async fn proxy_spills_a_100000_char_result() {
     );
     assert!(t.starts_with(&prefix), "{t}");
     assert!(
-        t.ends_with(".txt\nUse read tool on this path if you need full content."),
+        t.ends_with(".txt\nUse toolexec_read_spill on this path if you need full content."),
         "{t}"
     );
     let spill = meta(&r, "toolexec/spillPath");
     let full = std::fs::read_to_string(spill.as_str().unwrap()).unwrap();
     assert_eq!(full, "a".repeat(100_000));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_spill_hint_names_its_spill_reader_which_reads_only_its_spill_files() {
+    let scratch = tempfile::tempdir().unwrap();
+    let s = Session::start(&[
+        "proxy",
+        "--scratch",
+        dir_str(scratch.path()),
+        "--",
+        test_server(),
+    ])
+    .await;
+    // Not listed before anything was spilled.
+    assert!(!names(&s.tools().await).contains(&"toolexec_read_spill".to_string()));
+    let r = s.call("many_lines", json!({})).await;
+    let t = text(&r);
+    let path = meta(&r, "toolexec/spillPath").as_str().unwrap().to_string();
+    assert!(
+        t.ends_with(&format!(
+            "{path}\nUse toolexec_read_spill on this path if you need full content."
+        )),
+        "{t}"
+    );
+    let tools = s.tools().await;
+    let reader = tool(&tools, "toolexec_read_spill");
+    assert_eq!(
+        reader.annotations.as_ref().and_then(|a| a.read_only_hint),
+        Some(true)
+    );
+    let r = s
+        .call(
+            "toolexec_read_spill",
+            json!({"path": path, "offset": 1500, "limit": 3}),
+        )
+        .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(
+        text(&r),
+        "  1500\tline 1500 of the child's output\n  1501\tline 1501 of the child's output\n  1502\tline 1502 of the child's output\n[showing lines 1500-1502; use toolexec_read_spill with offset=1503 to see more]"
+    );
+    // The last lines, without a "more" note.
+    let r = s
+        .call("toolexec_read_spill", json!({"path": path, "offset": 3000}))
+        .await;
+    assert_eq!(text(&r), "  3000\tline 3000 of the child's output");
+    // Nothing but its own spill files.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let other = elsewhere.path().join("tool_result_1.txt");
+    std::fs::write(&other, "not ours").unwrap();
+    for bad in [other.to_str().unwrap(), "/etc/passwd"] {
+        let r = s.call("toolexec_read_spill", json!({"path": bad})).await;
+        assert_eq!(r.is_error, Some(true), "{bad}");
+        assert!(
+            text(&r).contains("only this server's spill files"),
+            "{}",
+            text(&r)
+        );
+    }
+}
+
+/// The processes whose process group is `pgid` (from `/proc/PID/stat`).
+fn group_members(pgid: u32) -> Vec<String> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid pgrp …; comm may hold spaces and parens.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // A zombie waits for its parent to reap it; it runs nothing.
+        if fields.first() == Some(&"Z") {
+            continue;
+        }
+        if fields.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(pgid) {
+            found.push(stat);
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_ends_the_whole_process_group_of_a_wrapper() {
+    let logs = tempfile::tempdir().unwrap();
+    for (round, how) in ["end of input", "SIGTERM", "wrapper killed"]
+        .iter()
+        .enumerate()
+    {
+        let log = logs.path().join(format!("server-{round}.log"));
+        let log = dir_str(&log).to_string();
+        // A shell that does not exec: the real server is a grandchild, next
+        // to a background sleeper.
+        let script = format!("sleep 3600 & '{}' --log '{log}'; wait", test_server());
+        let s = Session::start(&["proxy", "--", "sh", "-c", &script]).await;
+        let wrapper = processes_with(&log)
+            .into_iter()
+            .find_map(|p| {
+                let (pid, cmd) = p.split_once(": ")?;
+                cmd.starts_with("sh -c").then(|| pid.parse::<u32>().ok())?
+            })
+            .expect("the wrapper shell runs");
+        // The wrapper leads its own group: the server and the sleeper are in it.
+        eventually("the group to hold the server and the sleeper", || {
+            group_members(wrapper).len() >= 3
+        })
+        .await;
+        let Session {
+            client,
+            mut process,
+            ..
+        } = s;
+        let want = match *how {
+            "end of input" => {
+                let _ = client.cancel().await;
+                Some(0)
+            }
+            "SIGTERM" => {
+                let pid = process.id().unwrap().to_string();
+                assert!(std::process::Command::new("kill")
+                    .args(["-TERM", &pid])
+                    .status()
+                    .unwrap()
+                    .success());
+                Some(143)
+            }
+            _ => {
+                assert!(std::process::Command::new("kill")
+                    .args(["-KILL", &wrapper.to_string()])
+                    .status()
+                    .unwrap()
+                    .success());
+                Some(1)
+            }
+        };
+        let status = tokio::time::timeout(WAIT, process.wait())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(status.code(), want, "{how}");
+        eventually(&format!("the group to be empty after {how}"), || {
+            group_members(wrapper).is_empty()
+        })
+        .await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,8 +11,13 @@
 //! Decisions:
 //! - **The child process** is spawned by toolexec itself (stdin and stdout
 //!   piped, stderr inherited, so the child's log lines reach our stderr
-//!   unchanged) so that its exit status can be reported. It keeps our
-//!   working directory. When our client closes stdin, the calls in flight
+//!   unchanged) so that its exit status can be reported, in a process group
+//!   of its own ([`spawn_child`]). It keeps our working directory. Whenever
+//!   the child ends, or is stopped, a SIGKILL goes to what is left of its
+//!   group ([`end_group`]), so a wrapper (`npx`, `sh -c`, `uv run`) leaves
+//!   no server behind: after end of input, a shutdown request, and a crash
+//!   of the child alike. (A SIGKILL of the proxy itself cannot be acted on;
+//!   the child then sees its stdin close.) When our client closes stdin, the calls in flight
 //!   are cancelled at once (the child is told), the child's stdin is closed
 //!   and it gets 3 s to exit before it is killed; [`Proxy::serve`] returns
 //!   [`Outcome::ClientClosed`] (the command exits 0). On a shutdown request
@@ -73,7 +78,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -95,9 +100,10 @@ use tokio_util::sync::CancellationToken;
 
 use crate::pipeline::{canonical_workdir, PipelineOptions};
 use crate::server::{
-    arguments_text, call_tool_result, implementation, listed_tools, tool_answered, unknown_tool,
-    Lifecycle, META_CONCURRENCY_SAFE, META_READ_ONLY,
+    arguments_text, call_tool_result, implementation, listed_tools, schema_object, tool_answered,
+    unknown_tool, Lifecycle, META_CONCURRENCY_SAFE, META_READ_ONLY,
 };
+use crate::spill_tool::{retarget_hints, ReadSpill, READ_SPILL};
 use crate::{Error, Outcome, Transport};
 
 /// `_meta` key of a proxied tool: the child's `outputSchema`.
@@ -515,6 +521,9 @@ struct ServerInner {
     definitions: HashMap<String, McpTool>,
     shared: Arc<Shared>,
     limits: toolexec_limiter::Limits,
+    /// Whether a result was spilled or cut: from then on
+    /// [`READ_SPILL`] is listed.
+    spilled: AtomicBool,
     next_id: AtomicU64,
     life: Arc<Lifecycle>,
 }
@@ -550,7 +559,12 @@ impl ServerHandler for ProxyServer {
         let inner = &*self.inner;
         Ok(ListToolsResult::with_all_items(listed_tools(
             &inner.executor,
-            |info| inner.definitions.get(&info.name).cloned(),
+            |info| {
+                if info.name == READ_SPILL && !inner.spilled.load(Ordering::SeqCst) {
+                    return None;
+                }
+                inner.definitions.get(&info.name).cloned()
+            },
         )))
     }
 
@@ -596,6 +610,16 @@ impl ServerHandler for ProxyServer {
             .and_then(|slot| slot.structured.take());
         let answered = tool_answered(result.error_kind);
         let success = !result.is_error;
+        let mut result = result;
+        if let Some(path) = &result.spill_path {
+            if let Some(text) = retarget_hints(&result.content, path) {
+                result.content = text;
+            }
+            if !inner.spilled.swap(true, Ordering::SeqCst) {
+                // The spill reader is listed from now on.
+                let _ = context.peer.notify_tool_list_changed().await;
+            }
+        }
         let mut out = call_tool_result(result);
         if let Some(value) = structured.filter(|_| answered) {
             let value = redact_json(&inner.shared.redactor, value);
@@ -674,6 +698,25 @@ fn build_executor(
             definitions.insert(tool.name.clone(), definition.clone());
             builder = builder.tool(tool.clone());
         }
+        if !definitions.contains_key(READ_SPILL) {
+            // The reader of our own spill files, so that our hints work.
+            let limits = pipeline.limits()?;
+            let reader = ReadSpill::new(limits.scratch_dir.clone(), limits.effective_budget(true));
+            let mut definition = McpTool::new(
+                READ_SPILL,
+                reader.description().to_string(),
+                schema_object(reader.input_schema()),
+            )
+            .with_annotations(
+                rmcp::model::ToolAnnotations::new()
+                    .read_only(true)
+                    .idempotent(true)
+                    .open_world(false),
+            );
+            definition.title = Some("Read a toolexec spill file".to_string());
+            definitions.insert(READ_SPILL.to_string(), definition);
+            builder = builder.tool(reader);
+        }
         match builder.build() {
             Ok(executor) => return Ok((executor, definitions)),
             Err(BuildError::InvalidSchema { name, detail }) => {
@@ -692,19 +735,37 @@ fn describe_exit(status: &std::io::Result<ExitStatus>) -> String {
     }
 }
 
-/// Starts the child MCP server: stdin and stdout piped to us, stderr
-/// inherited (its log lines reach our stderr unchanged), killed when its
-/// handle is dropped. This is the one place that spawns the child, so that
-/// a caller can prepare `command` (environment, working directory, a
-/// sandbox set up in `pre_exec`) before it runs.
+/// Starts the child MCP server in a process group of its own (its id is
+/// the child's pid): stdin and stdout piped to us, stderr inherited (its
+/// log lines reach our stderr unchanged), killed when its handle is
+/// dropped. This is the one place that spawns the child, so that a caller
+/// can prepare `command` (environment, working directory, a sandbox set up
+/// in `pre_exec`) before it runs. [`end_group`] ends the whole group.
 pub fn spawn_child(command: std::process::Command) -> std::io::Result<tokio::process::Child> {
     let mut command = tokio::process::Command::from(command);
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
+        .process_group(0)
         .kill_on_drop(true);
     command.spawn()
+}
+
+/// Sends SIGKILL to every process left in the process group `pgid` (the
+/// child's pid, see [`spawn_child`]): a wrapper's server, and whatever the
+/// server started, end with it. A group that is already empty is left
+/// alone.
+pub fn end_group(pgid: u32) {
+    use nix::sys::signal::{killpg, Signal};
+    let Ok(raw) = i32::try_from(pgid) else {
+        return;
+    };
+    if raw <= 1 {
+        return;
+    }
+    // ESRCH (no such group) means nothing is left.
+    let _ = killpg(nix::unistd::Pid::from_raw(raw), Signal::SIGKILL);
 }
 
 /// An MCP proxy in front of the child MCP server a command starts: the
@@ -820,6 +881,7 @@ impl Proxy {
         // to exit (its stdin is closed by then), then a kill.
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<Duration>();
         let child_shared = shared.clone();
+        let pgid = child.id();
         let mut child_task = tokio::spawn(async move {
             let status = tokio::select! {
                 status = child.wait() => status,
@@ -834,6 +896,11 @@ impl Proxy {
                     }
                 }
             };
+            // The child ended (by itself, or after its grace): what is left
+            // of its process group ends with it.
+            if let Some(pgid) = pgid {
+                end_group(pgid);
+            }
             let text = describe_exit(&status);
             let _ = child_shared.exit.set(text.clone());
             text
@@ -876,12 +943,17 @@ impl Proxy {
         };
         let (client, child_tools) = match started {
             Ok(Ok(started)) => started,
-            Ok(Err(msg)) => return Err(Error::ChildStartup(msg)),
-            Err(_) => {
-                return Err(Error::ChildStartup(format!(
-                    "the MCP server {program} did not complete the handshake within {}s",
-                    STARTUP_TIMEOUT.as_secs()
-                )))
+            failed => {
+                // The child is stopped with its group before we give up.
+                let _ = stop_tx.send(Duration::ZERO);
+                let _ = child_task.await;
+                return Err(Error::ChildStartup(match failed {
+                    Ok(Err(msg)) => msg,
+                    _ => format!(
+                        "the MCP server {program} did not complete the handshake within {}s",
+                        STARTUP_TIMEOUT.as_secs()
+                    ),
+                }));
             }
         };
         let peer = client.peer().clone();
@@ -901,6 +973,7 @@ impl Proxy {
                 definitions,
                 shared: shared.clone(),
                 limits: pipeline.limits()?,
+                spilled: AtomicBool::new(false),
                 next_id: AtomicU64::new(1),
                 life: life.clone(),
             }),
@@ -956,7 +1029,6 @@ impl Proxy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::schema_object;
     use rmcp::model::{ImageContent, ToolAnnotations};
     use serde_json::json;
 
