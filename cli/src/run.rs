@@ -115,11 +115,20 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
         .read_to_string(&mut text)
         .map_err(|e| CliError::Usage(format!("cannot read stdin: {e}")))?;
     let calls = parse_calls(&text).map_err(CliError::Usage)?;
-    let pipeline = args.pipeline.options();
+    let mut pipeline = args.pipeline.options();
+    // SPEC §6 Scratch: the per-user root (or --scratch DIR), checked, and
+    // the workspace's session directory in it, shared by every run on this
+    // workspace so that a later run can read an earlier run's spill files.
+    let root = toolexec_limiter::ScratchRoot::open(pipeline.limits()?.scratch_dir)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let session = root
+        .workspace_session(&workdir)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    pipeline.scratch = Some(session.dir().to_path_buf());
     let redactor = pipeline.redactor()?;
     let tools = ToolOptions {
         allow_env: args.allow_env.clone(),
-        ..ToolOptions::default()
+        read_roots: vec![session.dir().to_path_buf()],
     };
     let snapshot = pipeline.snapshot_config(&workdir).await?;
     let executor = pipeline

@@ -719,8 +719,8 @@ fn build_executor(
         }
         match builder.build() {
             Ok(executor) => return Ok((executor, definitions)),
-            Err(BuildError::InvalidSchema { name, detail }) => {
-                eprintln!("toolexec: proxy: tool {name} is left out: its input schema is unusable: {detail}");
+            Err(BuildError::InvalidSchema { name, source }) => {
+                eprintln!("toolexec: proxy: {source}; the tool is left out");
                 tools.retain(|(tool, _)| tool.name != name);
             }
             Err(err) => return Err(Error::Build(err)),
