@@ -409,9 +409,10 @@ async fn mcp_spills_a_result_that_is_too_large() {
         )
         .await;
     let t = text(&r);
+    // The server's own session directory in the scratch root.
     let prefix = format!(
-        "Full output was spilled to scratch file: {}/tool_result_",
-        scratch.path().display()
+        "Full output was spilled to scratch file: {}/session-",
+        scratch.path().canonicalize().unwrap().display()
     );
     assert!(t.starts_with("Result too large ("), "{t}");
     assert!(t.contains(&prefix), "{t}");
@@ -431,6 +432,21 @@ async fn mcp_spills_a_result_that_is_too_large() {
         .await;
     assert_eq!(r.is_error, Some(false), "{}", text(&r));
     assert!(text(&r).contains("aaaaaaaaaa"), "{}", text(&r));
+
+    // The session directory goes with the server.
+    let session_dir = spill.parent().unwrap().to_path_buf();
+    let Session {
+        client,
+        mut process,
+        ..
+    } = s;
+    let _ = client.cancel().await;
+    let status = tokio::time::timeout(WAIT, process.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert!(!session_dir.exists(), "{}", session_dir.display());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -625,6 +641,51 @@ async fn mcp_a_non_safe_call_waits_until_it_can_run_alone() {
         .unwrap()
         .unwrap();
     assert!(text(&e).starts_with("alone"), "{}", text(&e));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_a_long_exec_reports_progress_and_tools_have_titles() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(dir.path())]).await;
+    let tools = s.tools().await;
+    assert_eq!(
+        tool(&tools, "exec").title.as_deref(),
+        Some("Run shell command")
+    );
+    assert_eq!(tool(&tools, "read").title.as_deref(), Some("Read file"));
+    // About 3 s: a line every 100 ms.
+    let handle = s
+        .start_call(
+            "exec",
+            json!({"command": "for i in $(seq 1 30); do echo line $i; sleep 0.1; done"}),
+        )
+        .await;
+    let token = handle.progress_token.clone();
+    let response = tokio::time::timeout(WAIT, handle.await_response())
+        .await
+        .unwrap()
+        .unwrap();
+    let ServerResult::CallToolResult(r) = response else {
+        panic!("not a tool result: {response:?}");
+    };
+    assert!(text(&r).contains("line 30"), "{}", text(&r));
+    eventually("three progress notifications", || {
+        s.recorder.progress.lock().unwrap().len() >= 3
+    })
+    .await;
+    let progress = s.recorder.progress.lock().unwrap().clone();
+    let mut seen = 0.0;
+    for p in &progress {
+        assert_eq!(p.progress_token, token);
+        assert!(p.progress >= seen && p.progress <= 30.0, "{progress:?}");
+        seen = p.progress;
+        let message = p.message.clone().unwrap_or_default();
+        assert!(
+            message.ends_with(" bytes of output so far")
+                && message.starts_with(&format!("{} lines, ", p.progress)),
+            "{message}"
+        );
+    }
 }
 
 #[test]

@@ -74,6 +74,7 @@ pub mod duration;
 pub mod event;
 pub mod executor;
 pub mod observer;
+pub mod progress;
 pub mod stage;
 pub mod stages;
 pub mod tool;
@@ -83,6 +84,9 @@ pub use duration::format_go_duration;
 pub use event::{Event, EventKind, EventSink};
 pub use executor::{BatchOptions, BuildError, Executor, ExecutorBuilder, DEFAULT_MAX_CONCURRENCY};
 pub use observer::{ChangeObserver, ObservedChange};
+pub use progress::{
+    with_progress_sink, Progress, ProgressReporter, ProgressSink, PROGRESS_INTERVAL,
+};
 pub use stage::{Chain, Invocation, Next, Outcome, Stage};
 pub use stages::deadline::{timeout_message, DeadlineStage, DEFAULT_GRACE};
 pub use stages::hooks::{HooksStage, PreHook};

@@ -47,7 +47,7 @@ pub use pipeline::{
     build_redactor, builtin_executor_builder, canonical_workdir, PipelineOptions, ToolOptions,
 };
 pub use proxy::{end_group, spawn_child, Proxy};
-pub use server::{serve, termination_signal, Server};
+pub use server::{serve, termination_signal, Server, Session};
 
 /// Where an MCP server listens.
 #[derive(Debug, Clone)]
