@@ -25,13 +25,57 @@ fn secret() -> String {
     format!("ghp_{}", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5")
 }
 
-/// Records the progress notifications it receives.
+/// Records the progress notifications and tool-list changes it receives;
+/// answers sampling and elicitation requests.
 #[derive(Debug, Default, Clone)]
 struct Recorder {
     progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+    tools_changed: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl ClientHandler for Recorder {
+    #[allow(deprecated)]
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let capabilities = rmcp::model::ClientCapabilities::builder()
+            .enable_sampling()
+            .enable_elicitation()
+            .build();
+        rmcp::model::ClientConfig::new(
+            capabilities,
+            rmcp::model::Implementation::new("toolexec-tests", "0.1.0"),
+        )
+    }
+
+    #[allow(deprecated)]
+    async fn create_message(
+        &self,
+        _params: rmcp::model::CreateMessageRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::ErrorData> {
+        Ok(serde_json::from_value(json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "hi from the client"},
+            "model": "test-model"
+        }))
+        .unwrap())
+    }
+
+    async fn create_elicitation(
+        &self,
+        _params: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        Ok(
+            serde_json::from_value(json!({"action": "accept", "content": {"name": "Ada"}}))
+                .unwrap(),
+        )
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tools_changed
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
     async fn on_progress(
         &self,
         params: ProgressNotificationParam,
@@ -744,6 +788,8 @@ async fn proxy_lists_the_child_tools_and_passes_its_stderr() {
     assert_eq!(
         names(&tools),
         [
+            "add_tool",
+            "ask",
             "big",
             "crash",
             "echo_secret",
@@ -1112,6 +1158,67 @@ async fn proxy_with_workdir_appends_the_change_report() {
         t,
         "written\n\n[Workspace Changes]\n+ out.txt (created, 5 B)"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_forwards_sampling_elicitation_resources_prompts_and_new_tools() {
+    let s = Session::start(&["proxy", "--", test_server()]).await;
+    // The child's capabilities are mirrored; tools/list_changed is ours.
+    let info = s.client.peer_info().expect("server info");
+    assert!(info.capabilities.resources.is_some());
+    assert!(info.capabilities.prompts.is_some());
+
+    // Sampling and elicitation go to our client and back.
+    let r = s.call("ask", json!({})).await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let t = text(&r);
+    assert!(t.contains("sampled=\"hi from the client\""), "{t}");
+    assert!(
+        t.contains("\"action\":\"accept\"") && t.contains("Ada"),
+        "{t}"
+    );
+
+    // Resources and prompts, their text masked.
+    let peer = s.client.peer();
+    let resources = peer.list_resources(None).await.unwrap();
+    let listed = serde_json::to_value(&resources).unwrap();
+    assert_eq!(listed["resources"][0]["uri"], json!("test://notes"));
+    let read = peer
+        .read_resource(serde_json::from_value(json!({"uri": "test://notes"})).unwrap())
+        .await
+        .unwrap();
+    let read = serde_json::to_value(&read).unwrap().to_string();
+    assert!(read.contains("token=[REDACTED:github-token]"), "{read}");
+    assert!(!read.contains(&secret()), "{read}");
+    let prompts = peer.list_prompts(None).await.unwrap();
+    assert_eq!(
+        serde_json::to_value(&prompts).unwrap()["prompts"][0]["name"],
+        json!("greet")
+    );
+    let prompt = peer
+        .get_prompt(serde_json::from_value(json!({"name": "greet"})).unwrap())
+        .await
+        .unwrap();
+    let prompt = serde_json::to_value(&prompt).unwrap().to_string();
+    assert!(prompt.contains("[REDACTED:github-token]"), "{prompt}");
+    assert!(!prompt.contains(&secret()), "{prompt}");
+
+    // A tool added at run time: the proxy follows the child's
+    // tools/list_changed and tells us.
+    assert!(!names(&s.tools().await).contains(&"late_tool".to_string()));
+    let r = s.call("add_tool", json!({})).await;
+    assert_eq!(text(&r), "added");
+    eventually("our tools/list_changed", || {
+        s.recorder
+            .tools_changed
+            .load(std::sync::atomic::Ordering::SeqCst)
+            > 0
+    })
+    .await;
+    assert!(names(&s.tools().await).contains(&"late_tool".to_string()));
+    let r = s.call("late_tool", json!({})).await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(text(&r), "late tool ran");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
