@@ -90,6 +90,10 @@
 //!   ([`crate::spill_tool`], reads only this proxy's spill files) from then
 //!   on, sends `tools/list_changed`, and the result's hint names that tool
 //!   instead of `read`.
+//! - **Streamable HTTP** ([`crate::Transport::Http`]): the sessions share
+//!   the one child and the one executor (turn state and spill directory),
+//!   since the child itself is shared; sampling and elicitation requests of
+//!   the child go to the client that initialized last.
 //! - **When the child dies**, pending calls end with an `execution` error
 //!   naming the server and its exit status; once they are answered (at most
 //!   5 s), [`Proxy::serve`] returns [`Outcome::ChildExited`] (the command
@@ -1340,6 +1344,35 @@ impl Proxy {
         let _ = shared.server.set(Arc::downgrade(&inner));
         let server = ProxyServer { inner };
 
+        if let Transport::Http(options) = transport {
+            // Every HTTP session is served by the same proxy (one child, one
+            // executor; see the module docs); the shutdown token ends them.
+            let http_stop = CancellationToken::new();
+            let factory = move || Ok(server.clone());
+            let http = crate::http::serve_http(factory, options, http_stop.clone());
+            tokio::pin!(http);
+            let outcome = tokio::select! {
+                served = &mut http => served.map(|_| Outcome::Shutdown),
+                _ = &mut client_done => {
+                    life.drain(DRAIN_TIMEOUT).await;
+                    http_stop.cancel();
+                    let _ = http.await;
+                    let _ = stop_tx.send(Duration::ZERO);
+                    let status = child_status(child_task.await);
+                    return Ok(Outcome::ChildExited { program, status });
+                }
+                () = &mut stop => {
+                    http_stop.cancel();
+                    let _ = http.await;
+                    Ok(Outcome::Shutdown)
+                }
+            };
+            client_stop.cancel();
+            let _ = tokio::time::timeout(SIGNAL_CHILD_GRACE, client_done).await;
+            let _ = stop_tx.send(SIGNAL_CHILD_GRACE);
+            let _ = child_task.await;
+            return outcome;
+        }
         let running = tokio::select! {
             running = server.serve(life.stdio()) => running.map_err(|e| Error::Handshake(e.to_string()))?,
             _ = &mut client_done => {
