@@ -25,13 +25,57 @@ fn secret() -> String {
     format!("ghp_{}", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5")
 }
 
-/// Records the progress notifications it receives.
+/// Records the progress notifications and tool-list changes it receives;
+/// answers sampling and elicitation requests.
 #[derive(Debug, Default, Clone)]
 struct Recorder {
     progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+    tools_changed: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl ClientHandler for Recorder {
+    #[allow(deprecated)]
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let capabilities = rmcp::model::ClientCapabilities::builder()
+            .enable_sampling()
+            .enable_elicitation()
+            .build();
+        rmcp::model::ClientConfig::new(
+            capabilities,
+            rmcp::model::Implementation::new("toolexec-tests", "0.1.0"),
+        )
+    }
+
+    #[allow(deprecated)]
+    async fn create_message(
+        &self,
+        _params: rmcp::model::CreateMessageRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::ErrorData> {
+        Ok(serde_json::from_value(json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "hi from the client"},
+            "model": "test-model"
+        }))
+        .unwrap())
+    }
+
+    async fn create_elicitation(
+        &self,
+        _params: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        Ok(
+            serde_json::from_value(json!({"action": "accept", "content": {"name": "Ada"}}))
+                .unwrap(),
+        )
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tools_changed
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
     async fn on_progress(
         &self,
         params: ProgressNotificationParam,
@@ -411,9 +455,10 @@ async fn mcp_spills_a_result_that_is_too_large() {
         )
         .await;
     let t = text(&r);
+    // The server's own session directory in the scratch root.
     let prefix = format!(
-        "Full output was spilled to scratch file: {}/tool_result_",
-        scratch.path().display()
+        "Full output was spilled to scratch file: {}/session-",
+        scratch.path().canonicalize().unwrap().display()
     );
     assert!(t.starts_with("Result too large ("), "{t}");
     assert!(t.contains(&prefix), "{t}");
@@ -433,6 +478,21 @@ async fn mcp_spills_a_result_that_is_too_large() {
         .await;
     assert_eq!(r.is_error, Some(false), "{}", text(&r));
     assert!(text(&r).contains("aaaaaaaaaa"), "{}", text(&r));
+
+    // The session directory goes with the server.
+    let session_dir = spill.parent().unwrap().to_path_buf();
+    let Session {
+        client,
+        mut process,
+        ..
+    } = s;
+    let _ = client.cancel().await;
+    let status = tokio::time::timeout(WAIT, process.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert!(!session_dir.exists(), "{}", session_dir.display());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -632,6 +692,51 @@ async fn mcp_a_non_safe_call_waits_until_it_can_run_alone() {
     assert!(text(&e).starts_with("alone"), "{}", text(&e));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_a_long_exec_reports_progress_and_tools_have_titles() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(dir.path())]).await;
+    let tools = s.tools().await;
+    assert_eq!(
+        tool(&tools, "exec").title.as_deref(),
+        Some("Run shell command")
+    );
+    assert_eq!(tool(&tools, "read").title.as_deref(), Some("Read file"));
+    // About 3 s: a line every 100 ms.
+    let handle = s
+        .start_call(
+            "exec",
+            json!({"command": "for i in $(seq 1 30); do echo line $i; sleep 0.1; done"}),
+        )
+        .await;
+    let token = handle.progress_token.clone();
+    let response = tokio::time::timeout(WAIT, handle.await_response())
+        .await
+        .unwrap()
+        .unwrap();
+    let ServerResult::CallToolResult(r) = response else {
+        panic!("not a tool result: {response:?}");
+    };
+    assert!(text(&r).contains("line 30"), "{}", text(&r));
+    eventually("three progress notifications", || {
+        s.recorder.progress.lock().unwrap().len() >= 3
+    })
+    .await;
+    let progress = s.recorder.progress.lock().unwrap().clone();
+    let mut seen = 0.0;
+    for p in &progress {
+        assert_eq!(p.progress_token, token);
+        assert!(p.progress >= seen && p.progress <= 30.0, "{progress:?}");
+        seen = p.progress;
+        let message = p.message.clone().unwrap_or_default();
+        assert!(
+            message.ends_with(" bytes of output so far")
+                && message.starts_with(&format!("{} lines, ", p.progress)),
+            "{message}"
+        );
+    }
+}
+
 #[test]
 fn mcp_and_proxy_refuse_unusable_arguments_with_exit_2() {
     let out = std::process::Command::new(TOOLEXEC)
@@ -688,9 +793,12 @@ async fn proxy_lists_the_child_tools_and_passes_its_stderr() {
     assert_eq!(
         names(&tools),
         [
+            "add_tool",
+            "ask",
             "big",
             "crash",
             "echo_secret",
+            "many_lines",
             "needs_field",
             "readonly_big",
             "sleep",
@@ -858,12 +966,162 @@ async fn proxy_spills_a_100000_char_result() {
     );
     assert!(t.starts_with(&prefix), "{t}");
     assert!(
-        t.ends_with(".txt\nUse read tool on this path if you need full content."),
+        t.ends_with(".txt\nUse toolexec_read_spill on this path if you need full content."),
         "{t}"
     );
     let spill = meta(&r, "toolexec/spillPath");
     let full = std::fs::read_to_string(spill.as_str().unwrap()).unwrap();
     assert_eq!(full, "a".repeat(100_000));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_spill_hint_names_its_spill_reader_which_reads_only_its_spill_files() {
+    let scratch = tempfile::tempdir().unwrap();
+    let s = Session::start(&[
+        "proxy",
+        "--scratch",
+        dir_str(scratch.path()),
+        "--",
+        test_server(),
+    ])
+    .await;
+    // Not listed before anything was spilled.
+    assert!(!names(&s.tools().await).contains(&"toolexec_read_spill".to_string()));
+    let r = s.call("many_lines", json!({})).await;
+    let t = text(&r);
+    let path = meta(&r, "toolexec/spillPath").as_str().unwrap().to_string();
+    assert!(
+        t.ends_with(&format!(
+            "{path}\nUse toolexec_read_spill on this path if you need full content."
+        )),
+        "{t}"
+    );
+    let tools = s.tools().await;
+    let reader = tool(&tools, "toolexec_read_spill");
+    assert_eq!(
+        reader.annotations.as_ref().and_then(|a| a.read_only_hint),
+        Some(true)
+    );
+    let r = s
+        .call(
+            "toolexec_read_spill",
+            json!({"path": path, "offset": 1500, "limit": 3}),
+        )
+        .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(
+        text(&r),
+        "  1500\tline 1500 of the child's output\n  1501\tline 1501 of the child's output\n  1502\tline 1502 of the child's output\n[showing lines 1500-1502; use toolexec_read_spill with offset=1503 to see more]"
+    );
+    // The last lines, without a "more" note.
+    let r = s
+        .call("toolexec_read_spill", json!({"path": path, "offset": 3000}))
+        .await;
+    assert_eq!(text(&r), "  3000\tline 3000 of the child's output");
+    // Nothing but its own spill files.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let other = elsewhere.path().join("tool_result_1.txt");
+    std::fs::write(&other, "not ours").unwrap();
+    for bad in [other.to_str().unwrap(), "/etc/passwd"] {
+        let r = s.call("toolexec_read_spill", json!({"path": bad})).await;
+        assert_eq!(r.is_error, Some(true), "{bad}");
+        assert!(
+            text(&r).contains("only this server's spill files"),
+            "{}",
+            text(&r)
+        );
+    }
+}
+
+/// The processes whose process group is `pgid` (from `/proc/PID/stat`).
+fn group_members(pgid: u32) -> Vec<String> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid pgrp …; comm may hold spaces and parens.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // A zombie waits for its parent to reap it; it runs nothing.
+        if fields.first() == Some(&"Z") {
+            continue;
+        }
+        if fields.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(pgid) {
+            found.push(stat);
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_ends_the_whole_process_group_of_a_wrapper() {
+    let logs = tempfile::tempdir().unwrap();
+    for (round, how) in ["end of input", "SIGTERM", "wrapper killed"]
+        .iter()
+        .enumerate()
+    {
+        let log = logs.path().join(format!("server-{round}.log"));
+        let log = dir_str(&log).to_string();
+        // A shell that does not exec: the real server is a grandchild, next
+        // to a background sleeper.
+        let script = format!("sleep 3600 & '{}' --log '{log}'; wait", test_server());
+        let s = Session::start(&["proxy", "--", "sh", "-c", &script]).await;
+        let wrapper = processes_with(&log)
+            .into_iter()
+            .find_map(|p| {
+                let (pid, cmd) = p.split_once(": ")?;
+                cmd.starts_with("sh -c").then(|| pid.parse::<u32>().ok())?
+            })
+            .expect("the wrapper shell runs");
+        // The wrapper leads its own group: the server and the sleeper are in it.
+        eventually("the group to hold the server and the sleeper", || {
+            group_members(wrapper).len() >= 3
+        })
+        .await;
+        let Session {
+            client,
+            mut process,
+            ..
+        } = s;
+        let want = match *how {
+            "end of input" => {
+                let _ = client.cancel().await;
+                Some(0)
+            }
+            "SIGTERM" => {
+                let pid = process.id().unwrap().to_string();
+                assert!(std::process::Command::new("kill")
+                    .args(["-TERM", &pid])
+                    .status()
+                    .unwrap()
+                    .success());
+                Some(143)
+            }
+            _ => {
+                assert!(std::process::Command::new("kill")
+                    .args(["-KILL", &wrapper.to_string()])
+                    .status()
+                    .unwrap()
+                    .success());
+                Some(1)
+            }
+        };
+        let status = tokio::time::timeout(WAIT, process.wait())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(status.code(), want, "{how}");
+        eventually(&format!("the group to be empty after {how}"), || {
+            group_members(wrapper).is_empty()
+        })
+        .await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -905,6 +1163,67 @@ async fn proxy_with_workdir_appends_the_change_report() {
         t,
         "written\n\n[Workspace Changes]\n+ out.txt (created, 5 B)"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_forwards_sampling_elicitation_resources_prompts_and_new_tools() {
+    let s = Session::start(&["proxy", "--", test_server()]).await;
+    // The child's capabilities are mirrored; tools/list_changed is ours.
+    let info = s.client.peer_info().expect("server info");
+    assert!(info.capabilities.resources.is_some());
+    assert!(info.capabilities.prompts.is_some());
+
+    // Sampling and elicitation go to our client and back.
+    let r = s.call("ask", json!({})).await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let t = text(&r);
+    assert!(t.contains("sampled=\"hi from the client\""), "{t}");
+    assert!(
+        t.contains("\"action\":\"accept\"") && t.contains("Ada"),
+        "{t}"
+    );
+
+    // Resources and prompts, their text masked.
+    let peer = s.client.peer();
+    let resources = peer.list_resources(None).await.unwrap();
+    let listed = serde_json::to_value(&resources).unwrap();
+    assert_eq!(listed["resources"][0]["uri"], json!("test://notes"));
+    let read = peer
+        .read_resource(serde_json::from_value(json!({"uri": "test://notes"})).unwrap())
+        .await
+        .unwrap();
+    let read = serde_json::to_value(&read).unwrap().to_string();
+    assert!(read.contains("token=[REDACTED:github-token]"), "{read}");
+    assert!(!read.contains(&secret()), "{read}");
+    let prompts = peer.list_prompts(None).await.unwrap();
+    assert_eq!(
+        serde_json::to_value(&prompts).unwrap()["prompts"][0]["name"],
+        json!("greet")
+    );
+    let prompt = peer
+        .get_prompt(serde_json::from_value(json!({"name": "greet"})).unwrap())
+        .await
+        .unwrap();
+    let prompt = serde_json::to_value(&prompt).unwrap().to_string();
+    assert!(prompt.contains("[REDACTED:github-token]"), "{prompt}");
+    assert!(!prompt.contains(&secret()), "{prompt}");
+
+    // A tool added at run time: the proxy follows the child's
+    // tools/list_changed and tells us.
+    assert!(!names(&s.tools().await).contains(&"late_tool".to_string()));
+    let r = s.call("add_tool", json!({})).await;
+    assert_eq!(text(&r), "added");
+    eventually("our tools/list_changed", || {
+        s.recorder
+            .tools_changed
+            .load(std::sync::atomic::Ordering::SeqCst)
+            > 0
+    })
+    .await;
+    assert!(names(&s.tools().await).contains(&"late_tool".to_string()));
+    let r = s.call("late_tool", json!({})).await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(text(&r), "late tool ran");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -78,6 +78,7 @@ pub mod executor;
 #[cfg(feature = "formats")]
 pub mod formats;
 pub mod observer;
+pub mod progress;
 pub mod sink;
 pub mod stage;
 pub mod stages;
@@ -88,6 +89,9 @@ pub use duration::format_go_duration;
 pub use event::{Event, EventKind, EventSink};
 pub use executor::{BatchOptions, BuildError, Executor, ExecutorBuilder, DEFAULT_MAX_CONCURRENCY};
 pub use observer::{ChangeObserver, ObservedChange};
+pub use progress::{
+    with_progress_sink, Progress, ProgressReporter, ProgressSink, PROGRESS_INTERVAL,
+};
 pub use sink::{OutputSink, OutputSinkConfig, SpilledOutput};
 pub use stage::{Chain, Invocation, Next, Outcome, Stage};
 pub use stages::deadline::{timeout_message, DeadlineStage, DEFAULT_GRACE};

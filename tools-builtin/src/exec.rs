@@ -394,6 +394,7 @@ async fn run(
     let mut wait = std::pin::pin!(child.wait());
     let mut deadline = std::pin::pin!(tokio::time::sleep(timeout + SELF_TIMEOUT_SLACK));
     let mut cancelled = std::pin::pin!(ctx.cancelled());
+    let mut progress = ctx.progress();
 
     let end = loop {
         tokio::select! {
@@ -401,11 +402,11 @@ async fn run(
             () = &mut deadline => break End::TimedOut,
             status = &mut wait => break End::Exited(status),
             r = read_from(&mut pipes.stdout, &mut pipes.out_buf) => match r {
-                Ok(n) if n > 0 => capture.push(&pipes.out_buf[..n]).await,
+                Ok(n) if n > 0 => { capture.push(&pipes.out_buf[..n]).await; progress.output(&pipes.out_buf[..n]) }
                 _ => pipes.stdout = None,
             },
             r = read_from(&mut pipes.stderr, &mut pipes.err_buf) => match r {
-                Ok(n) if n > 0 => capture.push(&pipes.err_buf[..n]).await,
+                Ok(n) if n > 0 => { capture.push(&pipes.err_buf[..n]).await; progress.output(&pipes.err_buf[..n]) }
                 _ => pipes.stderr = None,
             },
         }
