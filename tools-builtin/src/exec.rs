@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 use std::io;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -17,6 +17,7 @@ use toolexec_core::{Tool, ToolContext, ToolError, ToolFuture};
 use crate::args::Args;
 use crate::error::ToolsError;
 use crate::jail::Jail;
+use crate::sandbox::{Containment, Sandbox, SandboxPolicy, BLOCKED_NOTE};
 
 /// Whether an environment variable is left out of exec's child
 /// environment by default: the one secret-name rule of SPEC §4, defined in
@@ -46,6 +47,9 @@ pub struct ExecConfig {
     pub max_timeout: Duration,
     /// The shell run as `SHELL -c COMMAND`. Default `sh` (found on `PATH`).
     pub shell: PathBuf,
+    /// The sandbox every command runs in (SPEC §6.1). Default
+    /// `workspace-write`, network denied.
+    pub sandbox: Sandbox,
 }
 
 impl Default for ExecConfig {
@@ -56,6 +60,7 @@ impl Default for ExecConfig {
             default_timeout: Duration::from_secs(120),
             max_timeout: Duration::from_secs(600),
             shell: PathBuf::from("sh"),
+            sandbox: Sandbox::default(),
         }
     }
 }
@@ -68,6 +73,12 @@ impl ExecConfig {
         S: Into<String>,
     {
         self.allow_env.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets the sandbox (policy, network, extra writable roots).
+    pub fn sandbox(mut self, sandbox: Sandbox) -> Self {
+        self.sandbox = sandbox;
         self
     }
 
@@ -147,6 +158,7 @@ const SELF_TIMEOUT_SLACK: Duration = Duration::from_secs(1);
 pub struct ExecTool {
     config: ExecConfig,
     schema: Value,
+    description: String,
 }
 
 impl ExecTool {
@@ -154,7 +166,34 @@ impl ExecTool {
     pub fn new(config: ExecConfig) -> Self {
         let default_ms = config.default_timeout.as_millis();
         let max_ms = config.max_timeout.as_millis();
+        let sandbox = match config.sandbox.policy() {
+            SandboxPolicy::WorkspaceWrite => {
+                " It runs in a sandbox: writes outside the workspace and the temp dir fail"
+            }
+            SandboxPolicy::ReadOnly => " It runs in a sandbox: every file write fails",
+            _ => "",
+        };
+        let network = if config.sandbox.network_allowed() {
+            ""
+        } else if sandbox.is_empty() {
+            " Network access is blocked."
+        } else {
+            ", and network access is blocked."
+        };
+        let end = if !sandbox.is_empty() && network.is_empty() {
+            "."
+        } else {
+            ""
+        };
+        let description = format!(
+            "Run a shell command (sh -c) in the workspace and return its combined stdout and \
+             stderr followed by the exit status. Every process the command starts ends when \
+             it ends (background processes included). Secret-looking environment variables \
+             are not passed. Optional cwd and timeout_ms (default {default_ms}, max {max_ms}).\
+             {sandbox}{end}{network}"
+        );
         ExecTool {
+            description,
             schema: json!({
                 "type": "object",
                 "properties": {
@@ -205,11 +244,7 @@ impl Tool for ExecTool {
     }
 
     fn description(&self) -> &str {
-        "Run a shell command (sh -c) in the workspace and return its combined stdout and \
-         stderr followed by the exit status. Background processes still running when the \
-         command ends are killed (use setsid to keep one running). Secret-looking \
-         environment variables are not passed. Optional cwd and timeout_ms (default \
-         120000, max 600000)."
+        &self.description
     }
 
     fn input_schema(&self) -> &Value {
@@ -252,16 +287,29 @@ impl Tool for ExecTool {
     }
 }
 
-/// Kills the process group on drop (the executor drops the call's future
-/// when a batch is cancelled).
+/// Kills the command's processes on drop (the executor drops the call's
+/// future when a batch is cancelled): the sandbox's supervisor process
+/// (whose death ends the whole PID namespace), or the process group where
+/// the command is not in a namespace.
 struct GroupGuard {
     pgid: Option<Pid>,
+    /// The pid is the sandbox's supervisor, not a process group.
+    namespace: bool,
 }
 
 impl GroupGuard {
-    /// Sends `signal` to the group; true when some process received it.
+    /// Sends `signal` to the group, or ends the namespace; true when some
+    /// process received it.
     fn signal(&self, signal: Signal) -> bool {
-        self.pgid.is_some_and(|pgid| killpg(pgid, signal).is_ok())
+        self.pgid.is_some_and(|pid| {
+            if self.namespace {
+                // Every signal ends the namespace: the supervisor has the
+                // default dispositions, and its death kills the rest.
+                nix::sys::signal::kill(pid, signal).is_ok()
+            } else {
+                killpg(pid, signal).is_ok()
+            }
+        })
     }
 
     /// SIGKILL to the group, then forget it (so a later drop cannot hit a
@@ -463,7 +511,7 @@ async fn run(
     timeout: Duration,
     ctx: &ToolContext,
 ) -> Result<String, ToolsError> {
-    let mut cmd = tokio::process::Command::new(&config.shell);
+    let mut cmd = std::process::Command::new(&config.shell);
     cmd.arg("-c")
         .arg(command)
         .current_dir(&cwd)
@@ -472,17 +520,34 @@ async fn run(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    let mut child = cmd.spawn().map_err(|source| ToolsError::Spawn {
-        program: config.shell.display().to_string(),
-        source,
-    })?;
+        .process_group(0);
+    let containment = config
+        .sandbox
+        .apply(&mut cmd, ctx.workdir())
+        .map_err(|e| ToolsError::Sandbox(e.message_for("exec")))?;
+    let mut cmd = tokio::process::Command::from(cmd);
+    cmd.kill_on_drop(true);
+    let mut child =
+        cmd.spawn()
+            .map_err(|source| match crate::sandbox::decode_spawn_error(source) {
+                Ok(e) => ToolsError::Sandbox(e.message_for("exec")),
+                Err(source) => ToolsError::Spawn {
+                    program: config.shell.display().to_string(),
+                    source,
+                },
+            })?;
+    // The write end of the sandbox's report pipe goes with the command.
+    drop(cmd);
+    let (namespace, mut report) = match containment {
+        Containment::Namespace(report) => (true, Some(report)),
+        _ => (false, None),
+    };
     let mut guard = GroupGuard {
         pgid: child
             .id()
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw),
+        namespace,
     };
     let mut pipes = Pipes {
         stdout: child.stdout.take(),
@@ -513,6 +578,25 @@ async fn run(
 
     let mut notes = Vec::new();
     let status = match end {
+        End::Exited(status) if namespace => {
+            // The supervisor exits only after the namespace is empty: its
+            // init ended with the shell, and the kernel killed the rest.
+            // Its pid is reaped, so it must not be signalled again.
+            guard.pgid = None;
+            if report.take().is_some_and(|r| r.others_were_running()) {
+                notes.push(
+                    "[processes left running in the background were killed; a command's \
+                     processes end when it ends]"
+                        .to_string(),
+                );
+            }
+            pipes.drain(&mut capture, DRAIN_QUIET, DRAIN_MAX).await;
+            Some(status.map_err(|source| ToolsError::Io {
+                op: "wait for",
+                path: command.to_string(),
+                source,
+            })?)
+        }
         End::Exited(status) => {
             if guard.kill() {
                 notes.push(
@@ -566,7 +650,12 @@ async fn run(
             status.and_then(Result::ok)
         }
     };
-    Ok(assemble(&capture, &notes, status.as_ref()))
+    let mut text = assemble(&capture, &notes, status.as_ref());
+    if config.sandbox.is_on() && status.is_some_and(|s| !s.success()) {
+        text.push('\n');
+        text.push_str(BLOCKED_NOTE);
+    }
+    Ok(text)
 }
 
 #[cfg(test)]

@@ -67,7 +67,9 @@
 //!   glob stop walking when cancelled and return what they found.
 //! - **Platform.** Unix only (process groups, permissions).
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+// `unsafe` is allowed in one module only: the `pre_exec` hook of the exec
+// sandbox (`sandbox/linux.rs`).
+#![deny(unsafe_code)]
 // Helpers shared by several tools go unused when some tools are left out.
 #![cfg_attr(
     not(all(
@@ -104,6 +106,8 @@ pub mod glob;
 pub mod grep;
 #[cfg(feature = "read")]
 pub mod read;
+#[cfg(feature = "exec")]
+pub mod sandbox;
 #[cfg(feature = "tool-search")]
 pub mod tool_search;
 #[cfg(feature = "write")]
@@ -121,6 +125,8 @@ pub use grep::GrepTool;
 pub use jail::Jail;
 #[cfg(feature = "read")]
 pub use read::ReadTool;
+#[cfg(feature = "exec")]
+pub use sandbox::{Sandbox, SandboxPolicy};
 #[cfg(feature = "tool-search")]
 pub use tool_search::ToolSearchTool;
 pub use tracker::{FileTracker, HASH_LIMIT};
