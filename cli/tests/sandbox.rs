@@ -391,3 +391,45 @@ fn proxy_sandbox_confines_the_child_server() {
     let text = call_escape_through_proxy(&["--workdir", w], &target, port);
     assert_eq!(text, "write-ok\nconnect-ok");
 }
+
+/// `toolexec mcp` killed by SIGHUP or SIGKILL while an exec call runs
+/// leaves no process of the call.
+#[test]
+fn mcp_sighup_and_sigkill_leave_no_process_of_the_call() {
+    use nix::sys::signal::Signal;
+    for (i, signal) in [Signal::SIGHUP, Signal::SIGKILL].into_iter().enumerate() {
+        let ws = tempfile::tempdir().unwrap();
+        let m = marker(20 + i as u32);
+        let mut child = Command::new(TOOLEXEC)
+            .args(["mcp", "--workdir", ws.path().to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let command = sleeping_call(&m)[0]["input"]["command"].clone();
+        for msg in [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "exec", "arguments": {"command": command}}}),
+        ] {
+            writeln!(stdin, "{msg}").unwrap();
+            stdin.flush().unwrap();
+            if msg["id"] == 1 {
+                let mut line = String::new();
+                stdout.read_line(&mut line).unwrap();
+                assert!(line.contains("\"result\""), "{line}");
+            }
+        }
+        wait_for(&ws.path().join("up"));
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), signal).unwrap();
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status:?}");
+        assert_all_gone(&format!("37.{m}"), Duration::from_secs(1));
+    }
+}

@@ -1,4 +1,4 @@
-//! `exec`: run a shell command in its own process group.
+//! `exec`: run a shell command, contained and sandboxed (SPEC §6, §6.1).
 
 use std::ffi::OsString;
 use std::io;
@@ -122,19 +122,28 @@ const SELF_TIMEOUT_SLACK: Duration = Duration::from_secs(1);
 
 /// The `exec` tool: runs `sh -c COMMAND`.
 ///
-/// - **Process group.** The shell leads a new process group; everything it
-///   starts is in it unless it leaves (`setsid`). When the shell exits,
-///   whatever is left of the group is killed (SIGKILL) and the call
-///   returns at once, even if a background child (`server &`) holds the
-///   output pipes: exec reads on only until the pipes are quiet for
-///   50 ms (250 ms at most).
+/// - **Sandbox and containment** ([`ExecConfig::sandbox`], SPEC §6.1, see
+///   [`crate::sandbox`]): the shell runs in its own PID namespace (and
+///   user, mount, IPC and, with the network denied, network namespace)
+///   under a Landlock policy. Everything it starts lives in that namespace,
+///   whatever process group or session it moves to, and dies with it: when
+///   the shell exits the namespace ends at once (so the call returns at
+///   once even if a background child such as `server &` held the output
+///   pipes; exec then reads on only until the pipes are quiet for 50 ms,
+///   250 ms at most), and when toolexec dies its parent-death signal ends
+///   it. A command that failed in the sandbox gets the last line
+///   [`BLOCKED_NOTE`]. Where the sandbox cannot be built exec fails closed
+///   with `exec: sandbox unavailable: REASON (run with --sandbox off to run
+///   without it)`. With the policy `off` and no user namespaces, the shell
+///   leads a process group that exec kills instead.
 /// - **Cancellation** ([`ToolContext::cancelled`]: the executor's deadline
 ///   or a cancelled batch): the output so far is handed to
-///   [`ToolContext::set_partial_output`] at once, the group gets SIGTERM,
-///   then SIGKILL after 50 ms, and the call returns the captured output
-///   as `Ok` within about 150 ms, so the executor shows it after its
-///   timeout message. If the future is dropped instead, a guard kills the
-///   group (SIGKILL) on drop.
+///   [`ToolContext::set_partial_output`] at once, the namespace is ended
+///   (the process group gets SIGTERM, then SIGKILL after 50 ms, where there
+///   is no namespace), and the call returns the captured output as `Ok`
+///   within about 150 ms, so the executor shows it after its timeout
+///   message. If the future is dropped instead, a guard kills the
+///   namespace (or group) on drop.
 /// - **Timeout.** [`Tool::timeout`] returns `timeout_ms` (default 120 s, at
 ///   most 600 s) for the executor to enforce; exec also stops itself 1 s
 ///   after it, for use without an executor.
