@@ -65,7 +65,9 @@
 //! - **Timeouts.** exec declares `timeout_ms` (default 120 s, at most
 //!   600 s); the other tools use the executor's default (120 s). grep and
 //!   glob stop walking when cancelled and return what they found.
-//! - **Platform.** Unix only (process groups, permissions).
+//! - **Platform.** Unix only (process groups, permissions). The exec
+//!   sandbox ([`sandbox`]) needs Linux; elsewhere only
+//!   [`SandboxPolicy::Off`] runs commands, the other policies fail closed.
 #![deny(missing_docs)]
 // `unsafe` is allowed in one module only: the `pre_exec` hook of the exec
 // sandbox (`sandbox/linux.rs`).
@@ -152,6 +154,15 @@ impl BuiltinConfig {
     #[cfg(feature = "exec")]
     pub fn with_exec(mut self, exec: ExecConfig) -> Self {
         self.exec = exec;
+        self
+    }
+
+    /// Sets the sandbox exec runs commands in (SPEC §6.1): the policy
+    /// ([`SandboxPolicy`]), the network switch and extra writable roots.
+    /// The default is `workspace-write` with the network denied.
+    #[cfg(feature = "exec")]
+    pub fn with_sandbox(mut self, sandbox: Sandbox) -> Self {
+        self.exec.sandbox = sandbox;
         self
     }
 

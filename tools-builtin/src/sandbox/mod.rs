@@ -55,6 +55,10 @@
 //! # Decisions where the spec is silent
 //!
 //! - Reads are not restricted (SPEC: "everything the user can read").
+//! - The parent-death signal of the sandbox's first process follows the
+//!   *thread* that spawned it (a Linux rule): spawn from threads that live
+//!   as long as the commands (tokio's worker threads do; do not spawn from
+//!   a short-lived thread).
 //! - "`/dev/null`-like devices": `/dev/null`, `/dev/zero`, `/dev/full`,
 //!   `/dev/random`, `/dev/urandom`, `/dev/tty`, `/dev/ptmx` and `/dev/pts`.
 //!   `/dev/shm` is not writable (it is shared with the rest of the machine).
@@ -312,12 +316,13 @@ impl Sandbox {
     }
 
     /// Checks that a command can run in this sandbox here, by running
-    /// `true` in it (about a millisecond). The CLI calls it once at start
+    /// `sh -c true` in it (about a millisecond). The CLI calls it once at start
     /// to warn.
     pub fn check(&self) -> Result<(), SandboxError> {
         let dir = std::env::temp_dir();
-        let mut cmd = std::process::Command::new("true");
-        cmd.stdin(std::process::Stdio::null())
+        let mut cmd = std::process::Command::new("sh");
+        cmd.args(["-c", "true"])
+            .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
         if !self.apply(&mut cmd, &dir)?.is_namespace() {
@@ -513,8 +518,9 @@ fn namespaces_usable() -> bool {
     static USABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *USABLE.get_or_init(|| {
         let sandbox = Sandbox::new(SandboxPolicy::Off);
-        let mut cmd = std::process::Command::new("true");
-        cmd.stdin(std::process::Stdio::null())
+        let mut cmd = std::process::Command::new("sh");
+        cmd.args(["-c", "true"])
+            .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
         let Ok((plan, _report)) = sandbox.plan(None) else {
@@ -548,6 +554,30 @@ mod tests {
             err.message_for("exec"),
             "exec: sandbox unavailable: no Landlock (run with --sandbox off to run without it)"
         );
+    }
+
+    proptest::proptest! {
+        /// Only the three names parse; any other text is refused with a
+        /// message quoting it.
+        #[test]
+        fn only_the_three_names_parse(name in "\\PC{0,20}") {
+            match name.parse::<SandboxPolicy>() {
+                Ok(policy) => proptest::prop_assert_eq!(policy.as_str(), name.as_str()),
+                Err(err) => {
+                    proptest::prop_assert!(!SandboxPolicy::NAMES.contains(&name.as_str()));
+                    let quoted = format!("\"{name}\"");
+                    proptest::prop_assert!(err.to_string().contains(&quoted));
+                }
+            }
+        }
+
+        /// Ordinary OS errors pass through the decoder unchanged.
+        #[cfg(target_os = "linux")]
+        #[test]
+        fn plain_errors_pass_through(errno in 1i32..4096) {
+            let err = decode_spawn_error(io::Error::from_raw_os_error(errno)).unwrap_err();
+            proptest::prop_assert_eq!(err.raw_os_error(), Some(errno));
+        }
     }
 
     #[cfg(target_os = "linux")]
