@@ -586,6 +586,9 @@ async fn run(
     };
 
     let mut notes = Vec::new();
+    // Only a command that ended by itself "failed"; one exec killed on a
+    // timeout or cancellation gets no sandbox line.
+    let ended_by_itself = matches!(end, End::Exited(_));
     let status = match end {
         End::Exited(status) if namespace => {
             // The supervisor exits only after the namespace is empty: its
@@ -660,7 +663,7 @@ async fn run(
         }
     };
     let mut text = assemble(&capture, &notes, status.as_ref());
-    if config.sandbox.is_on() && status.is_some_and(|s| !s.success()) {
+    if config.sandbox.is_on() && ended_by_itself && status.is_some_and(|s| !s.success()) {
         text.push('\n');
         text.push_str(BLOCKED_NOTE);
     }

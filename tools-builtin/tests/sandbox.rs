@@ -204,6 +204,8 @@ async fn cancellation_and_drop_kill_the_whole_namespace() {
         out.contains("[cancelled; the process group was killed]"),
         "{out}"
     );
+    // exec killed it: that is no failure of the command's own.
+    assert!(!out.contains(BLOCKED_NOTE), "{out}");
     assert_all_gone(&format!("37.{m}"), Duration::from_secs(1));
 
     // The executor drops the future.
