@@ -37,34 +37,58 @@ fn run_batch(dir: &std::path::Path, extra: &[&str], calls: &str) -> (Vec<Value>,
     (results.as_array().expect("array").clone(), stderr)
 }
 
+/// The spill file paths a text names: `DIR/tool_result_NANOS.txt`.
+fn spill_paths(text: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("/tool_result_") {
+        let start = rest[..at].rfind(' ').map_or(0, |s| s + 1);
+        let end = at + rest[at..].find(".txt").expect("a .txt name") + 4;
+        paths.push(rest[start..end].to_string());
+        rest = &rest[end..];
+    }
+    paths
+}
+
 /// The seed scenario of SPEC §7, byte for byte apart from the scratch path
-/// and the number in the spill file's name.
+/// and the numbers in the spill files' names; with `--keep` the files the
+/// hints name hold the complete outputs.
 #[test]
 fn demo_prints_the_seed_scenario() {
-    let out = toolexec().arg("demo").output().unwrap();
+    let out = toolexec().args(["demo", "--keep"]).output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let spill_line = text
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let kept = stderr
         .lines()
-        .find(|l| l.starts_with("Result too large"))
-        .expect("spill message");
-    let path = spill_line.rsplit(": ").next().unwrap();
-    let (dir, file) = path.rsplit_once('/').unwrap();
-    let nanos = file
-        .strip_prefix("tool_result_")
-        .and_then(|f| f.strip_suffix(".txt"))
-        .unwrap();
-    assert!(
-        nanos.len() >= 18 && nanos.bytes().all(|b| b.is_ascii_digit()),
-        "{nanos}"
-    );
-    let text = text.replace(dir, "SCRATCH").replace(nanos, "NANOS");
+        .find_map(|l| l.strip_prefix("demo workspace kept at "))
+        .expect("kept path on stderr")
+        .to_string();
+    let paths = spill_paths(&text);
+    assert_eq!(paths.len(), 2, "{text}");
+    let (dir, _) = paths[0].rsplit_once('/').unwrap();
+    assert!(dir.starts_with(&kept), "{dir} is not under {kept}");
+    let mut normalized = text.replace(dir, "SCRATCH");
+    for path in &paths {
+        let nanos = path
+            .rsplit_once("/tool_result_")
+            .and_then(|(_, f)| f.strip_suffix(".txt"))
+            .unwrap();
+        assert!(
+            nanos.len() >= 18 && nanos.bytes().all(|b| b.is_ascii_digit()),
+            "{nanos}"
+        );
+        normalized = normalized.replace(nanos, "NANOS");
+    }
 
-    let log: String = (1..=200)
-        .map(|i| format!("line {i:04} of a long build log\n"))
-        .collect();
-    let head: String = log.chars().take(400).collect();
-    let tail: String = log.chars().skip(log.chars().count() - 400).collect();
+    let log = |n: usize| -> String {
+        (1..=n)
+            .map(|i| format!("line {i:04} of a long build log\n"))
+            .collect()
+    };
+    let log200 = log(200);
+    let head: String = log200.chars().take(400).collect();
+    let tail: String = log200.chars().skip(log200.chars().count() - 400).collect();
     let expected = format!(
         "[1] quiet_writer IsError=false ErrorKind=\n\
          ok\n\
@@ -82,7 +106,7 @@ fn demo_prints_the_seed_scenario() {
          \n\
          [4] print_lines IsError=false ErrorKind=\n\
          {head}\n\
-         ...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; use read with offset=15 to see middle]...\n\
+         ...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; use read on SCRATCH/tool_result_NANOS.txt with offset=15 to see middle]...\n\
          {tail}\n\
          \n\
          [5] print_lines IsError=false ErrorKind=\n\
@@ -93,7 +117,22 @@ fn demo_prints_the_seed_scenario() {
          tool crasher panic: assignment to entry in nil map\n\
          \n"
     );
-    assert_eq!(text, expected);
+    assert_eq!(normalized, expected);
+    // The hints hold: call 4's file has all 200 lines, call 5's all 2 000.
+    assert_eq!(std::fs::read_to_string(&paths[0]).unwrap(), log200);
+    assert_eq!(std::fs::read_to_string(&paths[1]).unwrap(), log(2000));
+    std::fs::remove_dir_all(&kept).unwrap();
+
+    // Without --keep nothing stays behind.
+    let out = toolexec().arg("demo").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for path in spill_paths(&text) {
+        assert!(
+            !std::path::Path::new(&path).exists(),
+            "{path} was left behind"
+        );
+    }
 }
 
 #[test]

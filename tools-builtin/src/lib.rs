@@ -102,6 +102,8 @@ mod walk;
 pub mod edit;
 #[cfg(feature = "exec")]
 pub mod exec;
+#[cfg(feature = "exec")]
+mod exec_output;
 #[cfg(feature = "glob")]
 pub mod glob;
 #[cfg(feature = "grep")]
