@@ -118,6 +118,11 @@ const ROWS: &[RowDef] = &[
         what: "exec read-only classifier, per command",
         run: row_shell_classifier,
     },
+    RowDef {
+        name: "exec-sandbox",
+        what: "exec spawn of `true` in the sandbox",
+        run: row_exec_sandbox,
+    },
 ];
 
 /// Run settings: `--quick` shrinks inputs and repetitions.
@@ -1878,5 +1883,113 @@ fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         text.len(),
         fmt_time(median(text_times))
     ));
+    Ok(())
+}
+
+/// exec of `true` in the default sandbox (workspace-write, network denied:
+/// user, PID, mount, IPC and network namespaces, a fresh /proc, Landlock)
+/// against `sh -c true` spawned directly; notes the unsandboxed exec
+/// (policy `off` where namespaces are not available is the old process
+/// group path: measured here as exec's tokio spawn with its options) and
+/// the sandbox's set-up alone (`Sandbox::apply`: the Landlock ruleset).
+fn row_exec_sandbox(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    use toolexec_tools::sandbox::{Sandbox, SandboxPolicy};
+    let reps = cfg.pick(60, 300);
+    let rt = runtime()?;
+    let dir = temp_dir("exec-sandbox")?;
+    let sandboxed = ExecTool::new(ExecConfig::default().sandbox(Sandbox::default()));
+    let off = ExecTool::new(ExecConfig::default().sandbox(Sandbox::new(SandboxPolicy::Off)));
+    let failures = Cell::new(0usize);
+    let call = |tool: &ExecTool| {
+        let start = Instant::now();
+        let result = rt.block_on(tool.call(
+            json!({"command": "true"}),
+            ToolContext::new(dir.path(), "b"),
+        ));
+        let t = secs(start);
+        if !matches!(&result, Ok(s) if s.ends_with("exit status: 0")) {
+            failures.set(failures.get() + 1);
+        }
+        t
+    };
+    progress(&format!(
+        "sandboxed exec `true` vs sh -c true × {reps} reps"
+    ));
+    let (ours, reference) = interleaved(
+        reps,
+        || call(&sandboxed),
+        || {
+            let start = Instant::now();
+            let output = Command::new("sh")
+                .args(["-c", "true"])
+                .current_dir(dir.path())
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .output();
+            let t = secs(start);
+            if !matches!(&output, Ok(o) if o.status.success()) {
+                failures.set(failures.get() + 1);
+            }
+            t
+        },
+    );
+    let off_times: Vec<f64> = (0..reps).map(|_| call(&off)).collect();
+    if failures.get() > 0 {
+        return Err(format!("{} spawns failed", failures.get()));
+    }
+    // The set-up before the spawn, alone.
+    let sandbox = Sandbox::default();
+    let mut setup = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let mut cmd = Command::new("true");
+        let start = Instant::now();
+        let applied = sandbox.apply(&mut cmd, dir.path());
+        setup.push(secs(start));
+        applied.map_err(|e| e.to_string())?;
+    }
+    // The unsandboxed path exec had before: tokio spawn with its options.
+    let env = ExecConfig::default().child_env(std::env::vars_os());
+    let mut plain = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let start = Instant::now();
+        let output = rt.block_on(async {
+            tokio::process::Command::new("sh")
+                .args(["-c", "true"])
+                .current_dir(dir.path())
+                .env_clear()
+                .envs(env.iter().cloned())
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .process_group(0)
+                .kill_on_drop(true)
+                .output()
+                .await
+        });
+        plain.push(secs(start));
+        if !matches!(&output, Ok(o) if o.status.success()) {
+            return Err("tokio spawn of sh -c true failed".to_string());
+        }
+    }
+    let (o, r) = (median(ours), median(reference));
+    let (off_m, setup_m, plain_m) = (median(off_times), median(setup), median(plain));
+    out.note(&format!(
+        "exec sandbox: exec `true` with --sandbox off (PID-namespace containment only) {}/call; \
+         unsandboxed spawn with exec's options (tokio, process group, pipes) {}; \
+         Sandbox::apply (Landlock ruleset, pipes) {}; added by the sandbox over the unsandboxed spawn {}",
+        fmt_time(off_m),
+        fmt_time(plain_m),
+        fmt_time(setup_m),
+        fmt_time(o - plain_m),
+    ));
+    out.row(
+        "exec spawn of `true` in the sandbox (workspace-write, network off)",
+        &format!("{}/call", fmt_time(o)),
+        &format!("{} sh -c true via std::process", fmt_time(r)),
+        &fmt_ratio(o / r),
+        "≤ 2.0×, set-up ≤ 2 ms",
+        verdict(o / r <= 2.0 && o - plain_m <= 0.002),
+    );
     Ok(())
 }

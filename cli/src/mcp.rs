@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use tokio_util::sync::CancellationToken;
 use toolexec_mcp::{Outcome, PipelineOptions, Proxy, Server, ToolOptions, Transport};
+use toolexec_tools::{Sandbox, SandboxPolicy};
 
 use crate::CliError;
 
@@ -125,6 +126,43 @@ impl HttpArgs {
     }
 }
 
+/// The sandbox options of `run` and `mcp` (SPEC §6.1); `proxy` has its
+/// own, whose default is `off`.
+#[derive(Debug, Clone, Args)]
+pub struct SandboxArgs {
+    /// The sandbox exec runs commands in: workspace-write, read-only or
+    /// off.
+    #[arg(
+        long = "sandbox",
+        value_name = "MODE",
+        default_value = "workspace-write"
+    )]
+    pub sandbox: SandboxPolicy,
+    /// Let sandboxed commands reach the network.
+    #[arg(long)]
+    pub allow_network: bool,
+}
+
+impl SandboxArgs {
+    /// The library's sandbox, after warning once on stderr when it cannot
+    /// work on this machine (exec calls then fail closed).
+    pub fn sandbox(&self) -> Sandbox {
+        let sandbox = Sandbox::new(self.sandbox).allow_network(self.allow_network);
+        warn_if_unavailable(&sandbox);
+        sandbox
+    }
+}
+
+/// Says once on stderr, at start, that the sandbox cannot work here.
+pub fn warn_if_unavailable(sandbox: &Sandbox) {
+    if let Err(err) = sandbox.check() {
+        eprintln!(
+            "toolexec: warning: {} (run with --sandbox off to run without it); commands will not run",
+            err
+        );
+    }
+}
+
 /// Options of `toolexec mcp`.
 #[derive(Debug, Args)]
 pub struct McpArgs {
@@ -138,6 +176,9 @@ pub struct McpArgs {
     /// secret (repeatable).
     #[arg(long = "allow-env", value_name = "NAME")]
     pub allow_env: Vec<String>,
+    /// The sandbox options.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
     /// The transport options.
     #[command(flatten)]
     pub transport: HttpArgs,
@@ -160,6 +201,13 @@ pub struct ProxyArgs {
     /// The transport options.
     #[command(flatten)]
     pub transport: HttpArgs,
+    /// Run the child server in the exec sandbox: workspace-write (writes
+    /// only beneath --workdir), read-only or off.
+    #[arg(long = "sandbox", value_name = "MODE", default_value = "off")]
+    pub sandbox: SandboxPolicy,
+    /// Let the sandboxed child server reach the network.
+    #[arg(long)]
+    pub allow_network: bool,
     /// The child MCP server and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -214,6 +262,7 @@ pub async fn run(args: McpArgs) -> Result<(), CliError> {
     let snapshot = pipeline.snapshot_config(&workdir).await?;
     let tools = ToolOptions {
         allow_env: args.allow_env.clone(),
+        sandbox: args.sandbox.sandbox(),
         ..ToolOptions::default()
     };
     let transport = args.transport.transport()?;
@@ -272,6 +321,11 @@ pub async fn run_proxy(args: ProxyArgs) -> Result<(), CliError> {
     let mut proxy = Proxy::builder(command)
         .trust_annotations(args.trust_annotations)
         .pipeline(args.pipeline.options());
+    if args.sandbox != SandboxPolicy::Off || args.allow_network {
+        let sandbox = Sandbox::new(args.sandbox).allow_network(args.allow_network);
+        warn_if_unavailable(&sandbox);
+        proxy = proxy.sandbox(sandbox);
+    }
     if let Some(dir) = &args.workdir {
         proxy = proxy.workdir(dir);
     }

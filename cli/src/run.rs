@@ -10,7 +10,7 @@ use serde_json::Value;
 use toolexec_core::{BatchOptions, Event, EventKind, ToolCall};
 use toolexec_mcp::ToolOptions;
 
-use crate::mcp::PipelineArgs;
+use crate::mcp::{PipelineArgs, SandboxArgs};
 use crate::CliError;
 
 /// Options of `toolexec run`.
@@ -35,6 +35,9 @@ pub struct RunArgs {
     /// The shape of stdin and stdout: toolexec's own, or a model API's.
     #[arg(long, value_enum, default_value_t)]
     pub format: crate::format::RunFormat,
+    /// The sandbox options.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
 }
 
 /// Reads the calls: a JSON array of `{"id", "name", "input"}` objects.
@@ -146,6 +149,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
     let tools = ToolOptions {
         allow_env: args.allow_env.clone(),
         read_roots: vec![session.dir().to_path_buf()],
+        sandbox: args.sandbox.sandbox(),
     };
     let snapshot = pipeline.snapshot_config(&workdir).await?;
     let executor = pipeline
@@ -154,7 +158,32 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
         .build()
         .map_err(|e| CliError::Runtime(e.to_string()))?;
 
-    let mut options = BatchOptions::new();
+    // SPEC §7: SIGTERM, SIGINT and SIGHUP cancel the batch; the results
+    // (running calls `cancelled`, their processes killed) are still
+    // written, and the exit status stays 0.
+    // The handlers are installed here, before the batch starts, so that no
+    // signal can arrive between the start and the handler.
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let on_signal = {
+        use tokio::signal::unix::{signal, SignalKind};
+        let install = |kind: SignalKind| {
+            signal(kind).map_err(|e| CliError::Runtime(format!("cannot handle signals: {e}")))
+        };
+        let mut term = install(SignalKind::terminate())?;
+        let mut int = install(SignalKind::interrupt())?;
+        let mut hup = install(SignalKind::hangup())?;
+        let cancel = cancel.clone();
+        tokio::spawn(async move {
+            let name = tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = int.recv() => "SIGINT",
+                _ = hup.recv() => "SIGHUP",
+            };
+            eprintln!("toolexec: {name}: cancelling the batch");
+            cancel.cancel();
+        })
+    };
+    let mut options = BatchOptions::new().cancel(cancel);
     let mut writer = None;
     if args.events {
         let (sink, thread) = event_sink();
@@ -162,6 +191,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
         writer = Some(thread);
     }
     let results = executor.run_batch(calls, &options).await;
+    on_signal.abort();
     drop(options);
     if let Some(writer) = writer {
         let _ = writer.join();

@@ -125,6 +125,13 @@ pub enum Error {
         /// Why it did not start.
         source: std::io::Error,
     },
+    /// The proxy's child cannot run in the sandbox asked for (fail closed).
+    Sandbox(toolexec_tools::sandbox::SandboxError),
+    /// A sandbox that allows writes was asked for without a workspace.
+    SandboxNeedsWorkdir {
+        /// The sandbox mode asked for.
+        mode: toolexec_tools::SandboxPolicy,
+    },
     /// The proxy's child did not get through its start-up.
     ChildStartup(String),
     /// The MCP handshake with our client failed.
@@ -157,6 +164,7 @@ impl Error {
                 | Error::Scratch { .. }
                 | Error::WatchRoot { .. }
                 | Error::WatchRootNeedsWorkdir { .. }
+                | Error::SandboxNeedsWorkdir { .. }
                 | Error::Watcher(_)
                 | Error::Rules { .. }
                 | Error::SpawnChild { .. }
@@ -187,6 +195,11 @@ impl std::fmt::Display for Error {
             Error::Rules { path, detail } => write!(f, "--rules {}: {detail}", path.display()),
             Error::Build(err) => write!(f, "{err}"),
             Error::SpawnChild { program, source } => write!(f, "cannot start {program}: {source}"),
+            Error::Sandbox(err) => write!(f, "{err} (run with --sandbox off to run without it)"),
+            Error::SandboxNeedsWorkdir { mode } => write!(
+                f,
+                "--sandbox {mode} needs --workdir (the only directory the server may write to)"
+            ),
             Error::ChildStartup(msg) => f.write_str(msg),
             Error::Handshake(msg) => write!(f, "the MCP handshake with the client failed: {msg}"),
             Error::Server(msg) => write!(f, "the server failed: {msg}"),

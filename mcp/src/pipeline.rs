@@ -23,12 +23,24 @@ pub struct ToolOptions {
     /// path: the scratch directory, so that the model can follow a spill
     /// message.
     pub read_roots: Vec<PathBuf>,
+    /// The sandbox exec runs commands in (SPEC §6.1; default
+    /// `workspace-write`, network denied). The read roots (the session's
+    /// scratch dir) are writable in it too.
+    pub sandbox: toolexec_tools::Sandbox,
 }
 
 /// An executor builder with the built-in tools and their read-before-edit
 /// tracker registered as change observer.
 pub fn builtin_executor_builder(workdir: &Path, options: &ToolOptions) -> ExecutorBuilder {
-    let exec = toolexec_tools::ExecConfig::default().allow_env(options.allow_env.iter().cloned());
+    let sandbox = options
+        .read_roots
+        .iter()
+        .fold(options.sandbox.clone(), |sandbox, root| {
+            sandbox.writable(root)
+        });
+    let exec = toolexec_tools::ExecConfig::default()
+        .allow_env(options.allow_env.iter().cloned())
+        .sandbox(sandbox);
     let mut config = toolexec_tools::BuiltinConfig::default().with_exec(exec);
     for root in &options.read_roots {
         config = config.with_read_root(root);

@@ -1130,6 +1130,7 @@ pub fn end_group(pgid: u32) {
 #[derive(Debug)]
 pub struct Proxy {
     command: std::process::Command,
+    sandbox: Option<toolexec_tools::Sandbox>,
     workdir: Option<PathBuf>,
     trust_annotations: bool,
     pipeline: PipelineOptions,
@@ -1142,6 +1143,7 @@ impl Proxy {
     pub fn builder(command: std::process::Command) -> Proxy {
         Proxy {
             command,
+            sandbox: None,
             workdir: None,
             trust_annotations: false,
             pipeline: PipelineOptions::default(),
@@ -1153,6 +1155,19 @@ impl Proxy {
     /// trusted read-only.
     pub fn workdir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.workdir = Some(dir.into());
+        self
+    }
+
+    /// Runs the child server in the exec sandbox (SPEC §6.1, §7): writes
+    /// only beneath the [`workdir`](Self::workdir) (or nowhere with
+    /// `read-only`), the network per [`Sandbox::allow_network`], and its
+    /// whole process tree ended with the proxy. The system temp dir is not
+    /// writable for it. Without a call the child runs unsandboxed (but in
+    /// its own process group).
+    ///
+    /// [`Sandbox::allow_network`]: toolexec_tools::Sandbox::allow_network
+    pub fn sandbox(mut self, sandbox: toolexec_tools::Sandbox) -> Self {
+        self.sandbox = Some(sandbox.without_temp_dir());
         self
     }
 
@@ -1182,7 +1197,8 @@ impl Proxy {
     /// ([`Outcome::Shutdown`]). The child is stopped in every case.
     pub async fn serve(self, transport: Transport) -> Result<Outcome, Error> {
         let Proxy {
-            command,
+            mut command,
+            sandbox,
             workdir,
             trust_annotations,
             pipeline,
@@ -1207,10 +1223,29 @@ impl Proxy {
         let program = command.get_program().to_string_lossy().into_owned();
         let redactor = Arc::new(pipeline.redactor()?);
 
-        let mut child = spawn_child(command).map_err(|source| Error::SpawnChild {
-            program: program.clone(),
-            source,
-        })?;
+        if let Some(sandbox) = &sandbox {
+            let root = match (&workdir, sandbox.policy()) {
+                (Some(dir), _) => dir.clone(),
+                (None, toolexec_tools::SandboxPolicy::WorkspaceWrite) => {
+                    return Err(Error::SandboxNeedsWorkdir {
+                        mode: sandbox.policy(),
+                    })
+                }
+                // Nothing is writable (read-only) or everything is (off).
+                (None, _) => PathBuf::from("/"),
+            };
+            sandbox.apply(&mut command, &root).map_err(Error::Sandbox)?;
+        }
+        let mut child =
+            spawn_child(command).map_err(
+                |source| match toolexec_tools::sandbox::decode_spawn_error(source) {
+                    Ok(err) => Error::Sandbox(err),
+                    Err(source) => Error::SpawnChild {
+                        program: program.clone(),
+                        source,
+                    },
+                },
+            )?;
         let (Some(child_stdin), Some(child_stdout)) = (child.stdin.take(), child.stdout.take())
         else {
             return Err(Error::Server(format!("no pipes to {program}")));

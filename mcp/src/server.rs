@@ -299,8 +299,9 @@ impl Lifecycle {
     }
 }
 
-/// Completes on SIGTERM (with 143) or SIGINT (with 130), the exit status a
-/// command should end with; never when the handlers cannot be installed.
+/// Completes on SIGTERM (with 143), SIGINT (with 130) or SIGHUP (with
+/// 129), the exit status a command should end with; never when the
+/// handlers cannot be installed.
 ///
 /// Once installed, tokio keeps the handlers for the life of the process.
 pub async fn termination_signal() -> i32 {
@@ -308,10 +309,12 @@ pub async fn termination_signal() -> i32 {
     match (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
+        signal(SignalKind::hangup()),
     ) {
-        (Ok(mut term), Ok(mut int)) => tokio::select! {
+        (Ok(mut term), Ok(mut int), Ok(mut hup)) => tokio::select! {
             _ = term.recv() => 143,
             _ = int.recv() => 130,
+            _ = hup.recv() => 129,
         },
         _ => std::future::pending().await,
     }

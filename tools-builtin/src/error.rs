@@ -150,6 +150,9 @@ pub enum ToolsError {
         /// The underlying error.
         source: io::Error,
     },
+    /// exec cannot run the command in the sandbox it was asked for; the
+    /// whole message (`exec: sandbox unavailable: …`, SPEC §6.1).
+    Sandbox(String),
     /// A background task of the tool failed (a panic in a blocking task).
     Internal {
         /// What failed.
@@ -289,6 +292,7 @@ impl fmt::Display for ToolsError {
                 write!(f, "cannot start {program}: {source}")
             }
             ToolsError::Internal { message } => f.write_str(message),
+            ToolsError::Sandbox(message) => f.write_str(message),
         }
     }
 }

@@ -1,8 +1,8 @@
-//! `exec`: run a shell command in its own process group.
+//! `exec`: run a shell command, contained and sandboxed (SPEC §6, §6.1).
 
 use std::ffi::OsString;
 use std::io;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -18,6 +18,7 @@ use crate::args::Args;
 use crate::error::ToolsError;
 use crate::exec_output::Output;
 use crate::jail::Jail;
+use crate::sandbox::{Containment, Sandbox, SandboxPolicy, BLOCKED_NOTE};
 
 /// Whether an environment variable is left out of exec's child
 /// environment by default: the one secret-name rule of SPEC §4, defined in
@@ -47,6 +48,9 @@ pub struct ExecConfig {
     pub max_timeout: Duration,
     /// The shell run as `SHELL -c COMMAND`. Default `sh` (found on `PATH`).
     pub shell: PathBuf,
+    /// The sandbox every command runs in (SPEC §6.1). Default
+    /// `workspace-write`, network denied.
+    pub sandbox: Sandbox,
 }
 
 impl Default for ExecConfig {
@@ -57,6 +61,7 @@ impl Default for ExecConfig {
             default_timeout: Duration::from_secs(120),
             max_timeout: Duration::from_secs(600),
             shell: PathBuf::from("sh"),
+            sandbox: Sandbox::default(),
         }
     }
 }
@@ -69,6 +74,12 @@ impl ExecConfig {
         S: Into<String>,
     {
         self.allow_env.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets the sandbox (policy, network, extra writable roots).
+    pub fn sandbox(mut self, sandbox: Sandbox) -> Self {
+        self.sandbox = sandbox;
         self
     }
 
@@ -112,19 +123,28 @@ const SELF_TIMEOUT_SLACK: Duration = Duration::from_secs(1);
 
 /// The `exec` tool: runs `sh -c COMMAND`.
 ///
-/// - **Process group.** The shell leads a new process group; everything it
-///   starts is in it unless it leaves (`setsid`). When the shell exits,
-///   whatever is left of the group is killed (SIGKILL) and the call
-///   returns at once, even if a background child (`server &`) holds the
-///   output pipes: exec reads on only until the pipes are quiet for
-///   50 ms (250 ms at most).
+/// - **Sandbox and containment** ([`ExecConfig::sandbox`], SPEC §6.1, see
+///   [`crate::sandbox`]): the shell runs in its own PID namespace (and
+///   user, mount, IPC and, with the network denied, network namespace)
+///   under a Landlock policy. Everything it starts lives in that namespace,
+///   whatever process group or session it moves to, and dies with it: when
+///   the shell exits the namespace ends at once (so the call returns at
+///   once even if a background child such as `server &` held the output
+///   pipes; exec then reads on only until the pipes are quiet for 50 ms,
+///   250 ms at most), and when toolexec dies its parent-death signal ends
+///   it. A command that failed in the sandbox gets the last line
+///   [`BLOCKED_NOTE`]. Where the sandbox cannot be built exec fails closed
+///   with `exec: sandbox unavailable: REASON (run with --sandbox off to run
+///   without it)`. With the policy `off` and no user namespaces, the shell
+///   leads a process group that exec kills instead.
 /// - **Cancellation** ([`ToolContext::cancelled`]: the executor's deadline
 ///   or a cancelled batch): the output so far is handed to
-///   [`ToolContext::set_partial_output`] at once, the group gets SIGTERM,
-///   then SIGKILL after 50 ms, and the call returns the captured output
-///   as `Ok` within about 150 ms, so the executor shows it after its
-///   timeout message. If the future is dropped instead, a guard kills the
-///   group (SIGKILL) on drop.
+///   [`ToolContext::set_partial_output`] at once, the namespace is ended
+///   (the process group gets SIGTERM, then SIGKILL after 50 ms, where there
+///   is no namespace), and the call returns the captured output as `Ok`
+///   within about 150 ms, so the executor shows it after its timeout
+///   message. If the future is dropped instead, a guard kills the
+///   namespace (or group) on drop.
 /// - **Timeout.** [`Tool::timeout`] returns `timeout_ms` (default 120 s, at
 ///   most 600 s) for the executor to enforce; exec also stops itself 1 s
 ///   after it, for use without an executor.
@@ -155,6 +175,7 @@ const SELF_TIMEOUT_SLACK: Duration = Duration::from_secs(1);
 pub struct ExecTool {
     config: ExecConfig,
     schema: Value,
+    description: String,
 }
 
 impl ExecTool {
@@ -162,7 +183,34 @@ impl ExecTool {
     pub fn new(config: ExecConfig) -> Self {
         let default_ms = config.default_timeout.as_millis();
         let max_ms = config.max_timeout.as_millis();
+        let sandbox = match config.sandbox.policy() {
+            SandboxPolicy::WorkspaceWrite => {
+                " It runs in a sandbox: writes outside the workspace and the temp dir fail"
+            }
+            SandboxPolicy::ReadOnly => " It runs in a sandbox: every file write fails",
+            _ => "",
+        };
+        let network = if config.sandbox.network_allowed() {
+            ""
+        } else if sandbox.is_empty() {
+            " Network access is blocked."
+        } else {
+            ", and network access is blocked."
+        };
+        let end = if !sandbox.is_empty() && network.is_empty() {
+            "."
+        } else {
+            ""
+        };
+        let description = format!(
+            "Run a shell command (sh -c) in the workspace and return its combined stdout and \
+             stderr followed by the exit status. Every process the command starts ends when \
+             it ends (background processes included). Secret-looking environment variables \
+             are not passed. Optional cwd and timeout_ms (default {default_ms}, max {max_ms}).\
+             {sandbox}{end}{network}"
+        );
         ExecTool {
+            description,
             schema: json!({
                 "type": "object",
                 "properties": {
@@ -213,11 +261,7 @@ impl Tool for ExecTool {
     }
 
     fn description(&self) -> &str {
-        "Run a shell command (sh -c) in the workspace and return its combined stdout and \
-         stderr followed by the exit status. Background processes still running when the \
-         command ends are killed (use setsid to keep one running). Secret-looking \
-         environment variables are not passed. Optional cwd and timeout_ms (default \
-         120000, max 600000)."
+        &self.description
     }
 
     fn input_schema(&self) -> &Value {
@@ -264,16 +308,29 @@ impl Tool for ExecTool {
     }
 }
 
-/// Kills the process group on drop (the executor drops the call's future
-/// when a batch is cancelled).
+/// Kills the command's processes on drop (the executor drops the call's
+/// future when a batch is cancelled): the sandbox's supervisor process
+/// (whose death ends the whole PID namespace), or the process group where
+/// the command is not in a namespace.
 struct GroupGuard {
     pgid: Option<Pid>,
+    /// The pid is the sandbox's supervisor, not a process group.
+    namespace: bool,
 }
 
 impl GroupGuard {
-    /// Sends `signal` to the group; true when some process received it.
+    /// Sends `signal` to the group, or ends the namespace; true when some
+    /// process received it.
     fn signal(&self, signal: Signal) -> bool {
-        self.pgid.is_some_and(|pgid| killpg(pgid, signal).is_ok())
+        self.pgid.is_some_and(|pid| {
+            if self.namespace {
+                // Every signal ends the namespace: the supervisor has the
+                // default dispositions, and its death kills the rest.
+                nix::sys::signal::kill(pid, signal).is_ok()
+            } else {
+                killpg(pid, signal).is_ok()
+            }
+        })
     }
 
     /// SIGKILL to the group, then forget it (so a later drop cannot hit a
@@ -363,7 +420,7 @@ async fn run(
     timeout: Duration,
     ctx: &ToolContext,
 ) -> Result<String, ToolsError> {
-    let mut cmd = tokio::process::Command::new(&config.shell);
+    let mut cmd = std::process::Command::new(&config.shell);
     cmd.arg("-c")
         .arg(command)
         .current_dir(&cwd)
@@ -372,17 +429,34 @@ async fn run(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    let mut child = cmd.spawn().map_err(|source| ToolsError::Spawn {
-        program: config.shell.display().to_string(),
-        source,
-    })?;
+        .process_group(0);
+    let containment = config
+        .sandbox
+        .apply(&mut cmd, ctx.workdir())
+        .map_err(|e| ToolsError::Sandbox(e.message_for("exec")))?;
+    let mut cmd = tokio::process::Command::from(cmd);
+    cmd.kill_on_drop(true);
+    let mut child =
+        cmd.spawn()
+            .map_err(|source| match crate::sandbox::decode_spawn_error(source) {
+                Ok(e) => ToolsError::Sandbox(e.message_for("exec")),
+                Err(source) => ToolsError::Spawn {
+                    program: config.shell.display().to_string(),
+                    source,
+                },
+            })?;
+    // The write end of the sandbox's report pipe goes with the command.
+    drop(cmd);
+    let (namespace, mut report) = match containment {
+        Containment::Namespace(report) => (true, Some(report)),
+        _ => (false, None),
+    };
     let mut guard = GroupGuard {
         pgid: child
             .id()
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw),
+        namespace,
     };
     let mut pipes = Pipes {
         stdout: child.stdout.take(),
@@ -413,7 +487,29 @@ async fn run(
     };
 
     let mut notes = Vec::new();
+    // Only a command that ended by itself "failed"; one exec killed on a
+    // timeout or cancellation gets no sandbox line.
+    let ended_by_itself = matches!(end, End::Exited(_));
     let status = match end {
+        End::Exited(status) if namespace => {
+            // The supervisor exits only after the namespace is empty: its
+            // init ended with the shell, and the kernel killed the rest.
+            // Its pid is reaped, so it must not be signalled again.
+            guard.pgid = None;
+            if report.take().is_some_and(|r| r.others_were_running()) {
+                notes.push(
+                    "[processes left running in the background were killed; a command's \
+                     processes end when it ends]"
+                        .to_string(),
+                );
+            }
+            pipes.drain(&mut capture, DRAIN_QUIET, DRAIN_MAX).await;
+            Some(status.map_err(|source| ToolsError::Io {
+                op: "wait for",
+                path: command.to_string(),
+                source,
+            })?)
+        }
         End::Exited(status) => {
             if guard.kill() {
                 notes.push(
@@ -469,7 +565,12 @@ async fn run(
             status.and_then(Result::ok)
         }
     };
-    Ok(capture.finish(&notes, &status_line(status.as_ref())).await)
+    let mut last = status_line(status.as_ref());
+    if config.sandbox.is_on() && ended_by_itself && status.is_some_and(|s| !s.success()) {
+        last.push('\n');
+        last.push_str(BLOCKED_NOTE);
+    }
+    Ok(capture.finish(&notes, &last).await)
 }
 
 #[cfg(test)]

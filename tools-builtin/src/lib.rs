@@ -121,9 +121,13 @@
 //!   `sleep 1`; not `echo hi > x`, `sed -i …`, `cargo build`, `$(date)`);
 //!   asked without a command (a listing's `null`) it says not safe. The
 //!   [`shell`] module docs list every program and argument it accepts.
-//! - **Platform.** Unix only (process groups, permissions).
+//! - **Platform.** Unix only (process groups, permissions). The exec
+//!   sandbox ([`sandbox`]) needs Linux; elsewhere only
+//!   [`SandboxPolicy::Off`] runs commands, the other policies fail closed.
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+// `unsafe` is allowed in one module only: the `pre_exec` hook of the exec
+// sandbox (`sandbox/linux.rs`).
+#![deny(unsafe_code)]
 // Helpers shared by several tools go unused when some tools are left out.
 #![cfg_attr(
     not(all(
@@ -162,6 +166,8 @@ pub mod glob;
 pub mod grep;
 #[cfg(feature = "read")]
 pub mod read;
+#[cfg(feature = "exec")]
+pub mod sandbox;
 pub mod shell;
 #[cfg(feature = "tool-search")]
 pub mod tool_search;
@@ -180,6 +186,8 @@ pub use grep::GrepTool;
 pub use jail::{escape_name, Jail};
 #[cfg(feature = "read")]
 pub use read::ReadTool;
+#[cfg(feature = "exec")]
+pub use sandbox::{Sandbox, SandboxPolicy};
 #[cfg(feature = "tool-search")]
 pub use tool_search::ToolSearchTool;
 pub use tracker::{FileTracker, HASH_LIMIT};
@@ -208,6 +216,15 @@ impl BuiltinConfig {
     #[cfg(feature = "exec")]
     pub fn with_exec(mut self, exec: ExecConfig) -> Self {
         self.exec = exec;
+        self
+    }
+
+    /// Sets the sandbox exec runs commands in (SPEC §6.1): the policy
+    /// ([`SandboxPolicy`]), the network switch and extra writable roots.
+    /// The default is `workspace-write` with the network denied.
+    #[cfg(feature = "exec")]
+    pub fn with_sandbox(mut self, sandbox: Sandbox) -> Self {
+        self.exec.sandbox = sandbox;
         self
     }
 

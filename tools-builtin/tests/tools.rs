@@ -857,49 +857,49 @@ async fn glob_lists_sorted_bounded_paths() {
 
 // ---------------------------------------------------------------- exec
 
-/// Live (non-zombie) processes of a process group, from /proc.
-fn live_group_members(pgid: i32) -> Vec<String> {
+/// Live processes of the host whose command line contains `needle`, from
+/// /proc (a zombie's command line is empty). exec's processes live in
+/// their own PID namespace, so they are found by a unique argument
+/// ([`unique_sleep`]) rather than by a pid the command prints.
+fn live_processes_with(needle: &str) -> Vec<String> {
     let mut found = Vec::new();
     let Ok(entries) = fs::read_dir("/proc") else {
         return found;
     };
     for entry in entries.flatten() {
-        let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
+        if entry.file_name().to_string_lossy() == std::process::id().to_string() {
+            continue;
+        }
+        let Ok(raw) = fs::read(entry.path().join("cmdline")) else {
             continue;
         };
-        // pid (comm) state ppid pgrp ...
-        let Some(close) = stat.rfind(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
-        if fields.len() > 2 && fields[2] == pgid.to_string() && fields[0] != "Z" {
-            found.push(stat[..close + 1].to_string());
+        let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
+        if cmdline.contains(needle) {
+            found.push(cmdline);
         }
     }
     found
 }
 
-/// Waits (up to 3 s) for the group to have no live member.
-fn assert_group_gone(pgid: i32) {
+/// `300.PID0N`: a sleep duration no other test process uses.
+fn unique_sleep(n: u32) -> String {
+    format!("300.{}0{n}", std::process::id())
+}
+
+/// Waits (up to 3 s) until no process shows `needle`.
+fn assert_group_gone(needle: &str) {
     let end = Instant::now() + Duration::from_secs(3);
     loop {
-        let live = live_group_members(pgid);
+        let live = live_processes_with(needle);
         if live.is_empty() {
             return;
         }
         assert!(
             Instant::now() < end,
-            "process group {pgid} still alive: {live:?}"
+            "processes of the call still alive: {live:?}"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-fn pgid_from(text: &str, marker: &str) -> i32 {
-    text.lines()
-        .find_map(|l| l.strip_prefix(marker))
-        .and_then(|rest| rest.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no {marker} in {text}"))
 }
 
 #[tokio::test]
@@ -910,14 +910,18 @@ async fn exec_returns_output_and_status() {
         .await
         .unwrap();
     assert!(out.contains("out\n") && out.contains("err\n"), "{out}");
-    assert!(out.ends_with("\nexit status: 3"), "{out}");
+    // A failed command in the sandbox ends with the sandbox line.
+    assert!(
+        out.ends_with("\nexit status: 3\n[sandbox: writes outside the workspace and network access are blocked]"),
+        "{out}"
+    );
     let out = fx
         .call("exec", json!({"command": "kill -9 $$"}))
         .await
         .unwrap();
     assert_eq!(
         out,
-        "(no output)\nexit status: killed by signal 9 (SIGKILL)"
+        "(no output)\nexit status: killed by signal 9 (SIGKILL)\n[sandbox: writes outside the workspace and network access are blocked]"
     );
     fx.write("sub/marker", "");
     let out = fx
@@ -1003,10 +1007,11 @@ async fn exec_flags_and_schemas_follow_the_spec_table() {
 async fn exec_returns_at_once_when_a_background_child_holds_the_pipes() {
     let fx = Fixture::new();
     let started = Instant::now();
+    let s = unique_sleep(1);
     let out = fx
         .call(
             "exec",
-            json!({"command": "sleep 300 & echo started; echo pgid $$"}),
+            json!({"command": format!("sleep {s} & echo started")}),
         )
         .await
         .unwrap();
@@ -1016,9 +1021,14 @@ async fn exec_returns_at_once_when_a_background_child_holds_the_pipes() {
         started.elapsed()
     );
     assert!(out.starts_with("started\n"), "{out}");
-    assert!(out.contains("[processes left running in the background were killed; start a process with setsid to keep it running after the command]"), "{out}");
+    assert!(
+        out.contains(
+            "[processes left running in the background were killed; a command's processes end when it ends]"
+        ),
+        "{out}"
+    );
     assert!(out.ends_with("exit status: 0"), "{out}");
-    assert_group_gone(pgid_from(&out, "pgid "));
+    assert_group_gone(&s);
 }
 
 #[tokio::test]
@@ -1027,9 +1037,11 @@ async fn exec_cancellation_kills_grandchildren_and_returns_partial_output() {
     let ctx = fx.ctx();
     let token = ctx.cancel_token().clone();
     let exec = fx.tools.get("exec").unwrap().clone();
+    let s = unique_sleep(2);
+    let needle = s.clone();
     let task = tokio::spawn(async move {
         exec.call(
-            json!({"command": "echo pgid $$; sh -c 'sleep 300 & sleep 300'"}),
+            json!({"command": format!("echo pgid $$; sh -c 'sleep {s} & sleep {s}'")}),
             ctx,
         )
         .await
@@ -1048,36 +1060,34 @@ async fn exec_cancellation_kills_grandchildren_and_returns_partial_output() {
         out.contains("\n[cancelled; the process group was killed]\nexit status: killed by signal"),
         "{out}"
     );
-    assert_group_gone(pgid_from(&out, "pgid "));
+    assert_group_gone(&needle);
 }
 
 #[tokio::test]
 async fn exec_dropped_future_kills_the_group() {
     let fx = Fixture::new();
     let pid_file = fx.root().join("pid");
+    let s = unique_sleep(3);
     let call = fx.call(
         "exec",
-        json!({"command": "echo $$ > pid; sleep 300 & sleep 300"}),
+        json!({"command": format!("echo $$ > pid; sleep {s} & sleep {s}")}),
     );
     assert!(tokio::time::timeout(Duration::from_millis(500), call)
         .await
         .is_err());
-    let pgid: i32 = fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    assert_group_gone(pgid);
+    assert!(pid_file.exists(), "the command ran");
+    assert_group_gone(&s);
 }
 
 #[tokio::test]
 async fn exec_stops_itself_after_its_timeout_without_an_executor() {
     let fx = Fixture::new();
     let started = Instant::now();
+    let s = unique_sleep(4);
     let out = fx
         .call(
             "exec",
-            json!({"command": "echo pgid $$; sleep 300", "timeout_ms": 200}),
+            json!({"command": format!("echo pgid $$; sleep {s}"), "timeout_ms": 200}),
         )
         .await
         .unwrap();
@@ -1086,7 +1096,7 @@ async fn exec_stops_itself_after_its_timeout_without_an_executor() {
         out.contains("[timed out after 200 ms; the process group was killed]"),
         "{out}"
     );
-    assert_group_gone(pgid_from(&out, "pgid "));
+    assert_group_gone(&s);
 }
 
 #[tokio::test]
