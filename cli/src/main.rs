@@ -11,6 +11,7 @@
 //! failures); 2 for unusable arguments or input, with one line on stderr.
 
 mod demo;
+mod logging;
 mod mcp;
 mod proxy;
 mod run;
@@ -90,6 +91,7 @@ fn main() -> ExitCode {
         }
     };
     install_panic_hook();
+    logging::install();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
