@@ -104,6 +104,7 @@ mod error;
 mod limiter;
 mod lines;
 mod middle;
+mod scratch;
 mod spill;
 
 pub use batch::{fit_batch, BatchFit, BatchItem};
@@ -112,6 +113,10 @@ pub use error::LimitError;
 pub use limiter::{spill_failure_line, Limited, Limiter, Limits};
 pub use lines::truncate_long_lines;
 pub use middle::{middle_truncate, middle_truncate_with_cut, MiddleCut};
+pub use scratch::{
+    ensure_private_dir, is_spill_file_name, open_spill_file, ScratchError, ScratchRoot,
+    ScratchSession, SPILL_MAX_AGE,
+};
 
 /// The README's example, compiled and run as a doc test.
 #[cfg(doctest)]

@@ -30,7 +30,12 @@ pub struct Limits {
     pub max_line: usize,
     /// Results up to this many characters are never spilled (default 20 000).
     pub spill_floor: usize,
-    /// Where spill files go (default `std::env::temp_dir()/toolexec`).
+    /// Where spill files go (default [`ScratchRoot::default_path`]: the
+    /// per-user `toolexec-<uid>` in the system temp dir; programs with
+    /// sessions put a [`ScratchSession::dir`] here).
+    ///
+    /// [`ScratchRoot::default_path`]: crate::ScratchRoot::default_path
+    /// [`ScratchSession::dir`]: crate::ScratchSession::dir
     pub scratch_dir: PathBuf,
 }
 
@@ -40,7 +45,7 @@ impl Default for Limits {
             budget: Self::DEFAULT_BUDGET,
             max_line: Self::DEFAULT_MAX_LINE,
             spill_floor: Self::DEFAULT_SPILL_FLOOR,
-            scratch_dir: std::env::temp_dir().join("toolexec"),
+            scratch_dir: crate::scratch::ScratchRoot::default_path(),
         }
     }
 }
