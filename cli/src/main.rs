@@ -1,6 +1,6 @@
 //! `toolexec`: the command line of the toolexec executor.
 //!
-//! - `toolexec demo` runs the seed scenario (SPEC §7).
+//! - `toolexec demo` runs the six-call seed scenario (see the README).
 //! - `toolexec run --workdir DIR` reads a JSON array of calls on stdin and
 //!   writes a JSON array of results.
 //! - `toolexec redact` masks secrets from stdin to stdout, streaming.
