@@ -415,6 +415,15 @@ fn display_exe(exe: &Path) -> String {
         .unwrap_or_else(|| EXAMPLE.to_string())
 }
 
+/// The target dir of a release executable: `…/target/release/bench_e2e`
+/// or `…/target/release/examples/bench_e2e` → `…/target`.
+fn target_dir_of(exe: &Path) -> Option<PathBuf> {
+    exe.ancestors()
+        .find(|dir| dir.file_name().is_some_and(|n| n == "release"))
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+}
+
 /// Replaces the absolute paths of this machine in text that goes into
 /// BENCHMARKS.md by placeholders, longest prefix first (the target dir
 /// usually lies inside the workspace, the workspace inside the home dir).
@@ -425,8 +434,7 @@ struct PathScrub {
 
 impl PathScrub {
     fn for_this_machine(exe: &Path) -> PathScrub {
-        // `…/target/release/examples/bench_e2e` → `…/target`.
-        let target = exe.ancestors().nth(3).map(Path::to_path_buf);
+        let target = target_dir_of(exe);
         let home = std::env::var_os("HOME").map(PathBuf::from);
         PathScrub::new(&[
             (target, "<target>"),
@@ -636,6 +644,18 @@ mod tests {
             json_string_field(r#"{"executable":null}"#, "executable"),
             None
         );
+    }
+
+    #[test]
+    fn target_dir_of_a_binary_or_an_example() {
+        for exe in ["/t/x/release/bench_e2e", "/t/x/release/examples/bench_e2e"] {
+            assert_eq!(
+                target_dir_of(Path::new(exe)),
+                Some(PathBuf::from("/t/x")),
+                "{exe}"
+            );
+        }
+        assert_eq!(target_dir_of(Path::new("/t/debug/bench_e2e")), None);
     }
 
     #[test]
