@@ -130,7 +130,7 @@ fn main() -> ExitCode {
 /// line for them on stderr instead of the default multi-line report.
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let msg = toolexec_core::stages::deadline::panic_message(info.payload());
+        let msg = toolexec_core::panic_message(info.payload());
         match info.location() {
             Some(loc) => eprintln!(
                 "toolexec: panic caught: {msg} ({}:{})",

@@ -69,22 +69,25 @@
 //! invalid JSON are still refused by the innermost step, but disabled /
 //! offered sets and required fields are not checked.
 #![deny(missing_docs)]
+// Every public item has exactly one path: the modules are private and the
+// crate root re-exports what users need; anything else `pub` is a mistake.
+#![warn(unreachable_pub)]
 
-pub mod duration;
-pub mod event;
-pub mod executor;
-pub mod observer;
-pub mod stage;
-pub mod stages;
-pub mod tool;
-pub mod types;
+mod duration;
+mod event;
+mod executor;
+mod observer;
+mod stage;
+mod stages;
+mod tool;
+mod types;
 
 pub use duration::format_go_duration;
 pub use event::{Event, EventKind, EventSink};
 pub use executor::{BatchOptions, BuildError, Executor, ExecutorBuilder, DEFAULT_MAX_CONCURRENCY};
 pub use observer::{ChangeObserver, ObservedChange};
 pub use stage::{Chain, Invocation, Next, Outcome, Stage};
-pub use stages::deadline::{timeout_message, DeadlineStage, DEFAULT_GRACE};
+pub use stages::deadline::{panic_message, timeout_message, DeadlineStage, DEFAULT_GRACE};
 pub use stages::hooks::{HooksStage, PreHook};
 pub use tool::{
     Tool, ToolContext, ToolError, ToolErrorKind, ToolFuture, ToolInfo, ToolOutput, DEFAULT_TIMEOUT,

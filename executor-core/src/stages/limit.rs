@@ -13,13 +13,13 @@ use crate::types::ToolCall;
 /// three times the budget. The change report is not part of the content at
 /// this point and is never cut.
 #[derive(Debug, Clone)]
-pub struct LimitStage {
+pub(crate) struct LimitStage {
     limiter: Arc<toolexec_limiter::Limiter>,
 }
 
 impl LimitStage {
     /// A stage limiting with `limiter`.
-    pub fn new(limiter: Arc<toolexec_limiter::Limiter>) -> Self {
+    pub(crate) fn new(limiter: Arc<toolexec_limiter::Limiter>) -> Self {
         LimitStage { limiter }
     }
 }

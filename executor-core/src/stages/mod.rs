@@ -1,13 +1,13 @@
 //! The built-in stages, and the adapters that put the stage crates
 //! (`toolexec-guard`, `-snapshot`, `-redact`, `-limiter`) into the chain.
 
-pub mod deadline;
+pub(crate) mod deadline;
 #[cfg(feature = "guard")]
-pub mod guard;
-pub mod hooks;
+pub(crate) mod guard;
+pub(crate) mod hooks;
 #[cfg(feature = "limit")]
-pub mod limit;
+pub(crate) mod limit;
 #[cfg(feature = "redact")]
-pub mod redact;
+pub(crate) mod redact;
 #[cfg(feature = "snapshot")]
-pub mod snapshot;
+pub(crate) mod snapshot;

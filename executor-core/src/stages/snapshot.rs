@@ -55,7 +55,7 @@ impl SnapshotConfig {
 /// - When a snapshot cannot be taken (the workdir vanished), the call keeps
 ///   its result and gets no report; a warning is logged.
 #[derive(Clone)]
-pub struct SnapshotStage {
+pub(crate) struct SnapshotStage {
     root: PathBuf,
     config: SnapshotConfig,
     observers: Arc<[Arc<dyn ChangeObserver>]>,
@@ -73,7 +73,7 @@ impl std::fmt::Debug for SnapshotStage {
 
 impl SnapshotStage {
     /// A stage photographing `root`, telling `observers` what changed.
-    pub fn new(
+    pub(crate) fn new(
         root: PathBuf,
         config: SnapshotConfig,
         observers: Vec<Arc<dyn ChangeObserver>>,
