@@ -9,7 +9,7 @@ use toolexec_snapshot::{Bounds, Diff, Snapshot};
 
 use crate::observer::{ChangeObserver, ObservedChange};
 use crate::stage::{Invocation, Next, Outcome, Stage};
-use crate::types::{ChangeKind, FileChange};
+use crate::types::FileChange;
 
 /// Settings of the snapshot stage.
 #[derive(Debug, Clone, Default)]
@@ -135,14 +135,6 @@ impl SnapshotStage {
     }
 }
 
-fn kind_of(kind: toolexec_snapshot::ChangeKind) -> ChangeKind {
-    match kind {
-        toolexec_snapshot::ChangeKind::Created => ChangeKind::Created,
-        toolexec_snapshot::ChangeKind::Modified => ChangeKind::Modified,
-        toolexec_snapshot::ChangeKind::Deleted => ChangeKind::Deleted,
-    }
-}
-
 impl Stage for SnapshotStage {
     fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         if inv.read_only() || inv.tool.is_none() {
@@ -164,7 +156,7 @@ impl Stage for SnapshotStage {
                 .iter()
                 .map(|c| FileChange {
                     path: c.display.clone(),
-                    kind: kind_of(c.kind),
+                    kind: c.kind,
                     old_size: c.old_size,
                     new_size: c.new_size,
                 })
@@ -175,7 +167,7 @@ impl Stage for SnapshotStage {
                     .iter()
                     .map(|c| ObservedChange {
                         path: c.absolute.clone(),
-                        kind: kind_of(c.kind),
+                        kind: c.kind,
                     })
                     .collect();
                 let observers = self.observers.clone();
