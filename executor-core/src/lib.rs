@@ -65,7 +65,9 @@
 //! # Features
 //!
 //! `guard`, `snapshot`, `redact` and `limit` (all on by default) each add
-//! one stage crate and its adapter. Without `guard`, unknown tools and
+//! one stage crate and its adapter. `formats` (on by default, serde only)
+//! adds [`formats`]: calls from OpenAI and Anthropic messages, results back
+//! to them, tool lists in each API's shape. Without `guard`, unknown tools and
 //! invalid JSON are still refused by the innermost step, but disabled /
 //! offered sets and required fields are not checked.
 #![deny(missing_docs)]
@@ -76,7 +78,12 @@
 mod duration;
 mod event;
 mod executor;
+// The model APIs' tool-call shapes: its items are reached as
+// `toolexec_core::formats::…` only (the one path of each).
+#[cfg(feature = "formats")]
+pub mod formats;
 mod observer;
+mod sink;
 mod stage;
 mod stages;
 mod tool;
@@ -86,6 +93,7 @@ pub use duration::format_go_duration;
 pub use event::{Event, EventKind, EventSink};
 pub use executor::{BatchOptions, BuildError, Executor, ExecutorBuilder, DEFAULT_MAX_CONCURRENCY};
 pub use observer::{ChangeObserver, ObservedChange};
+pub use sink::{OutputSink, OutputSinkConfig, SpilledOutput};
 pub use stage::{Chain, Invocation, Next, Outcome, Stage};
 pub use stages::deadline::{panic_message, timeout_message, DeadlineStage, DEFAULT_GRACE};
 pub use stages::hooks::{HooksStage, PreHook};

@@ -140,6 +140,8 @@ impl Tool for ReadTool {
                 Some(n) => n,
                 None => DEFAULT_READ_LIMIT,
             };
+            // The executor's note on a cut result counts the lines before it.
+            ctx.set_first_line(offset);
             let path = self.resolve(ctx.workdir(), arg)?;
             let display = arg.to_string();
             let (text, fingerprint, canonical) =
