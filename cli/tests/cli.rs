@@ -778,3 +778,62 @@ fn tools_format_prints_each_apis_tool_list() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
 }
+
+/// SPEC §6 Scratch through `toolexec run`: the workspace is the session, so
+/// a later run reads an earlier run's spill file; another workspace's
+/// session cannot; an unsafe `--scratch` root is refused with exit 2.
+#[test]
+fn run_spills_into_the_workspace_session_that_later_runs_can_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let base = tempfile::tempdir().unwrap();
+    let scratch = base.path().join("scratch");
+    let scratch_arg = scratch.to_str().unwrap();
+    let ws = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let spill_calls = r#"[{"id":"1","name":"exec","input":{"command":"seq 1 30000"}}]"#;
+    let (res, _) = run_batch(ws.path(), &["--scratch", scratch_arg], spill_calls);
+    let spill = res[0]["spill_path"].as_str().expect("spilled").to_string();
+    let session = std::path::Path::new(&spill).parent().unwrap();
+    assert_eq!(
+        session.parent().unwrap(),
+        std::fs::canonicalize(&scratch).unwrap()
+    );
+    let mode = std::fs::metadata(session).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+
+    let read = format!(r#"[{{"id":"1","name":"read","input":{{"path":"{spill}","limit":2}}}}]"#);
+    let (res, _) = run_batch(ws.path(), &["--scratch", scratch_arg], &read);
+    assert_eq!(res[0]["is_error"], false, "{}", res[0]["content"]);
+    assert!(res[0]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("     1\t1\n     2\t2"));
+    // Another workspace is another session.
+    let (res, _) = run_batch(other.path(), &["--scratch", scratch_arg], &read);
+    assert_eq!(res[0]["is_error"], true);
+    assert!(res[0]["content"]
+        .as_str()
+        .unwrap()
+        .contains("is outside the workspace"));
+
+    let open = base.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let out = run_with_stdin(
+        &[
+            "run",
+            "--workdir",
+            ws.path().to_str().unwrap(),
+            "--scratch",
+            open.to_str().unwrap(),
+        ],
+        spill_calls,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("is not private to this user: it has mode 0777"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
