@@ -1,7 +1,8 @@
 //! `cargo xtask bench [--quick] [--divan | --no-divan]`: the end-to-end
 //! measurements of issue 8, one table, and BENCHMARKS.md.
 //!
-//! 1. Builds the harness `cli/examples/bench_e2e.rs` in release.
+//! 1. Builds the harness, the `bench_e2e` binary of the `publish = false`
+//!    crate `benches/` (`toolexec-bench`), in release.
 //! 2. Runs it once per row (`--row NAME`, each in its own process, so one
 //!    row's memory or failure never touches another) and collects its
 //!    `ROW` / `NOTE` lines (format documented in the harness).
@@ -26,7 +27,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::{cargo, workspace_root};
 
-const PACKAGE: &str = "toolexec-cli";
+const PACKAGE: &str = "toolexec-bench";
 const EXAMPLE: &str = "bench_e2e";
 
 /// One row of the table, as the harness printed it.
@@ -119,7 +120,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// Builds the harness in release and returns the path of its executable
 /// (read from cargo's JSON messages, so any target dir works).
 fn build_harness() -> Result<PathBuf, String> {
-    eprintln!("==> building the harness: cargo build --release -p {PACKAGE} --example {EXAMPLE}");
+    eprintln!("==> building the harness: cargo build --release -p {PACKAGE} --bin {EXAMPLE}");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let output = Command::new(cargo)
         .args([
@@ -127,7 +128,7 @@ fn build_harness() -> Result<PathBuf, String> {
             "--release",
             "-p",
             PACKAGE,
-            "--example",
+            "--bin",
             EXAMPLE,
             "--message-format=json-render-diagnostics",
         ])
@@ -360,7 +361,7 @@ fn render_markdown(r: &Report<'_>) -> String {
     );
     let _ = writeln!(
         s,
-        "- Harness: `cargo build --release -p {PACKAGE} --example {EXAMPLE}`, then `{} --row NAME{}` for each row, one process per row; measuring took {:.0} s",
+        "- Harness: `cargo build --release -p {PACKAGE} --bin {EXAMPLE}`, then `{} --row NAME{}` for each row, one process per row; measuring took {:.0} s",
         display_exe(r.exe),
         if r.quick { " --quick" } else { "" },
         r.elapsed
