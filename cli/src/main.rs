@@ -1,6 +1,6 @@
 //! `toolexec`: the command line of the toolexec executor.
 //!
-//! - `toolexec demo` runs the seed scenario (SPEC §7).
+//! - `toolexec demo` runs the six-call seed scenario (see the README).
 //! - `toolexec run --workdir DIR` reads a JSON array of calls on stdin and
 //!   writes a JSON array of results.
 //! - `toolexec redact` masks secrets from stdin to stdout, streaming.
@@ -12,6 +12,7 @@
 
 mod demo;
 mod format;
+mod logging;
 mod mcp;
 mod run;
 
@@ -94,6 +95,7 @@ fn main() -> ExitCode {
         }
     };
     install_panic_hook();
+    logging::install();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -133,7 +135,7 @@ fn main() -> ExitCode {
 /// line for them on stderr instead of the default multi-line report.
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let msg = toolexec_core::stages::deadline::panic_message(info.payload());
+        let msg = toolexec_core::panic_message(info.payload());
         match info.location() {
             Some(loc) => eprintln!(
                 "toolexec: panic caught: {msg} ({}:{})",

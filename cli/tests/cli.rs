@@ -524,6 +524,62 @@ fn the_watcher_reports_deep_changes_and_extra_roots_and_no_watch_turns_it_off() 
     assert!(res[0]["changes"].as_array().unwrap().is_empty());
 }
 
+/// `tracing` warnings reach stderr (`warn` by default), `RUST_LOG` filters
+/// them, and an unusable `RUST_LOG` is said once and ignored. The warning
+/// used: the after-snapshot fails because the call removed the workspace.
+#[test]
+fn warnings_go_to_stderr_filtered_by_rust_log() {
+    let calls = r#"[{"id":"1","name":"exec","input":{"command":"cd .. && rm -rf ws"}}]"#;
+    let warning = "WARN toolexec_core::stages::snapshot: workspace snapshot failed";
+    let bad_filter = "RUST_LOG=\"toolexec_core=loud\" is not a log filter";
+    for (rust_log, want_warning, want_problem) in [
+        (None, true, false),
+        (Some("error"), false, false),
+        (Some("toolexec_core=warn"), true, false),
+        (Some("toolexec_core=loud"), true, true),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().join("ws");
+        std::fs::create_dir(&ws).unwrap();
+        std::fs::write(ws.join("a.txt"), "a\n").unwrap();
+        let mut cmd = toolexec();
+        cmd.args(["run", "--no-watch", "--workdir", ws.to_str().unwrap()]);
+        match rust_log {
+            Some(v) => cmd.env("RUST_LOG", v),
+            None => cmd.env_remove("RUST_LOG"),
+        };
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(calls.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{rust_log:?}: {stderr}");
+        assert!(!ws.exists(), "the call did not remove the workspace");
+        assert_eq!(
+            stderr.contains(warning),
+            want_warning,
+            "{rust_log:?}: {stderr}"
+        );
+        assert_eq!(
+            stderr.matches(bad_filter).count(),
+            usize::from(want_problem),
+            "{rust_log:?}: {stderr}"
+        );
+        // stdout holds only the results.
+        let results: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+        assert_eq!(results[0]["id"], "1");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // --format openai|anthropic (SPEC §7)
 

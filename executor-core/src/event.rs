@@ -65,9 +65,10 @@ impl EventSink for tokio::sync::mpsc::UnboundedSender<Event> {
     }
 }
 
-/// A shared event sink.
+/// The batch's event sink, if any (internal: users hand an [`EventSink`] to
+/// [`BatchOptions::events`](crate::BatchOptions::events)).
 #[derive(Clone)]
-pub struct Events(pub(crate) Option<Arc<dyn EventSink>>);
+pub(crate) struct Events(pub(crate) Option<Arc<dyn EventSink>>);
 
 impl fmt::Debug for Events {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

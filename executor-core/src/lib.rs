@@ -71,19 +71,24 @@
 //! invalid JSON are still refused by the innermost step, but disabled /
 //! offered sets and required fields are not checked.
 #![deny(missing_docs)]
+// Every public item has exactly one path: the modules are private and the
+// crate root re-exports what users need; anything else `pub` is a mistake.
+#![warn(unreachable_pub)]
 
-pub mod duration;
-pub mod event;
-pub mod executor;
+mod duration;
+mod event;
+mod executor;
+// The model APIs' tool-call shapes: its items are reached as
+// `toolexec_core::formats::…` only (the one path of each).
 #[cfg(feature = "formats")]
 pub mod formats;
-pub mod observer;
-pub mod progress;
-pub mod sink;
-pub mod stage;
-pub mod stages;
-pub mod tool;
-pub mod types;
+mod observer;
+mod progress;
+mod sink;
+mod stage;
+mod stages;
+mod tool;
+mod types;
 
 pub use duration::format_go_duration;
 pub use event::{Event, EventKind, EventSink};
@@ -94,7 +99,7 @@ pub use progress::{
 };
 pub use sink::{OutputSink, OutputSinkConfig, SpilledOutput};
 pub use stage::{Chain, Invocation, Next, Outcome, Stage};
-pub use stages::deadline::{timeout_message, DeadlineStage, DEFAULT_GRACE};
+pub use stages::deadline::{panic_message, timeout_message, DeadlineStage, DEFAULT_GRACE};
 pub use stages::hooks::{HooksStage, PreHook};
 pub use tool::{
     Tool, ToolContext, ToolError, ToolErrorKind, ToolFuture, ToolInfo, ToolOutput, DEFAULT_TIMEOUT,

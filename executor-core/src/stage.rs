@@ -28,22 +28,28 @@ use crate::types::{ErrorKind, FileChange, ToolCall};
 /// A call on its way through the chain: the call itself, the tool it names
 /// (if registered), the parsed input (once the guard accepted it) and the
 /// context the tool will run with.
+///
+/// A stage reads all of it through accessors; what it may change is the
+/// parsed input ([`set_input`](Invocation::set_input), e.g. to normalise
+/// an argument). The tool, the read-only flag and the context are the
+/// scheduler's decisions: a stage that could set `read_only` could skip
+/// the workspace snapshot of a call that writes, so they stay private.
 #[derive(Debug)]
 pub struct Invocation {
     /// The call as the model sent it.
-    pub call: ToolCall,
+    pub(crate) call: ToolCall,
     /// The registered tool of that name, if any.
-    pub tool: Option<Arc<dyn Tool>>,
+    pub(crate) tool: Option<Arc<dyn Tool>>,
     /// The parsed input; set by the guard stage. The innermost step parses
     /// the raw input itself when no guard ran.
-    pub input: Option<Value>,
+    pub(crate) input: Option<Value>,
     /// Whether the tool declared this call read-only (asked with the
     /// parsed input by the scheduler; false for an unknown tool or input
     /// that is not JSON).
-    pub read_only: bool,
+    pub(crate) read_only: bool,
     /// Workdir, cancellation token (the batch's, until the deadline stage
     /// narrows it to the call), partial-output slot and tool catalogue.
-    pub ctx: ToolContext,
+    pub(crate) ctx: ToolContext,
 }
 
 impl Invocation {
@@ -66,6 +72,52 @@ impl Invocation {
     /// Whether the tool is registered and declared this call read-only.
     pub fn read_only(&self) -> bool {
         self.tool.is_some() && self.read_only
+    }
+}
+
+impl Invocation {
+    /// An invocation of `call` with the tool it names (`None` when no tool
+    /// of that name is registered), to run through a [`Chain`] by hand (the
+    /// executor builds its own). The read-only flag is asked of the tool
+    /// with the parsed input, as the scheduler does: false for an unknown
+    /// tool or input that is not JSON.
+    pub fn new(call: ToolCall, tool: Option<Arc<dyn Tool>>, ctx: ToolContext) -> Self {
+        let read_only = tool.as_ref().is_some_and(|tool| {
+            serde_json::from_str::<Value>(&call.input).is_ok_and(|input| tool.read_only(&input))
+        });
+        Invocation {
+            call,
+            tool,
+            input: None,
+            read_only,
+            ctx,
+        }
+    }
+
+    /// The call as the model sent it (id, name, raw input text).
+    pub fn call(&self) -> &ToolCall {
+        &self.call
+    }
+
+    /// The registered tool the call names, if any.
+    pub fn tool(&self) -> Option<&Arc<dyn Tool>> {
+        self.tool.as_ref()
+    }
+
+    /// The parsed input, once the guard (or an earlier stage) set it.
+    pub fn input(&self) -> Option<&Value> {
+        self.input.as_ref()
+    }
+
+    /// Replaces the parsed input the tool will get.
+    pub fn set_input(&mut self, input: Value) {
+        self.input = Some(input);
+    }
+
+    /// The context the tool will run with: workspace root, call id,
+    /// cancellation token, tool catalogue.
+    pub fn ctx(&self) -> &ToolContext {
+        &self.ctx
     }
 }
 
@@ -139,8 +191,8 @@ impl Outcome {
 ///
 /// impl Stage for NoRmRf {
 ///     fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
-///         if inv.call.input.contains("rm -rf") {
-///             let msg = format!("tool {} refused: rm -rf", inv.call.name);
+///         if inv.call().input.contains("rm -rf") {
+///             let msg = format!("tool {} refused: rm -rf", inv.call().name);
 ///             return Box::pin(async move { Outcome::error(ErrorKind::Invocation, msg) });
 ///         }
 ///         next.run(inv)

@@ -485,7 +485,7 @@ impl ToolContext {
     /// A redacting file sink for this call's complete output, when the
     /// executor offers one (it does when results are limited: the sink
     /// writes into the scratch directory) and none was taken yet for this
-    /// call. See [`crate::sink`]: write every byte of the output, in order,
+    /// call. See [`OutputSink`](crate::OutputSink): write every byte of the output, in order,
     /// then [`OutputSink::finish`]; the executor then uses the file as the
     /// call's output (the text the tool returns is not used).
     ///

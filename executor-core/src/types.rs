@@ -63,28 +63,9 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// What happened to one file during a call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ChangeKind {
-    /// The file did not exist before the call.
-    Created,
-    /// Size, modification time or inode differ.
-    Modified,
-    /// The file existed before and is gone.
-    Deleted,
-}
-
-impl ChangeKind {
-    /// `created`, `modified` or `deleted`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChangeKind::Created => "created",
-            ChangeKind::Modified => "modified",
-            ChangeKind::Deleted => "deleted",
-        }
-    }
-}
+/// What happened to one file during a call: `toolexec-snapshot`'s kind,
+/// serialized as `"created"`, `"modified"` or `"deleted"`.
+pub use toolexec_snapshot::ChangeKind;
 
 /// One changed file, as listed in a result's `changes`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

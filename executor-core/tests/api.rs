@@ -551,9 +551,16 @@ struct Tag;
 
 impl Stage for Tag {
     fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+        let seen = format!(
+            " [tagged {} {} read_only={} input={:?}]",
+            inv.call().id,
+            inv.tool().map_or("-", |t| t.name()),
+            inv.read_only(),
+            inv.input().map(Value::to_string),
+        );
         Box::pin(async move {
             let mut out = next.run(inv).await;
-            out.content.push_str(" [tagged]");
+            out.content.push_str(&seen);
             out
         })
     }
@@ -572,7 +579,11 @@ async fn user_stages_wrap_the_tool() {
     let res = ex
         .run_batch(vec![call("1", "t", "{}")], &BatchOptions::new())
         .await;
-    assert_eq!(res[0].content, "hi [tagged]");
+    // User stages sit inside the guard: the input is parsed already.
+    assert_eq!(
+        res[0].content,
+        r#"hi [tagged 1 t read_only=true input=Some("{}")]"#
+    );
 }
 
 #[cfg(feature = "guard")]
@@ -884,4 +895,54 @@ async fn an_unusable_schema_keeps_the_guard_error_and_says_its_prefix_once() {
         next = cause.source();
     }
     assert_eq!(chain.matches("invalid input schema").count(), 1, "{chain}");
+}
+
+/// A stage that rewrites the parsed input the tool gets.
+struct Shout;
+
+impl Stage for Shout {
+    fn call<'a>(&'a self, mut inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+        let text = serde_json::from_str::<Value>(&inv.call().input)
+            .ok()
+            .and_then(|v| v["text"].as_str().map(str::to_uppercase));
+        if let Some(text) = text {
+            inv.set_input(json!({ "text": text }));
+        }
+        next.run(inv)
+    }
+}
+
+#[tokio::test]
+async fn a_chain_run_by_hand_asks_the_tool_for_read_only_and_passes_a_rewritten_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let echo: Arc<dyn Tool> = Arc::new(TestTool::new("echo", true, |input, _| async move {
+        Ok(input["text"].as_str().unwrap_or("").to_string())
+    }));
+    let writer: Arc<dyn Tool> = Arc::new(TestTool::new("w", false, |_, _| async {
+        Ok("w".to_string())
+    }));
+    let inv = |name: &str, input: &str, tool: &Arc<dyn Tool>| {
+        Invocation::new(
+            call("1", name, input),
+            Some(tool.clone()),
+            ToolContext::new(dir.path(), "1"),
+        )
+    };
+    assert!(inv("echo", r#"{"text":"a"}"#, &echo).read_only());
+    assert!(!inv("w", "{}", &writer).read_only());
+    // Input that is not JSON is never asked: not read-only.
+    assert!(!inv("echo", "{oops", &echo).read_only());
+    let unknown = Invocation::new(
+        call("2", "nope", "{}"),
+        None,
+        ToolContext::new(dir.path(), "2"),
+    );
+    assert!(!unknown.read_only() && unknown.tool().is_none() && unknown.input().is_none());
+
+    let mut chain = toolexec_core::Chain::new();
+    chain.push(Shout);
+    let out = chain.run(inv("echo", r#"{"text":"hi"}"#, &echo)).await;
+    assert_eq!(out.content, "HI");
+    let out = chain.run(unknown).await;
+    assert_eq!(out.content, "unknown tool: nope");
 }

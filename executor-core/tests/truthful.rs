@@ -314,7 +314,7 @@ struct Flaky;
 
 impl Stage for Flaky {
     fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
-        if inv.call.id == "2" {
+        if inv.call().id == "2" {
             panic!("flaky stage broke");
         }
         Box::pin(async move {

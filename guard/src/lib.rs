@@ -2,7 +2,8 @@
 //! input that is valid JSON with every required top-level field, and (opt-in)
 //! input that is valid against the tool's full JSON Schema.
 //!
-//! `toolexec-guard` is the guard stage of toolexec (SPEC §2 step 2) as a plain,
+//! `toolexec-guard` is the guard stage of toolexec (the step before any tool
+//! runs) as a plain,
 //! synchronous library: no async runtime, no dependency on `toolexec-core`.
 //! A [`Guard`] holds the registered tools and their compiled schemas, the
 //! disabled set and the set of tools offered to the model this turn;
@@ -293,7 +294,8 @@ impl Guard {
         self.full_validation
     }
 
-    /// Runs the checks of SPEC §2.2 on one call and returns its parsed input.
+    /// Runs the checks on one call, in the order of the crate docs, and
+    /// returns its parsed input.
     ///
     /// # Errors
     ///
@@ -478,7 +480,7 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
 }
 
 /// Why a call was refused. `Display` gives the exact message for the model
-/// (SPEC §2.2).
+/// (the texts are listed in the crate docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Rejection {

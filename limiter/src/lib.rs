@@ -1,6 +1,7 @@
 //! Keeps tool results within the model's budget while saying exactly what is missing: spill, line and middle truncation, and the per-batch budget.
 //!
-//! This is the *limit* stage of toolexec (SPEC §5): a plain synchronous
+//! This is the *limit* stage of toolexec (the last step before a result goes
+//! to the model): a plain synchronous
 //! library with no dependency on the executor, usable on its own.
 //!
 //! # Example
@@ -51,12 +52,13 @@
 //!
 //! # Features
 //!
-//! - [`Limiter::limit`]: SPEC §5's three layers in order, with the effective
+//! - [`Limiter::limit`]: the three layers below, in order, with the effective
 //!   budget E (budget × 3 for a successful result of a read-only tool).
 //!   1. **Spill** when the content has more than max(spill floor, 3 × E)
 //!      characters: the whole content goes to a new
 //!      `SCRATCH/tool_result_<unix-nanos>.txt` and the model gets the
-//!      two-line message of SPEC §5.
+//!      two-line message `Result too large (N chars). Full output was spilled
+//!      to scratch file: PATH` / `Use read tool on this path if you need full content.`
 //!   2. **Long lines**: each line over the max line length is replaced whole
 //!      by `[line truncated: N chars]` ([`truncate_long_lines`]).
 //!   3. **Middle**: over E characters, the first and last ⌊E/3⌋ characters
@@ -78,7 +80,7 @@
 //!   it unless the tail is empty or already starts with `\n`. So the output
 //!   is `head`, at most one `\n`, the note, at most one `\n`, `tail`: never
 //!   more than E' + note + 2 characters (E' = 2⌊E/3⌋), and no empty line is
-//!   invented. SPEC's example (head ends inside line 14, tail starts inside
+//!   invented. The 200-line example (head ends inside line 14, tail starts inside
 //!   line 187) gives `head\nNOTE\ntail`.
 //! - **Degenerate budgets.** With E < 3 head and tail are empty: B is 0 (the
 //!   range `1-0` shows nothing, `offset=1` re-reads from the start) and C is

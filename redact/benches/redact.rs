@@ -7,7 +7,7 @@
 //!   contexts) per ~200 bytes.
 //! * `stream_clean_100mb`: the clean text through `redact_stream`.
 //! * `keyword_lines_20mb` / `keyword_free_20mb`: 20 MB of the end-to-end
-//!   benchmark's secret-free log text (`cli/examples/bench_e2e.rs`, `clean_log`)
+//!   benchmark's secret-free log text (`benches/src/main.rs`, `clean_log`)
 //!   with 1 line in 10 naming a key or password (`lookup key users:…`,
 //!   `auth: password policy …`), and the same text without those lines.
 

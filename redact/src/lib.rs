@@ -147,8 +147,8 @@
 //!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
 //! process's environment variables whose names look secret (a secret word
-//! such as `KEY`, `TOKEN`, `PWD` or `AUTH` among their words; the one rule of
-//! SPEC §4, see [`is_secret_env_name`])
+//! such as `KEY`, `TOKEN`, `PWD` or `AUTH` among their words; the one rule
+//! that exec's environment filter uses too, see [`is_secret_env_name`])
 //! and whose value has at least 8 characters; `known-value`
 //! ([`KNOWN_VALUE_ID`]) for values the embedder registers. Values are masked
 //! **as given** (exact, case-sensitive, no trimming), plus their JSON-escaped

@@ -12,8 +12,14 @@ pub const REPORT_HEADER: &str = "[Workspace Changes]";
 /// At most this many entries are listed by [`Diff::report`].
 pub const DEFAULT_REPORT_LIMIT: usize = 50;
 
-/// What happened to one path.
+/// What happened to one path. The one change kind of toolexec:
+/// `toolexec-core` re-exports it for results and observers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum ChangeKind {
     /// Absent before, present after.
     Created,

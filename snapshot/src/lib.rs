@@ -10,7 +10,7 @@
 //! std::fs::write(dir.path().join("report.txt"), "line\nx")?;
 //! std::fs::write(dir.path().join("old.log"), "log")?;
 //!
-//! let bounds = Bounds::default(); // 4 levels, 500 files, SPEC §3 skip lists
+//! let bounds = Bounds::default(); // 4 levels, 500 files, .git/node_modules/target/… skipped
 //! let before = Snapshot::take(dir.path(), &bounds)?;
 //!
 //! // … the tool runs …

@@ -34,7 +34,7 @@
 //!
 //! Register [`BuiltinTools::tools`] with the executor and
 //! [`BuiltinTools::tracker`] as its change observer, so that files a call
-//! created or changed count as read (SPEC §6).
+//! created or changed count as read in their new state.
 //!
 //! # Features
 //!

@@ -1412,7 +1412,7 @@ proptest! {
 // ---------------------------------------------------------------------------
 // The read-only classifier of exec (SPEC §2.1).
 
-// The table is shared with the bench harness (cli/examples/bench_e2e.rs).
+// The table is shared with the bench harness (benches/src/main.rs).
 include!("data/shell_table.rs");
 
 #[test]

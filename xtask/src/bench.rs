@@ -1,7 +1,8 @@
 //! `cargo xtask bench [--quick] [--divan | --no-divan]`: the end-to-end
 //! measurements of issue 8, one table, and BENCHMARKS.md.
 //!
-//! 1. Builds the harness `cli/examples/bench_e2e.rs` in release.
+//! 1. Builds the harness, the `bench_e2e` binary of the `publish = false`
+//!    crate `benches/` (`toolexec-bench`), in release.
 //! 2. Runs it once per row (`--row NAME`, each in its own process, so one
 //!    row's memory or failure never touches another) and collects its
 //!    `ROW` / `NOTE` lines (format documented in the harness).
@@ -26,7 +27,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::{cargo, workspace_root};
 
-const PACKAGE: &str = "toolexec-cli";
+const PACKAGE: &str = "toolexec-bench";
 const EXAMPLE: &str = "bench_e2e";
 
 /// One row of the table, as the harness printed it.
@@ -119,7 +120,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// Builds the harness in release and returns the path of its executable
 /// (read from cargo's JSON messages, so any target dir works).
 fn build_harness() -> Result<PathBuf, String> {
-    eprintln!("==> building the harness: cargo build --release -p {PACKAGE} --example {EXAMPLE}");
+    eprintln!("==> building the harness: cargo build --release -p {PACKAGE} --bin {EXAMPLE}");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let output = Command::new(cargo)
         .args([
@@ -127,7 +128,7 @@ fn build_harness() -> Result<PathBuf, String> {
             "--release",
             "-p",
             PACKAGE,
-            "--example",
+            "--bin",
             EXAMPLE,
             "--message-format=json-render-diagnostics",
         ])
@@ -360,7 +361,7 @@ fn render_markdown(r: &Report<'_>) -> String {
     );
     let _ = writeln!(
         s,
-        "- Harness: `cargo build --release -p {PACKAGE} --example {EXAMPLE}`, then `{} --row NAME{}` for each row, one process per row; measuring took {:.0} s",
+        "- Harness: `cargo build --release -p {PACKAGE} --bin {EXAMPLE}`, then `{} --row NAME{}` for each row, one process per row; measuring took {:.0} s",
         display_exe(r.exe),
         if r.quick { " --quick" } else { "" },
         r.elapsed
@@ -415,6 +416,15 @@ fn display_exe(exe: &Path) -> String {
         .unwrap_or_else(|| EXAMPLE.to_string())
 }
 
+/// The target dir of a release executable: `…/target/release/bench_e2e`
+/// or `…/target/release/examples/bench_e2e` → `…/target`.
+fn target_dir_of(exe: &Path) -> Option<PathBuf> {
+    exe.ancestors()
+        .find(|dir| dir.file_name().is_some_and(|n| n == "release"))
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+}
+
 /// Replaces the absolute paths of this machine in text that goes into
 /// BENCHMARKS.md by placeholders, longest prefix first (the target dir
 /// usually lies inside the workspace, the workspace inside the home dir).
@@ -425,8 +435,7 @@ struct PathScrub {
 
 impl PathScrub {
     fn for_this_machine(exe: &Path) -> PathScrub {
-        // `…/target/release/examples/bench_e2e` → `…/target`.
-        let target = exe.ancestors().nth(3).map(Path::to_path_buf);
+        let target = target_dir_of(exe);
         let home = std::env::var_os("HOME").map(PathBuf::from);
         PathScrub::new(&[
             (target, "<target>"),
@@ -636,6 +645,18 @@ mod tests {
             json_string_field(r#"{"executable":null}"#, "executable"),
             None
         );
+    }
+
+    #[test]
+    fn target_dir_of_a_binary_or_an_example() {
+        for exe in ["/t/x/release/bench_e2e", "/t/x/release/examples/bench_e2e"] {
+            assert_eq!(
+                target_dir_of(Path::new(exe)),
+                Some(PathBuf::from("/t/x")),
+                "{exe}"
+            );
+        }
+        assert_eq!(target_dir_of(Path::new("/t/debug/bench_e2e")), None);
     }
 
     #[test]

@@ -1,18 +1,39 @@
 //! `cargo xtask ci`: the checks every commit must pass.
+//!
+//! 1. `cargo fmt --check`.
+//! 2. Feature combinations: `cargo check --no-default-features` of each
+//!    library crate on its own (a crate's minimal build must compile; one
+//!    cargo run per crate, so features of the others cannot unify into
+//!    it), then clippy of the workspace with `--all-features` and
+//!    `-D warnings` (every optional module linted). The library crates are
+//!    the workspace's directories with a `src/lib.rs`, found at run time,
+//!    so a new crate is checked without editing this file.
+//! 3. The tests (cargo-nextest when installed, else `cargo test`), the doc
+//!    tests, and `cargo doc --no-deps` with warnings denied.
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::cargo;
+use crate::{cargo, workspace_root};
 
-/// Runs format check, clippy, tests and docs, stopping at the first failure.
+/// Runs format check, feature checks, clippy, tests and docs, stopping at
+/// the first failure.
 pub fn run() -> Result<(), String> {
     cargo("fmt", &["fmt", "--all", "--", "--check"], &[])?;
+    for krate in library_crates(&workspace_root())? {
+        cargo(
+            &format!("{krate} without default features"),
+            &["check", "-p", &krate, "--no-default-features"],
+            &[],
+        )?;
+    }
     cargo(
         "clippy",
         &[
             "clippy",
             "--workspace",
             "--all-targets",
+            "--all-features",
             "--",
             "-D",
             "warnings",
@@ -42,6 +63,44 @@ pub fn run() -> Result<(), String> {
     )?;
     eprintln!("==> ci: all checks passed");
     Ok(())
+}
+
+/// The package names of the workspace's library crates: the directories
+/// under `root` holding a `Cargo.toml` and a `src/lib.rs`, sorted.
+fn library_crates(root: &Path) -> Result<Vec<String>, String> {
+    let entries =
+        std::fs::read_dir(root).map_err(|e| format!("cannot list {}: {e}", root.display()))?;
+    let mut names = Vec::new();
+    for entry in entries.flatten() {
+        let dir = entry.path();
+        if !dir.join("src/lib.rs").is_file() {
+            continue;
+        }
+        let Ok(manifest) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
+        if let Some(name) = package_name(&manifest) {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// The `name` of the `[package]` table of a manifest.
+fn package_name(manifest: &str) -> Option<String> {
+    let mut in_package = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_package = line == "[package]";
+        } else if in_package {
+            if let Some(value) = line.strip_prefix("name") {
+                let value = value.trim_start().strip_prefix('=')?.trim();
+                return Some(value.trim_matches('"').to_string());
+            }
+        }
+    }
+    None
 }
 
 fn nextest_available() -> bool {
@@ -84,5 +143,40 @@ fn python_mcp_client() {
     if !made || std::fs::rename(&temp, &venv).is_err() {
         eprintln!("python mcp client not installed; its tests install or skip it themselves");
         let _ = std::fs::remove_dir_all(&temp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn package_name_reads_only_the_package_table() {
+        let manifest = "[workspace]\nname = \"no\"\n\n[package]\nversion = \"1\"\nname = \"toolexec-x\"\n[dependencies]\nname = \"no\"\n";
+        assert_eq!(package_name(manifest).as_deref(), Some("toolexec-x"));
+        assert_eq!(package_name("[dependencies]\nname = \"a\"\n"), None);
+    }
+
+    #[test]
+    fn the_library_crates_of_this_workspace() {
+        let crates = library_crates(&workspace_root()).unwrap();
+        for name in [
+            "toolexec-core",
+            "toolexec-guard",
+            "toolexec-limiter",
+            "toolexec-redact",
+            "toolexec-snapshot",
+            "toolexec-tools",
+        ] {
+            assert!(
+                crates.iter().any(|c| c == name),
+                "{name} missing: {crates:?}"
+            );
+        }
+        // Binaries only: the cli and xtask itself.
+        assert!(!crates.iter().any(|c| c == "toolexec-cli" || c == "xtask"));
+        let mut sorted = crates.clone();
+        sorted.sort();
+        assert_eq!(crates, sorted);
     }
 }

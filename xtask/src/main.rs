@@ -1,9 +1,11 @@
 //! Project tasks, run as `cargo xtask <task>`.
 //!
-//! - `cargo xtask ci`: `cargo fmt --check`, `cargo clippy --workspace
-//!   --all-targets -D warnings`, the tests (cargo-nextest when installed,
-//!   else `cargo test`; doc tests always through `cargo test --doc`) and
-//!   `cargo doc --no-deps` with warnings denied.
+//! - `cargo xtask ci`: `cargo fmt --check`, `cargo check
+//!   --no-default-features` of each library crate, `cargo clippy
+//!   --workspace --all-targets --all-features -D warnings`, the tests
+//!   (cargo-nextest when installed, else `cargo test`; doc tests always
+//!   through `cargo test --doc`) and `cargo doc --no-deps` with warnings
+//!   denied; see `ci.rs`.
 //! - `cargo xtask bench [--quick]`: the benchmarks; see `bench.rs`.
 
 mod bench;

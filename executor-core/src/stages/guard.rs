@@ -11,14 +11,14 @@ use crate::types::ErrorKind;
 /// Refuses calls the guard rejects (`invocation` errors with the guard's
 /// exact message) and hands the parsed input to the rest of the chain.
 #[derive(Debug, Clone)]
-pub struct GuardStage {
+pub(crate) struct GuardStage {
     guard: Arc<RwLock<toolexec_guard::Guard>>,
 }
 
 impl GuardStage {
     /// A stage checking calls with `guard` (shared, so that the executor
     /// can change the offered and disabled tools between turns).
-    pub fn new(guard: Arc<RwLock<toolexec_guard::Guard>>) -> Self {
+    pub(crate) fn new(guard: Arc<RwLock<toolexec_guard::Guard>>) -> Self {
         GuardStage { guard }
     }
 }

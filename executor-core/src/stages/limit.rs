@@ -14,7 +14,7 @@ use crate::types::ToolCall;
 /// [`reader_tool`](toolexec_limiter::Limits::reader_tool) when the model
 /// can call it (registered, offered, not disabled), else `None`. Shared
 /// with the executor, which updates it when the turn changes.
-pub type ReaderSlot = Arc<RwLock<Option<Arc<str>>>>;
+pub(crate) type ReaderSlot = Arc<RwLock<Option<Arc<str>>>>;
 
 /// Turns the redacted content into what the model sees: spill, long-line
 /// and middle truncation, with hints that hold (SPEC §5.4). A successful
@@ -30,7 +30,7 @@ pub type ReaderSlot = Arc<RwLock<Option<Arc<str>>>>;
 ///   ([`Outcome::full_output`]) is limited from that file.
 /// - Work that may cut or write files runs on tokio's blocking pool.
 #[derive(Debug, Clone)]
-pub struct LimitStage {
+pub(crate) struct LimitStage {
     limiter: Arc<Limiter>,
     reader: ReaderSlot,
     keep_complete: bool,
@@ -39,7 +39,7 @@ pub struct LimitStage {
 impl LimitStage {
     /// A stage limiting with `limiter`, assuming its reader tool can
     /// always be called.
-    pub fn new(limiter: Arc<Limiter>) -> Self {
+    pub(crate) fn new(limiter: Arc<Limiter>) -> Self {
         let reader = limiter.limits().reader_tool.as_deref().map(Arc::from);
         LimitStage {
             limiter,
@@ -49,14 +49,14 @@ impl LimitStage {
     }
 
     /// Uses a shared reader slot (the executor's, updated per turn).
-    pub fn reader_slot(mut self, slot: ReaderSlot) -> Self {
+    pub(crate) fn reader_slot(mut self, slot: ReaderSlot) -> Self {
         self.reader = slot;
         self
     }
 
     /// Keeps the complete content of cut results in
     /// [`Outcome::complete`] (for a batch budget).
-    pub fn keep_complete(mut self, keep: bool) -> Self {
+    pub(crate) fn keep_complete(mut self, keep: bool) -> Self {
         self.keep_complete = keep;
         self
     }

@@ -1,16 +1,16 @@
 //! The built-in stages, and the adapters that put the stage crates
 //! (`toolexec-guard`, `-snapshot`, `-redact`, `-limiter`) into the chain.
 
-pub mod deadline;
+pub(crate) mod deadline;
 #[cfg(feature = "guard")]
-pub mod guard;
-pub mod hooks;
+pub(crate) mod guard;
+pub(crate) mod hooks;
 #[cfg(feature = "limit")]
-pub mod limit;
+pub(crate) mod limit;
 #[cfg(feature = "redact")]
-pub mod redact;
+pub(crate) mod redact;
 #[cfg(feature = "snapshot")]
-pub mod snapshot;
+pub(crate) mod snapshot;
 
 use std::any::Any;
 
@@ -19,7 +19,7 @@ use crate::types::ErrorKind;
 
 /// The `execution` outcome of a panic in the stage named `stage`:
 /// `stage STAGE panic: MESSAGE`.
-pub fn stage_panic(stage: &str, payload: &(dyn Any + Send)) -> Outcome {
+pub(crate) fn stage_panic(stage: &str, payload: &(dyn Any + Send)) -> Outcome {
     Outcome::error(
         ErrorKind::Execution,
         format!("stage {stage} panic: {}", deadline::panic_message(payload)),

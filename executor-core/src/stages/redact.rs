@@ -16,7 +16,7 @@ const BLOCKING_THRESHOLD: usize = 256 * 1024;
 
 /// The executor's default redactor: the built-in rules plus the values of
 /// this process's secret-looking environment variables (SPEC §4).
-pub fn default_redactor() -> Redactor {
+pub(crate) fn default_redactor() -> Redactor {
     Redactor::builder()
         .known_values_from_env()
         .build()
@@ -32,13 +32,13 @@ pub fn default_redactor() -> Redactor {
 /// redacted text, and outside everything else, so that refusals, hook
 /// results and panic messages are masked too.
 #[derive(Debug, Clone)]
-pub struct RedactStage {
+pub(crate) struct RedactStage {
     redactor: Arc<Redactor>,
 }
 
 impl RedactStage {
     /// A stage masking with `redactor`.
-    pub fn new(redactor: Arc<Redactor>) -> Self {
+    pub(crate) fn new(redactor: Arc<Redactor>) -> Self {
         RedactStage { redactor }
     }
 }

@@ -9,7 +9,7 @@ use toolexec_snapshot::{Bounds, Diff, Snapshot};
 
 use crate::observer::{ChangeObserver, ObservedChange};
 use crate::stage::{Invocation, Next, Outcome, Stage};
-use crate::types::{ChangeKind, FileChange};
+use crate::types::FileChange;
 
 /// Settings of the snapshot stage.
 #[derive(Debug, Clone, Default)]
@@ -55,7 +55,7 @@ impl SnapshotConfig {
 /// - When a snapshot cannot be taken (the workdir vanished), the call keeps
 ///   its result and gets no report; a warning is logged.
 #[derive(Clone)]
-pub struct SnapshotStage {
+pub(crate) struct SnapshotStage {
     root: PathBuf,
     config: SnapshotConfig,
     observers: Arc<[Arc<dyn ChangeObserver>]>,
@@ -138,7 +138,7 @@ impl Drop for WindowGuard<'_> {
 }
 
 /// The line that ends the report of a call whose window overlapped others.
-pub fn overlap_line(ids: &[String]) -> String {
+pub(crate) fn overlap_line(ids: &[String]) -> String {
     format!(
         "(calls {} ran at the same time; some changes may be theirs)",
         ids.join(", ")
@@ -157,7 +157,7 @@ impl std::fmt::Debug for SnapshotStage {
 
 impl SnapshotStage {
     /// A stage photographing `root`, telling `observers` what changed.
-    pub fn new(
+    pub(crate) fn new(
         root: PathBuf,
         config: SnapshotConfig,
         observers: Vec<Arc<dyn ChangeObserver>>,
@@ -228,14 +228,6 @@ impl SnapshotStage {
     }
 }
 
-fn kind_of(kind: toolexec_snapshot::ChangeKind) -> ChangeKind {
-    match kind {
-        toolexec_snapshot::ChangeKind::Created => ChangeKind::Created,
-        toolexec_snapshot::ChangeKind::Modified => ChangeKind::Modified,
-        toolexec_snapshot::ChangeKind::Deleted => ChangeKind::Deleted,
-    }
-}
-
 impl Stage for SnapshotStage {
     fn name(&self) -> &str {
         "snapshot"
@@ -270,7 +262,7 @@ impl Stage for SnapshotStage {
                 .iter()
                 .map(|c| FileChange {
                     path: c.display.clone(),
-                    kind: kind_of(c.kind),
+                    kind: c.kind,
                     old_size: c.old_size,
                     new_size: c.new_size,
                 })
@@ -281,7 +273,7 @@ impl Stage for SnapshotStage {
                     .iter()
                     .map(|c| ObservedChange {
                         path: c.absolute.clone(),
-                        kind: kind_of(c.kind),
+                        kind: c.kind,
                     })
                     .collect();
                 let observers = self.observers.clone();

@@ -1,4 +1,4 @@
-// Included by tools-builtin/tests/tools.rs and cli/examples/bench_e2e.rs.
+// Included by tools-builtin/tests/tools.rs and benches/src/main.rs.
 
 /// `(command, read-only?)`: the SPEC's examples and the tricky ones.
 const SHELL_TABLE: &[(&str, bool)] = &[

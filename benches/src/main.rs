@@ -7,8 +7,8 @@
 //! is reused between reps.
 //!
 //! ```text
-//! cargo run --release -p toolexec-cli --example bench_e2e -- --list
-//! cargo run --release -p toolexec-cli --example bench_e2e -- --row NAME [--quick]
+//! cargo run --release -p toolexec-bench -- --list
+//! cargo run --release -p toolexec-bench -- --row NAME [--quick]
 //! ```
 //!
 //! Output: progress on stderr; on stdout one line per table row,
