@@ -12,7 +12,6 @@
 
 mod demo;
 mod mcp;
-mod proxy;
 mod run;
 
 use std::io::{self, Write};
@@ -47,7 +46,7 @@ enum Command {
     Mcp(mcp::McpArgs),
     /// Serve the tools of the child MCP server CMD over MCP on stdio,
     /// through the pipeline.
-    Proxy(proxy::ProxyArgs),
+    Proxy(mcp::ProxyArgs),
 }
 
 #[derive(Debug, Args)]
@@ -107,7 +106,7 @@ fn main() -> ExitCode {
             Command::Redact(args) => redact(args),
             Command::Tools => tools(),
             Command::Mcp(args) => mcp::run(args).await,
-            Command::Proxy(args) => proxy::run(args).await,
+            Command::Proxy(args) => mcp::run_proxy(args).await,
         }
     });
     // A blocking read of stdin left behind (MCP) must not hold the exit.
@@ -142,7 +141,7 @@ fn install_panic_hook() {
 }
 
 fn redact(args: RedactArgs) -> Result<(), CliError> {
-    let redactor = run::build_redactor(args.rules.as_deref(), !args.no_env)?;
+    let redactor = toolexec_mcp::build_redactor(args.rules.as_deref(), !args.no_env)?;
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -156,9 +155,10 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
 
 fn tools() -> Result<(), CliError> {
     let dir = std::env::temp_dir();
-    let executor = run::builtin_executor_builder(&dir, &run::ToolOptions::default())
-        .build()
-        .map_err(|e| CliError::Runtime(e.to_string()))?;
+    let executor =
+        toolexec_mcp::builtin_executor_builder(&dir, &toolexec_mcp::ToolOptions::default())
+            .build()
+            .map_err(|e| CliError::Runtime(e.to_string()))?;
     let catalog = executor.catalog();
     let list: Vec<serde_json::Value> = catalog
         .iter()

@@ -2,14 +2,15 @@
 //! on stdout, through the whole pipeline with the built-in tools.
 
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 use serde_json::Value;
-use toolexec_core::{BatchOptions, Event, EventKind, ExecutorBuilder, ToolCall};
+use toolexec_core::{BatchOptions, Event, EventKind, ToolCall};
+use toolexec_mcp::ToolOptions;
 
-use crate::mcp::{canonical_workdir, PipelineArgs};
+use crate::mcp::PipelineArgs;
 use crate::CliError;
 
 /// Options of `toolexec run`.
@@ -31,50 +32,6 @@ pub struct RunArgs {
     /// secret (repeatable).
     #[arg(long = "allow-env", value_name = "NAME")]
     pub allow_env: Vec<String>,
-}
-
-/// Settings of the built-in tools shared by `run`, `tools` and `mcp`.
-#[derive(Debug, Clone, Default)]
-pub struct ToolOptions {
-    /// Secret-looking environment variables exec may pass on.
-    pub allow_env: Vec<String>,
-    /// Directories outside the workspace that `read` may open by absolute
-    /// path: the scratch directory, so that the model can follow a spill
-    /// message.
-    pub read_roots: Vec<PathBuf>,
-}
-
-/// An executor builder with the built-in tools and their read-before-edit
-/// tracker registered as change observer.
-pub fn builtin_executor_builder(workdir: &Path, options: &ToolOptions) -> ExecutorBuilder {
-    let exec = toolexec_tools::ExecConfig::default().allow_env(options.allow_env.iter().cloned());
-    let mut config = toolexec_tools::BuiltinConfig::default().with_exec(exec);
-    for root in &options.read_roots {
-        config = config.with_read_root(root);
-    }
-    let builtin = toolexec_tools::builtin_tools(&config);
-    toolexec_core::Executor::builder(workdir)
-        .tools(builtin.tools)
-        .observer(builtin.tracker)
-}
-
-/// The redactor: built-in rules, optional user rules, and (unless
-/// `env_values` is false) the values of secret-looking environment
-/// variables.
-pub fn build_redactor(
-    rules: Option<&Path>,
-    env_values: bool,
-) -> Result<toolexec_redact::Redactor, CliError> {
-    let mut builder = toolexec_redact::Redactor::builder();
-    if let Some(path) = rules {
-        let set = toolexec_redact::RuleSet::from_path(path)
-            .map_err(|e| CliError::Usage(format!("--rules {}: {e}", path.display())))?;
-        builder = builder.rules(set);
-    }
-    builder = builder.env_values(env_values);
-    builder
-        .build()
-        .map_err(|e| CliError::Usage(format!("redaction rules: {e}")))
 }
 
 /// Reads the calls: a JSON array of `{"id", "name", "input"}` objects.
@@ -166,27 +123,31 @@ fn event_sink() -> (
 
 /// Runs `toolexec run`.
 pub async fn run(args: RunArgs) -> Result<(), CliError> {
-    let workdir = canonical_workdir(&args.workdir)?;
+    let workdir = toolexec_mcp::canonical_workdir(&args.workdir)?;
     let mut text = String::new();
     io::stdin()
         .read_to_string(&mut text)
         .map_err(|e| CliError::Usage(format!("cannot read stdin: {e}")))?;
     let calls = parse_calls(&text).map_err(CliError::Usage)?;
-    let pipeline = &args.pipeline;
-    let redactor = build_redactor(pipeline.rules.as_deref(), true)?;
-    let limits = pipeline.limits()?;
-    let options = ToolOptions {
+    let mut pipeline = args.pipeline.options();
+    // SPEC §6 Scratch: the per-user root (or --scratch DIR), checked, and
+    // the workspace's session directory in it, shared by every run on this
+    // workspace so that a later run can read an earlier run's spill files.
+    let root = toolexec_limiter::ScratchRoot::open(pipeline.limits()?.scratch_dir)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let session = root
+        .workspace_session(&workdir)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    pipeline.scratch = Some(session.dir().to_path_buf());
+    let redactor = pipeline.redactor()?;
+    let tools = ToolOptions {
         allow_env: args.allow_env.clone(),
-        read_roots: vec![limits.scratch_dir.clone()],
+        read_roots: vec![session.dir().to_path_buf()],
     };
     let snapshot = pipeline.snapshot_config(&workdir).await?;
     let executor = pipeline
-        .apply(
-            builtin_executor_builder(&workdir, &options),
-            Arc::new(redactor),
-        )?
+        .builtin_executor(&workdir, &tools, Arc::new(redactor), snapshot)?
         .batch_budget(args.batch_budget)
-        .snapshot(Some(snapshot))
         .build()
         .map_err(|e| CliError::Runtime(e.to_string()))?;
 

@@ -33,12 +33,20 @@ pub enum BuildError {
         name: String,
     },
     /// A tool's input schema was refused by the guard (it does not compile,
-    /// or refers to a remote document).
+    /// or refers to a document outside itself).
+    ///
+    /// The [`GuardError`](toolexec_guard::GuardError) is kept whole in
+    /// `source`. The error is transparent, as thiserror's
+    /// `#[error(transparent)]`: its message is the guard's (`tool NAME:
+    /// invalid input schema: …`, which already names the tool), said once,
+    /// and [`Error::source`](std::error::Error::source) is the guard
+    /// error's own source, so printing the chain never repeats it.
+    #[cfg(feature = "guard")]
     InvalidSchema {
         /// The tool.
         name: String,
-        /// The guard's explanation.
-        detail: String,
+        /// The guard's error.
+        source: toolexec_guard::GuardError,
     },
     /// `max_concurrency` was zero.
     ZeroConcurrency,
@@ -48,15 +56,24 @@ impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::DuplicateTool { name } => write!(f, "tool {name} is registered twice"),
-            BuildError::InvalidSchema { name, detail } => {
-                write!(f, "tool {name} has an unusable input schema: {detail}")
-            }
+            // The guard's message already names the tool and says what is
+            // wrong; the variant adds nothing to it.
+            #[cfg(feature = "guard")]
+            BuildError::InvalidSchema { source, .. } => fmt::Display::fmt(source, f),
             BuildError::ZeroConcurrency => f.write_str("max_concurrency must be at least 1"),
         }
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            #[cfg(feature = "guard")]
+            BuildError::InvalidSchema { source, .. } => source.source(),
+            _ => None,
+        }
+    }
+}
 
 /// Per-batch options: the cancellation token and the event sink.
 #[derive(Debug, Clone, Default)]
@@ -803,9 +820,9 @@ impl ExecutorBuilder {
             for name in &order {
                 guard
                     .register(name, tools[name].input_schema())
-                    .map_err(|e| BuildError::InvalidSchema {
+                    .map_err(|source| BuildError::InvalidSchema {
                         name: name.clone(),
-                        detail: e.to_string(),
+                        source,
                     })?;
             }
             guard.set_disabled(turn.disabled.iter().cloned());

@@ -88,7 +88,9 @@ pub use sink::{OutputSink, OutputSinkConfig, SpilledOutput};
 pub use stage::{Chain, Invocation, Next, Outcome, Stage};
 pub use stages::deadline::{timeout_message, DeadlineStage, DEFAULT_GRACE};
 pub use stages::hooks::{HooksStage, PreHook};
-pub use tool::{Tool, ToolContext, ToolError, ToolFuture, ToolInfo, ToolOutput, DEFAULT_TIMEOUT};
+pub use tool::{
+    Tool, ToolContext, ToolError, ToolErrorKind, ToolFuture, ToolInfo, ToolOutput, DEFAULT_TIMEOUT,
+};
 pub use types::{ChangeKind, ErrorKind, FileChange, ToolCall, ToolResult};
 
 #[cfg(feature = "snapshot")]

@@ -100,27 +100,209 @@ impl fmt::Debug for dyn Tool {
     }
 }
 
-/// An error returned by a tool. Its message becomes the result content.
+/// An error returned by a tool: what went wrong ([`ToolErrorKind`]), the
+/// message the model reads, and the underlying error, if any.
 ///
-/// Any `std::error::Error` converts into it with `?`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Its message becomes the content of the call's `execution` error, word
+/// for word; the kind and the source are for the embedding program (logs,
+/// metrics, retries), the model never sees them.
+///
+/// Any `std::error::Error + Send + Sync + 'static` converts into it with
+/// `?`: the message is the error's `Display` text, the error is kept as the
+/// [`source`](ToolError::source), and the kind is read from the first
+/// [`std::io::Error`] in its source chain ([`NotFound`](ToolErrorKind::NotFound),
+/// [`PermissionDenied`](ToolErrorKind::PermissionDenied), else
+/// [`Io`](ToolErrorKind::Io)), [`Other`](ToolErrorKind::Other) when there is none.
+///
+/// `ToolError` does not implement `std::error::Error` itself (as
+/// `anyhow::Error` does not): that blanket conversion would otherwise
+/// overlap with `From<T> for T`. Equality compares kind and message.
+///
+/// # Example
+///
+/// ```
+/// use toolexec_core::{ToolError, ToolErrorKind};
+///
+/// let err = ToolError::new("disk on fire");
+/// assert_eq!(err.kind(), ToolErrorKind::Other);
+/// assert_eq!(err.to_string(), "disk on fire");
+///
+/// let err = ToolError::invalid_input(r#"field "n" must be a number"#);
+/// assert!(err.is_invalid_input());
+///
+/// fn open() -> Result<String, ToolError> {
+///     Ok(std::fs::read_to_string("/no/such/file")?)
+/// }
+/// let err = open().unwrap_err();
+/// assert!(err.is_not_found());
+/// assert!(err.source().is_some());
+/// ```
+#[derive(Clone)]
 pub struct ToolError {
+    kind: ToolErrorKind,
     message: String,
+    source: Option<Arc<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+/// What kind of failure a [`ToolError`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolErrorKind {
+    /// The call's input cannot be used: a field has the wrong type or an
+    /// unusable value (the guard checks only JSON and required fields).
+    InvalidInput,
+    /// A file, directory or other resource the call names does not exist.
+    NotFound,
+    /// The call was refused: outside the workspace, blocked by a sandbox or
+    /// a policy such as read-before-edit, or denied by the OS.
+    PermissionDenied,
+    /// An I/O operation failed for another reason.
+    Io,
+    /// A service the tool forwards to (an MCP server, a remote API) failed
+    /// or did not answer.
+    Upstream,
+    /// Anything else (the kind of [`ToolError::new`]).
+    Other,
+}
+
+impl ToolErrorKind {
+    /// The kind an I/O error of this kind maps to.
+    pub fn from_io(kind: std::io::ErrorKind) -> Self {
+        match kind {
+            std::io::ErrorKind::NotFound => ToolErrorKind::NotFound,
+            std::io::ErrorKind::PermissionDenied => ToolErrorKind::PermissionDenied,
+            _ => ToolErrorKind::Io,
+        }
+    }
+}
+
+impl fmt::Display for ToolErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ToolErrorKind::InvalidInput => "invalid input",
+            ToolErrorKind::NotFound => "not found",
+            ToolErrorKind::PermissionDenied => "permission denied",
+            ToolErrorKind::Io => "I/O error",
+            ToolErrorKind::Upstream => "upstream failure",
+            ToolErrorKind::Other => "other",
+        })
+    }
 }
 
 impl ToolError {
-    /// An error with this message.
+    /// An error of kind [`Other`](ToolErrorKind::Other) with this message.
     pub fn new(message: impl Into<String>) -> Self {
+        ToolError::with_kind(ToolErrorKind::Other, message)
+    }
+
+    /// An error of this kind with this message.
+    pub fn with_kind(kind: ToolErrorKind, message: impl Into<String>) -> Self {
         ToolError {
+            kind,
             message: message.into(),
+            source: None,
         }
+    }
+
+    /// An [`InvalidInput`](ToolErrorKind::InvalidInput) error.
+    pub fn invalid_input(message: impl Into<String>) -> Self {
+        ToolError::with_kind(ToolErrorKind::InvalidInput, message)
+    }
+
+    /// A [`NotFound`](ToolErrorKind::NotFound) error.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ToolError::with_kind(ToolErrorKind::NotFound, message)
+    }
+
+    /// A [`PermissionDenied`](ToolErrorKind::PermissionDenied) error.
+    pub fn permission_denied(message: impl Into<String>) -> Self {
+        ToolError::with_kind(ToolErrorKind::PermissionDenied, message)
+    }
+
+    /// An [`Upstream`](ToolErrorKind::Upstream) error.
+    pub fn upstream(message: impl Into<String>) -> Self {
+        ToolError::with_kind(ToolErrorKind::Upstream, message)
+    }
+
+    /// Keeps `source` as the underlying error (the message is unchanged).
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Arc::new(source));
+        self
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ToolErrorKind {
+        self.kind
     }
 
     /// The message shown to the model.
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// The underlying error, when the error was converted from one or
+    /// given one with [`with_source`](ToolError::with_source).
+    pub fn source(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        self.source.as_deref()
+    }
+
+    /// Whether the kind is [`InvalidInput`](ToolErrorKind::InvalidInput).
+    pub fn is_invalid_input(&self) -> bool {
+        self.kind == ToolErrorKind::InvalidInput
+    }
+
+    /// Whether the kind is [`NotFound`](ToolErrorKind::NotFound).
+    pub fn is_not_found(&self) -> bool {
+        self.kind == ToolErrorKind::NotFound
+    }
+
+    /// Whether the kind is [`PermissionDenied`](ToolErrorKind::PermissionDenied).
+    pub fn is_permission_denied(&self) -> bool {
+        self.kind == ToolErrorKind::PermissionDenied
+    }
+
+    /// Whether the failure is an I/O error (kinds `NotFound`,
+    /// `PermissionDenied` and `Io` from an I/O error count).
+    pub fn is_io(&self) -> bool {
+        self.kind == ToolErrorKind::Io || self.io_error().is_some()
+    }
+
+    /// Whether the kind is [`Upstream`](ToolErrorKind::Upstream).
+    pub fn is_upstream(&self) -> bool {
+        self.kind == ToolErrorKind::Upstream
+    }
+
+    /// The first [`std::io::Error`] in the source chain, if any.
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        let mut next: Option<&(dyn std::error::Error + 'static)> = self.source().map(|e| e as _);
+        while let Some(err) = next {
+            if let Some(io) = err.downcast_ref::<std::io::Error>() {
+                return Some(io);
+            }
+            next = err.source();
+        }
+        None
+    }
 }
+
+impl fmt::Debug for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("ToolError");
+        d.field("kind", &self.kind).field("message", &self.message);
+        if let Some(source) = &self.source {
+            d.field("source", source);
+        }
+        d.finish()
+    }
+}
+
+impl PartialEq for ToolError {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.message == other.message
+    }
+}
+
+impl Eq for ToolError {}
 
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -128,9 +310,13 @@ impl fmt::Display for ToolError {
     }
 }
 
-impl<E: std::error::Error> From<E> for ToolError {
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
     fn from(err: E) -> Self {
-        ToolError::new(err.to_string())
+        let mut error = ToolError::new(err.to_string()).with_source(err);
+        if let Some(io) = error.io_error() {
+            error.kind = ToolErrorKind::from_io(io.kind());
+        }
+        error
     }
 }
 
@@ -356,5 +542,118 @@ impl ToolContext {
     /// Every registered tool, offered this turn or not (for `tool_search`).
     pub fn catalog(&self) -> &[ToolInfo] {
         &self.catalog
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An error whose cause is an I/O error, two levels down.
+    #[derive(Debug)]
+    struct Wrapped(std::io::Error);
+
+    impl fmt::Display for Wrapped {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "cannot open notes.md: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Wrapped {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    fn question(err: impl std::error::Error + Send + Sync + 'static) -> Result<(), ToolError> {
+        Err(err)?
+    }
+
+    #[test]
+    fn constructors_set_the_kind_and_keep_the_message() {
+        let cases = [
+            (ToolError::new("a"), ToolErrorKind::Other),
+            (ToolError::invalid_input("b"), ToolErrorKind::InvalidInput),
+            (ToolError::not_found("c"), ToolErrorKind::NotFound),
+            (
+                ToolError::permission_denied("d"),
+                ToolErrorKind::PermissionDenied,
+            ),
+            (ToolError::upstream("e"), ToolErrorKind::Upstream),
+            (
+                ToolError::with_kind(ToolErrorKind::Io, "f"),
+                ToolErrorKind::Io,
+            ),
+        ];
+        for (err, kind) in cases {
+            assert_eq!(err.kind(), kind);
+            assert_eq!(err.to_string(), err.message());
+            assert!(err.source().is_none());
+        }
+        assert!(ToolError::invalid_input("x").is_invalid_input());
+        assert!(ToolError::upstream("x").is_upstream());
+        assert!(!ToolError::new("x").is_io());
+    }
+
+    #[test]
+    fn question_mark_reads_the_kind_from_the_io_error_in_the_chain() {
+        let err = question(Wrapped(std::io::Error::from(
+            std::io::ErrorKind::PermissionDenied,
+        )))
+        .unwrap_err();
+        assert_eq!(err.kind(), ToolErrorKind::PermissionDenied);
+        assert!(err.is_permission_denied() && err.is_io());
+        assert!(err.message().starts_with("cannot open notes.md: "));
+        assert_eq!(
+            err.io_error().map(std::io::Error::kind),
+            Some(std::io::ErrorKind::PermissionDenied)
+        );
+        assert!(err.source().unwrap().downcast_ref::<Wrapped>().is_some());
+
+        let err = question(std::fmt::Error).unwrap_err();
+        assert_eq!(err.kind(), ToolErrorKind::Other);
+        assert!(err.io_error().is_none());
+    }
+
+    #[test]
+    fn with_source_keeps_kind_and_message() {
+        let err = ToolError::upstream("the MCP server did not answer")
+            .with_source(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        assert_eq!(err.kind(), ToolErrorKind::Upstream);
+        assert_eq!(err.to_string(), "the MCP server did not answer");
+        assert!(err.is_io());
+        // Equality ignores the source.
+        assert_eq!(err, ToolError::upstream("the MCP server did not answer"));
+        assert!(format!("{err:?}").contains("BrokenPipe"));
+    }
+
+    const IO_KINDS: [std::io::ErrorKind; 8] = [
+        std::io::ErrorKind::NotFound,
+        std::io::ErrorKind::PermissionDenied,
+        std::io::ErrorKind::AlreadyExists,
+        std::io::ErrorKind::BrokenPipe,
+        std::io::ErrorKind::InvalidData,
+        std::io::ErrorKind::TimedOut,
+        std::io::ErrorKind::UnexpectedEof,
+        std::io::ErrorKind::Other,
+    ];
+
+    proptest! {
+        /// `?` on any I/O error keeps its text as the message, the error
+        /// as the source, and maps its kind.
+        #[test]
+        fn io_errors_convert_with_their_text_and_kind(
+            which in 0..IO_KINDS.len(),
+            text in "\\PC{0,40}",
+        ) {
+            let io_kind = IO_KINDS[which];
+            let io = std::io::Error::new(io_kind, text.clone());
+            let err = question(io).unwrap_err();
+            prop_assert_eq!(err.message(), text.as_str());
+            prop_assert_eq!(err.kind(), ToolErrorKind::from_io(io_kind));
+            prop_assert_eq!(err.io_error().map(std::io::Error::kind), Some(io_kind));
+            prop_assert!(err.is_io());
+        }
     }
 }

@@ -853,3 +853,35 @@ async fn batch_budget_cuts_the_largest_results_but_never_the_change_report() {
     assert_eq!(res[1].content, "tiny");
     assert!(res[0].content.contains("...[truncated "));
 }
+
+#[tokio::test]
+async fn an_unusable_schema_keeps_the_guard_error_and_says_its_prefix_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let tool = TestTool::new("bad", true, |_, _| async { Ok("x".to_string()) })
+        .schema(json!({"type": "object", "properties": {"n": {"type": 12}}}));
+    let err = Executor::builder(dir.path())
+        .tool(tool)
+        .build()
+        .unwrap_err();
+    let toolexec_core::BuildError::InvalidSchema { name, source } = &err else {
+        panic!("expected InvalidSchema, got {err:?}");
+    };
+    assert_eq!(name, "bad");
+    assert_eq!(source.tool(), "bad");
+    let text = err.to_string();
+    assert_eq!(text, source.to_string());
+    assert!(
+        text.starts_with("tool bad: invalid input schema: "),
+        "{text}"
+    );
+    assert_eq!(text.matches("invalid input schema").count(), 1, "{text}");
+    assert_eq!(text.matches("bad").count(), 1, "{text}");
+    // Printing the whole chain does not repeat it either.
+    let mut chain = text.clone();
+    let mut next = std::error::Error::source(&err);
+    while let Some(cause) = next {
+        chain.push_str(&format!(": {cause}"));
+        next = cause.source();
+    }
+    assert_eq!(chain.matches("invalid input schema").count(), 1, "{chain}");
+}

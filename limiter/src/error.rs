@@ -36,6 +36,9 @@ pub enum LimitError {
         /// The OS error.
         source: io::Error,
     },
+    /// The scratch directory exists but is not private to this user
+    /// (another owner, group- or world-writable, a symbolic link).
+    Scratch(crate::scratch::ScratchError),
     /// Every candidate file name was already taken.
     NoFreeName {
         /// The scratch directory.
@@ -54,6 +57,11 @@ impl LimitError {
             | LimitError::CreateSpillFile { path, .. }
             | LimitError::WriteSpillFile { path, .. } => path,
             LimitError::NoFreeName { dir, .. } => dir,
+            LimitError::Scratch(crate::scratch::ScratchError::Io { path, .. })
+            | LimitError::Scratch(crate::scratch::ScratchError::NotPrivate { path, .. })
+            | LimitError::Scratch(crate::scratch::ScratchError::NotOwnSpillFile { path, .. }) => {
+                path
+            }
         }
     }
 }
@@ -74,6 +82,7 @@ impl fmt::Display for LimitError {
             LimitError::WriteSpillFile { path, source } => {
                 write!(f, "cannot write spill file {}: {source}", path.display())
             }
+            LimitError::Scratch(error) => write!(f, "{error}"),
             LimitError::NoFreeName { dir, attempts } => {
                 write!(
                     f,
@@ -91,6 +100,7 @@ impl std::error::Error for LimitError {
             LimitError::CreateScratchDir { source, .. }
             | LimitError::CreateSpillFile { source, .. }
             | LimitError::WriteSpillFile { source, .. } => Some(source),
+            LimitError::Scratch(error) => Some(error),
             LimitError::NoFreeName { .. } => None,
         }
     }

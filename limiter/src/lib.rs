@@ -119,6 +119,7 @@ mod hint;
 mod limiter;
 mod lines;
 mod middle;
+mod scratch;
 mod spill;
 
 pub use batch::{fit_batch, BatchFit, BatchItem};
@@ -128,6 +129,10 @@ pub use hint::Context;
 pub use limiter::{spill_failure_line, Limited, Limiter, Limits, SpilledOutput};
 pub use lines::truncate_long_lines;
 pub use middle::{middle_truncate, middle_truncate_with_cut, MiddleCut};
+pub use scratch::{
+    ensure_private_dir, is_spill_file_name, open_spill_file, ScratchError, ScratchRoot,
+    ScratchSession, SPILL_MAX_AGE,
+};
 pub use spill::create_spill_file;
 
 /// The README's example, compiled and run as a doc test.

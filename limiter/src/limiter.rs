@@ -35,7 +35,12 @@ pub struct Limits {
     pub max_line: usize,
     /// Results up to this many characters are never spilled (default 20 000).
     pub spill_floor: usize,
-    /// Where spill files go (default `std::env::temp_dir()/toolexec`).
+    /// Where spill files go (default [`ScratchRoot::default_path`]: the
+    /// per-user `toolexec-<uid>` in the system temp dir; programs with
+    /// sessions put a [`ScratchSession::dir`] here).
+    ///
+    /// [`ScratchRoot::default_path`]: crate::ScratchRoot::default_path
+    /// [`ScratchSession::dir`]: crate::ScratchSession::dir
     pub scratch_dir: PathBuf,
     /// The tool that hints tell the model to use on a spill file or to
     /// re-read a cut file (default `read`; a proxy sets
@@ -51,7 +56,7 @@ impl Default for Limits {
             budget: Self::DEFAULT_BUDGET,
             max_line: Self::DEFAULT_MAX_LINE,
             spill_floor: Self::DEFAULT_SPILL_FLOOR,
-            scratch_dir: std::env::temp_dir().join("toolexec"),
+            scratch_dir: crate::scratch::ScratchRoot::default_path(),
             reader_tool: Some(Self::DEFAULT_READER_TOOL.to_string()),
         }
     }

@@ -1,6 +1,6 @@
 //! Layer 1 of SPEC §5: the whole content written to a private scratch file.
 
-use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,13 +30,6 @@ fn next_stamp() -> u64 {
     }
 }
 
-fn create_dir(dir: &Path) -> io::Result<()> {
-    let mut builder = DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
-}
 
 fn create_new(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
@@ -84,9 +77,14 @@ fn create_with_stamps(
     dir: &Path,
     mut stamp: impl FnMut() -> u64,
 ) -> Result<(File, PathBuf), LimitError> {
-    create_dir(dir).map_err(|source| LimitError::CreateScratchDir {
-        path: dir.to_path_buf(),
-        source,
+    // Created 0700 when absent; an existing directory must be private to
+    // this user (SPEC §6: owner and mode checked before use).
+    crate::scratch::ensure_private_dir(dir).map_err(|error| match error {
+        crate::scratch::ScratchError::Io { source, .. } => LimitError::CreateScratchDir {
+            path: dir.to_path_buf(),
+            source,
+        },
+        other => LimitError::Scratch(other),
     })?;
     for _ in 0..ATTEMPTS {
         let path = dir.join(format!("tool_result_{}.txt", stamp()));

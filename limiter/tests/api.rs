@@ -741,3 +741,162 @@ proptest! {
         }
     }
 }
+
+// ---- Scratch (SPEC §6) ----
+
+mod scratch {
+    use std::fs;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+
+    use proptest::prelude::*;
+    use toolexec_limiter::{
+        is_spill_file_name, LimitError, Limiter, Limits, ScratchError, ScratchRoot,
+    };
+
+    fn spill_into(dir: &Path) -> std::path::PathBuf {
+        let limiter = Limiter::new(Limits::default().budget(10).scratch_dir(dir));
+        let content = "x".repeat(30_000);
+        limiter.limit(&content, false).spill_path.expect("spilled")
+    }
+
+    #[test]
+    fn two_sessions_get_different_directories_and_read_only_their_own_spills() {
+        let base = tempfile::tempdir().expect("tempdir");
+        let root = ScratchRoot::open(base.path().join("scratch")).expect("root");
+        let a = root.ephemeral_session().expect("a");
+        let b = root.ephemeral_session().expect("b");
+        assert_ne!(a.dir(), b.dir());
+        assert!(a.dir().starts_with(root.path()) && b.dir().starts_with(root.path()));
+        let mode = fs::metadata(a.dir()).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+
+        let mine = spill_into(a.dir());
+        let theirs = spill_into(b.dir());
+        assert!(a.is_own_spill_file(&mine));
+        assert!(!a.is_own_spill_file(&theirs));
+        let err = a
+            .open_spill_file(&theirs)
+            .expect_err("another session's spill");
+        assert!(matches!(err, ScratchError::NotOwnSpillFile { .. }), "{err}");
+        // `..` tricks are normalized before comparing directories.
+        let sneaky = a
+            .dir()
+            .join("..")
+            .join(b.dir().file_name().unwrap())
+            .join(theirs.file_name().unwrap());
+        assert!(!a.is_own_spill_file(&sneaky));
+
+        // A planted file in the root, and a non-spill name in the session.
+        let planted = root.path().join("tool_result_1.txt");
+        fs::write(&planted, "planted").expect("plant");
+        assert!(!a.is_own_spill_file(&planted));
+        let notes = a.dir().join("notes.txt");
+        fs::write(&notes, "x").expect("notes");
+        assert!(!a.is_own_spill_file(&notes));
+
+        // A symlink or FIFO under a spill name is refused without blocking.
+        let link = a.dir().join("tool_result_2.txt");
+        std::os::unix::fs::symlink(&theirs, &link).expect("symlink");
+        assert!(!a.is_own_spill_file(&link));
+        let fifo = a.dir().join("tool_result_3.txt");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .expect("mkfifo");
+        let err = a.open_spill_file(&fifo).expect_err("fifo");
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+
+        let dir = a.dir().to_path_buf();
+        drop(a);
+        assert!(!dir.exists(), "ephemeral session removed on drop");
+        assert!(b.dir().exists());
+    }
+
+    #[test]
+    fn workspace_sessions_are_shared_by_runs_on_one_workspace() {
+        let base = tempfile::tempdir().expect("tempdir");
+        let ws = tempfile::tempdir().expect("ws");
+        let root = ScratchRoot::open(base.path().join("scratch")).expect("root");
+        let first = root.workspace_session(ws.path()).expect("first");
+        let spilled = spill_into(first.dir());
+        drop(first);
+        let second = root.workspace_session(ws.path()).expect("second");
+        assert!(second.is_own_spill_file(&spilled));
+    }
+
+    #[test]
+    fn world_writable_or_foreign_roots_are_refused() {
+        let base = tempfile::tempdir().expect("tempdir");
+        let open = base.path().join("open");
+        fs::create_dir(&open).expect("mkdir");
+        fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).expect("chmod");
+        let err = ScratchRoot::open(&open).expect_err("0777");
+        assert!(matches!(err, ScratchError::NotPrivate { .. }), "{err}");
+        assert!(
+            err.to_string()
+                .contains("mode 0777 (group- or world-writable)"),
+            "{err}"
+        );
+        // The limiter refuses to spill there too.
+        let limiter = Limiter::new(Limits::default().budget(10).scratch_dir(&open));
+        let content = "y".repeat(30_000);
+        let limited = limiter.limit(&content, false);
+        assert!(limited.spill_path.is_none());
+        assert!(matches!(limited.spill_error, Some(LimitError::Scratch(_))));
+
+        let link = base.path().join("link");
+        std::os::unix::fs::symlink(base.path(), &link).expect("symlink");
+        let err = ScratchRoot::open(&link).expect_err("symlink");
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+
+        let foreign = base.path().join("foreign");
+        fs::create_dir(&foreign).expect("mkdir");
+        fs::set_permissions(&foreign, fs::Permissions::from_mode(0o700)).expect("chmod");
+        let me = rustix::process::geteuid().as_raw();
+        let other = if me == 0 { 65534 } else { 0 };
+        // Only root can give a directory away; as another user, a directory
+        // owned by root is at hand instead.
+        let target = if me == 0 {
+            std::os::unix::fs::chown(&foreign, Some(other), None).expect("chown");
+            foreign
+        } else {
+            std::path::PathBuf::from("/")
+        };
+        let err = ScratchRoot::open(&target).expect_err("foreign owner");
+        assert!(
+            err.to_string().contains(&format!(
+                "owned by uid {other}, not by this user (uid {me})"
+            )),
+            "{err}"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn spill_names_are_exactly_tool_result_digits_txt(name in "[a-z_0-9.]{0,24}") {
+            let expected = name
+                .strip_prefix("tool_result_")
+                .and_then(|n| n.strip_suffix(".txt"))
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+            prop_assert_eq!(is_spill_file_name(std::ffi::OsStr::new(&name)), expected);
+        }
+
+        #[test]
+        fn spilled_files_are_their_sessions_own(n in 1usize..4) {
+            let base = tempfile::tempdir().expect("tempdir");
+            let root = ScratchRoot::open(base.path().join("s")).expect("root");
+            let sessions: Vec<_> = (0..n).map(|_| root.ephemeral_session().expect("session")).collect();
+            let files: Vec<_> = sessions.iter().map(|s| spill_into(s.dir())).collect();
+            for (i, s) in sessions.iter().enumerate() {
+                for (j, f) in files.iter().enumerate() {
+                    prop_assert_eq!(s.is_own_spill_file(f), i == j);
+                }
+            }
+        }
+    }
+}

@@ -20,13 +20,110 @@ pub(crate) struct Variant {
 /// Minimum length of an environment value to be masked (SPEC §4).
 pub(crate) const ENV_MIN_CHARS: usize = 8;
 
-/// Whether an environment variable name looks secret: contains KEY, SECRET,
-/// TOKEN or PASSWORD (ASCII case-insensitive).
+/// The words that make an environment variable name look secret (SPEC §4).
+pub const SECRET_NAME_WORDS: &[&str] = &[
+    "KEY",
+    "APIKEY",
+    "SECRET",
+    "TOKEN",
+    "PASSWORD",
+    "PASSWD",
+    "PASS",
+    "PW",
+    "PWD",
+    "CREDENTIAL",
+    "CREDENTIALS",
+    "AUTH",
+    "COOKIE",
+    "SESSION",
+    "PRIVATE",
+    "SIGNATURE",
+];
+
+/// Names known not to hold secrets although one of their words is a secret
+/// word. A trailing or leading `*` matches any text (SPEC §4).
+pub const NOT_SECRET_NAMES: &[&str] = &[
+    "PWD",
+    "OLDPWD",
+    "SSH_AUTH_SOCK",
+    "GPG_AGENT_INFO",
+    "XAUTHORITY",
+    "*_KEYRING_*",
+    "KEYMAP",
+    "SESSION_MANAGER",
+    "XDG_SESSION_*",
+    "DBUS_SESSION_BUS_ADDRESS",
+];
+
+/// The words of an environment variable name, upper-cased: split on every
+/// character that is not an ASCII letter or digit (`_`, `-`, `.`, …), on
+/// case changes (`dbPassword` → `DB`, `PASSWORD`; `APIKey` → `API`,
+/// `KEY`) and between letters and digits (`PASS2` → `PASS`, `2`).
+pub fn env_name_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words = Vec::new();
+    let mut word = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        if let Some(&prev) = i.checked_sub(1).and_then(|p| chars.get(p)) {
+            let next = chars.get(i + 1).copied();
+            let boundary = (prev.is_ascii_lowercase() && c.is_ascii_uppercase())
+                || (prev.is_ascii_uppercase()
+                    && c.is_ascii_uppercase()
+                    && next.is_some_and(|n| n.is_ascii_lowercase()))
+                || (prev.is_ascii_digit() != c.is_ascii_digit() && prev.is_ascii_alphanumeric());
+            if boundary && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+        }
+        word.push(c.to_ascii_uppercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+fn matches_pattern(pattern: &str, name: &str) -> bool {
+    match (pattern.strip_prefix('*'), pattern.strip_suffix('*')) {
+        (Some(rest), _) if rest.ends_with('*') => name.contains(&rest[..rest.len() - 1]),
+        (Some(suffix), None) => name.ends_with(suffix),
+        (None, Some(prefix)) => name.starts_with(prefix),
+        _ => name == pattern,
+    }
+}
+
+/// Whether an environment variable name looks secret — the one rule of
+/// SPEC §4, used both for masking the executor's own environment values and
+/// for leaving variables out of exec's child environment: the name, split
+/// into words by [`env_name_words`], contains one of [`SECRET_NAME_WORDS`],
+/// and it is not one of [`NOT_SECRET_NAMES`] (compared ignoring ASCII case).
+///
+/// ```
+/// use toolexec_redact::is_secret_env_name;
+/// for name in ["DB_PASSWD", "MYSQL_PWD", "API_AUTH", "SESSION_COOKIE", "GOOGLE_CREDENTIALS", "githubToken"] {
+///     assert!(is_secret_env_name(name), "{name}");
+/// }
+/// for name in ["PWD", "OLDPWD", "SSH_AUTH_SOCK", "GIT_AUTHOR_NAME", "KEYBOARD", "XDG_SESSION_ID", "PATH"] {
+///     assert!(!is_secret_env_name(name), "{name}");
+/// }
+/// ```
 pub fn is_secret_env_name(name: &str) -> bool {
-    let up = name.to_ascii_uppercase();
-    ["KEY", "SECRET", "TOKEN", "PASSWORD"]
+    let upper = name.to_ascii_uppercase();
+    if NOT_SECRET_NAMES
         .iter()
-        .any(|w| up.contains(w))
+        .any(|pattern| matches_pattern(pattern, &upper))
+    {
+        return false;
+    }
+    env_name_words(name)
+        .iter()
+        .any(|word| SECRET_NAME_WORDS.contains(&word.as_str()))
 }
 
 /// Whether an environment value is worth masking (see the crate docs).
@@ -185,7 +282,123 @@ mod tests {
         assert!(is_secret_env_name("MY_API_KEY"));
         assert!(is_secret_env_name("DbPassword"));
         assert!(!is_secret_env_name("HOME"));
-        assert!(!is_secret_env_name("PASS"));
+        assert!(is_secret_env_name("PASS"));
+    }
+
+    /// The table of SPEC §4.
+    #[test]
+    fn spec_secret_name_table() {
+        for name in [
+            "DB_PASSWD",
+            "MYSQL_PWD",
+            "API_AUTH",
+            "SESSION_COOKIE",
+            "GOOGLE_CREDENTIALS",
+            "GOOGLE_CREDENTIAL",
+            "OPENAI_APIKEY",
+            "openaiApiKey",
+            "APIKey",
+            "github.token",
+            "my-secret",
+            "SSH_PRIVATE",
+            "REQUEST_SIGNATURE",
+            "USER_PW",
+            "PASS2",
+        ] {
+            assert!(is_secret_env_name(name), "{name} should look secret");
+        }
+        for name in [
+            "PWD",
+            "OLDPWD",
+            "SSH_AUTH_SOCK",
+            "GPG_AGENT_INFO",
+            "XAUTHORITY",
+            "GNOME_KEYRING_CONTROL",
+            "GNOME_KEYRING_SESSION",
+            "KEYMAP",
+            "SESSION_MANAGER",
+            "XDG_SESSION_ID",
+            "XDG_SESSION_TYPE",
+            "DBUS_SESSION_BUS_ADDRESS",
+            "GIT_AUTHOR_NAME",
+            "KEYBOARD",
+            "PASSENGER",
+            "AUTHOR",
+            "MONKEY",
+            "PATH",
+            "HOME",
+            "CARGO_HOME",
+            "",
+        ] {
+            assert!(!is_secret_env_name(name), "{name} should not look secret");
+        }
+    }
+
+    /// The values of the SPEC §4 secret names are masked; the values of the
+    /// names that do not look secret are not.
+    #[test]
+    fn spec_table_values_are_masked() {
+        let secret = [
+            ("DB_PASSWD", "db-passwd-value-1"),
+            ("MYSQL_PWD", "mysql-pwd-value-2"),
+            ("API_AUTH", "api-auth-value-3"),
+            ("SESSION_COOKIE", "session-cookie-value-4"),
+            ("GOOGLE_CREDENTIALS", "google-credentials-value-5"),
+        ];
+        let kept = [
+            ("OLDPWD", "oldpwd-value-6x"),
+            ("SSH_AUTH_SOCK", "ssh-auth-sock-value-7"),
+            ("GIT_AUTHOR_NAME", "git-author-name-8"),
+            ("KEYBOARD", "keyboard-value-9x"),
+        ];
+        let redactor = crate::Redactor::builder()
+            .env_vars(secret.iter().chain(kept.iter()).copied())
+            .build()
+            .unwrap();
+        for (name, value) in secret {
+            let text = format!("v={value} end");
+            let out = redactor.redact(&text);
+            assert!(!out.contains(value), "{name}: {out}");
+            assert!(out.contains("[REDACTED:env-secret]"), "{name}: {out}");
+        }
+        for (name, value) in kept {
+            let text = format!("v={value} end");
+            assert_eq!(redactor.redact(&text), text, "{name}");
+        }
+    }
+
+    #[test]
+    fn name_words() {
+        assert_eq!(env_name_words("dbPassword"), ["DB", "PASSWORD"]);
+        assert_eq!(env_name_words("APIKey"), ["API", "KEY"]);
+        assert_eq!(env_name_words("a.b-c__D"), ["A", "B", "C", "D"]);
+        assert_eq!(env_name_words("PASS2X"), ["PASS", "2", "X"]);
+    }
+
+    proptest::proptest! {
+        /// Word splitting loses no letter or digit and keeps their order.
+        #[test]
+        fn words_keep_every_alphanumeric(name in "[A-Za-z0-9_.-]{0,24}") {
+            let joined: String = env_name_words(&name).concat();
+            let expected: String = name
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .map(|c| c.to_ascii_uppercase())
+                .collect();
+            proptest::prop_assert_eq!(joined, expected);
+        }
+
+        /// A secret word as its own word makes any name secret, unless the
+        /// name is a listed exception.
+        #[test]
+        fn a_secret_word_is_enough(
+            prefix in "[A-Z]{1,6}",
+            word in proptest::sample::select(SECRET_NAME_WORDS),
+        ) {
+            let name = format!("{prefix}_{word}");
+            let exception = NOT_SECRET_NAMES.iter().any(|p| matches_pattern(p, &name));
+            proptest::prop_assert_eq!(is_secret_env_name(&name), !exception);
+        }
     }
 
     #[test]

@@ -146,8 +146,9 @@
 //! connection strings (`Password=…;`), `.netrc`, SQL `IDENTIFIED BY '…'`.
 //!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
-//! process's environment variables whose names contain `KEY`, `SECRET`,
-//! `TOKEN` or `PASSWORD` (ASCII case-insensitive, see [`is_secret_env_name`])
+//! process's environment variables whose names look secret (a secret word
+//! such as `KEY`, `TOKEN`, `PWD` or `AUTH` among their words; the one rule of
+//! SPEC §4, see [`is_secret_env_name`])
 //! and whose value has at least 8 characters; `known-value`
 //! ([`KNOWN_VALUE_ID`]) for values the embedder registers. Values are masked
 //! **as given** (exact, case-sensitive, no trimming), plus their JSON-escaped
@@ -217,7 +218,7 @@ mod rule;
 mod scan;
 
 pub use error::Error;
-pub use known::is_secret_env_name;
+pub use known::{env_name_words, is_secret_env_name, NOT_SECRET_NAMES, SECRET_NAME_WORDS};
 pub use redactor::{
     Finding, RedactStats, Redactor, RedactorBuilder, StreamOptions, ENV_SECRET_ID, KNOWN_VALUE_ID,
 };

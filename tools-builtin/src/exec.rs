@@ -19,24 +19,17 @@ use crate::error::ToolsError;
 use crate::exec_output::Output;
 use crate::jail::Jail;
 
-/// The words that make an environment variable name look secret
-/// (case-insensitive substring match).
-pub const SECRET_NAME_PARTS: &[&str] = &["KEY", "SECRET", "TOKEN", "PASSWORD", "CREDENTIAL"];
-
 /// Whether an environment variable is left out of exec's child
-/// environment by default: its name contains one of
-/// [`SECRET_NAME_PARTS`], ignoring case.
+/// environment by default: the one secret-name rule of SPEC §4, defined in
+/// [`toolexec_redact::is_secret_env_name`] (re-exported here).
 ///
 /// ```
 /// use toolexec_tools::exec::is_secret_env_name;
 /// assert!(is_secret_env_name("OPENAI_API_KEY"));
-/// assert!(is_secret_env_name("github_token"));
+/// assert!(is_secret_env_name("DB_PASSWD"));
 /// assert!(!is_secret_env_name("PATH"));
 /// ```
-pub fn is_secret_env_name(name: &str) -> bool {
-    let upper = name.to_ascii_uppercase();
-    SECRET_NAME_PARTS.iter().any(|part| upper.contains(part))
-}
+pub use toolexec_redact::is_secret_env_name;
 
 /// Settings of the exec tool.
 #[derive(Debug, Clone)]
@@ -487,6 +480,37 @@ mod tests {
         for name in ["PATH", "HOME", "LANG", "CARGO_HOME"] {
             assert!(!is_secret_env_name(name), "{name}");
         }
+        // The table of SPEC §4: stripped from the child environment…
+        let config = ExecConfig::default();
+        let spec = [
+            "DB_PASSWD",
+            "MYSQL_PWD",
+            "API_AUTH",
+            "SESSION_COOKIE",
+            "GOOGLE_CREDENTIALS",
+            "PWD",
+            "OLDPWD",
+            "SSH_AUTH_SOCK",
+            "GIT_AUTHOR_NAME",
+            "KEYBOARD",
+        ];
+        let env =
+            config.child_env(spec.map(|k| (OsString::from(k), OsString::from("value-123456"))));
+        let names: Vec<_> = env
+            .iter()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        // …and these kept.
+        assert_eq!(
+            names,
+            [
+                "PWD",
+                "OLDPWD",
+                "SSH_AUTH_SOCK",
+                "GIT_AUTHOR_NAME",
+                "KEYBOARD"
+            ]
+        );
         let config = ExecConfig::default().allow_env(["GITHUB_TOKEN"]);
         let env = config.child_env(
             [("GITHUB_TOKEN", "a"), ("NPM_TOKEN", "b"), ("PATH", "/bin")]

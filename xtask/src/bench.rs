@@ -6,7 +6,11 @@
 //!    row's memory or failure never touches another) and collects its
 //!    `ROW` / `NOTE` lines (format documented in the harness).
 //! 3. Prints the table and rewrites `BENCHMARKS.md` with the table, the
-//!    machine, the date and the exact command.
+//!    machine's description, the date and the exact command. The file names
+//!    no path of the machine that wrote it: the harness is named by its
+//!    file name, and any absolute path a row or note printed (the
+//!    workspace, the target dir, the temp dir, the home dir) is replaced by
+//!    a placeholder (`<workspace>`, `<target>`, `<tmp>`, `~`).
 //! 4. Runs the crates' divan benches (`cargo bench --workspace --benches`):
 //!    by default in a full run, with `--divan` also in a quick one,
 //!    never with `--no-divan`.
@@ -101,6 +105,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         notes: &notes,
         elapsed,
     });
+    let markdown = PathScrub::for_this_machine(&exe).apply(&markdown);
     let path = workspace_root().join("BENCHMARKS.md");
     std::fs::write(&path, markdown).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     eprintln!("==> wrote {}", path.display());
@@ -402,12 +407,55 @@ fn render_markdown(r: &Report<'_>) -> String {
     s
 }
 
-/// The path of the harness relative to the workspace when it lies inside.
+/// The harness named by its file name only: where cargo put it is a path
+/// of this machine, not part of the command a reader reruns.
 fn display_exe(exe: &Path) -> String {
-    exe.strip_prefix(workspace_root())
-        .unwrap_or(exe)
-        .display()
-        .to_string()
+    exe.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| EXAMPLE.to_string())
+}
+
+/// Replaces the absolute paths of this machine in text that goes into
+/// BENCHMARKS.md by placeholders, longest prefix first (the target dir
+/// usually lies inside the workspace, the workspace inside the home dir).
+#[derive(Debug)]
+struct PathScrub {
+    prefixes: Vec<(String, &'static str)>,
+}
+
+impl PathScrub {
+    fn for_this_machine(exe: &Path) -> PathScrub {
+        // `…/target/release/examples/bench_e2e` → `…/target`.
+        let target = exe.ancestors().nth(3).map(Path::to_path_buf);
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        PathScrub::new(&[
+            (target, "<target>"),
+            (Some(workspace_root()), "<workspace>"),
+            (Some(std::env::temp_dir()), "<tmp>"),
+            (home, "~"),
+        ])
+    }
+
+    fn new(paths: &[(Option<PathBuf>, &'static str)]) -> PathScrub {
+        let mut prefixes: Vec<(String, &'static str)> = paths
+            .iter()
+            .filter_map(|(p, name)| {
+                let p = p.as_ref()?.to_str()?.trim_end_matches('/').to_string();
+                // `/` or an empty HOME would replace every slash.
+                (p.len() > 1).then_some((p, *name))
+            })
+            .collect();
+        prefixes.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+        PathScrub { prefixes }
+    }
+
+    fn apply(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for (prefix, name) in &self.prefixes {
+            out = out.replace(prefix.as_str(), name);
+        }
+        out
+    }
 }
 
 const METHOD: &str = "
@@ -588,6 +636,53 @@ mod tests {
             json_string_field(r#"{"executable":null}"#, "executable"),
             None
         );
+    }
+
+    #[test]
+    fn markdown_names_no_path_of_the_machine() {
+        let exe = Path::new("/srv/build/tgt/release/examples/bench_e2e");
+        let rows = [Row {
+            what: "x".into(),
+            ours: "1 ms".into(),
+            reference: "2 ms".into(),
+            ratio: "0.50×".into(),
+            goal: "report".into(),
+            verdict: "not measured: cannot open /home/dev/ws/data and /tmp/x/y".into(),
+        }];
+        let notes = ["spilled to /srv/build/tgt/release/spill.txt".to_string()];
+        let machine = Machine {
+            cpu: "Some CPU".into(),
+            cores: 2,
+            memory: "1.0 GiB RAM".into(),
+            kernel: "6.1".into(),
+            rustc: "rustc 1.91.0".into(),
+            load: "0.5".into(),
+            date: "2026-01-01 00:00 UTC".into(),
+        };
+        let markdown = render_markdown(&Report {
+            command: "cargo xtask bench --quick",
+            quick: true,
+            machine: &machine,
+            exe,
+            rows: &rows,
+            notes: &notes,
+            elapsed: 1.0,
+        });
+        let scrub = PathScrub::new(&[
+            (Some(PathBuf::from("/srv/build/tgt")), "<target>"),
+            (Some(PathBuf::from("/home/dev/ws")), "<workspace>"),
+            (Some(PathBuf::from("/tmp/")), "<tmp>"),
+            (Some(PathBuf::from("/home/dev")), "~"),
+            (Some(PathBuf::from("/")), "never"),
+        ]);
+        let out = scrub.apply(&markdown);
+        for path in ["/srv", "/home", "/tmp", "never"] {
+            assert!(!out.contains(path), "{path} left in:\n{out}");
+        }
+        assert!(out.contains("then `bench_e2e --row NAME --quick`"), "{out}");
+        assert!(out.contains("cannot open <workspace>/data and <tmp>/x/y"));
+        assert!(out.contains("spilled to <target>/release/spill.txt"));
+        assert!(out.contains("Some CPU (2 logical CPUs)"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! `toolexec proxy [options] -- CMD ARGS…`: an MCP server on stdio that
-//! re-exposes the tools of the child MCP server CMD, every call through the
-//! toolexec pipeline (SPEC §7).
+//! The MCP proxy (`toolexec proxy [options] -- CMD ARGS…`, SPEC §7): an MCP
+//! server that re-exposes the tools of the child MCP server CMD, every call
+//! through the toolexec pipeline.
 //!
 //! Each child tool is wrapped as a [`toolexec_core::Tool`] whose `call`
 //! forwards the call to the child, so the [`Executor`] gives it the guard
@@ -14,9 +14,11 @@
 //!   unchanged) so that its exit status can be reported. It keeps our
 //!   working directory. When our client closes stdin, the calls in flight
 //!   are cancelled at once (the child is told), the child's stdin is closed
-//!   and it gets 3 s to exit before it is killed; the proxy exits 0. On
-//!   SIGTERM or SIGINT the same happens with 0.5 s for the child, and the
-//!   proxy exits with 128 + the signal number.
+//!   and it gets 3 s to exit before it is killed; [`Proxy::serve`] returns
+//!   [`Outcome::ClientClosed`] (the command exits 0). On a shutdown request
+//!   (SIGTERM or SIGINT in the command) the same happens with 0.5 s for the
+//!   child ([`Outcome::Shutdown`]; the command exits with 128 + the signal
+//!   number).
 //! - **The tool list** is read once at start-up (`tools/list`, all pages);
 //!   `notifications/tools/list_changed` from the child is not followed. A
 //!   tool whose input schema the guard refuses (say a remote `$ref`) and a
@@ -64,8 +66,8 @@
 //!   answered with no roots.
 //! - **When the child dies**, pending calls end with an `execution` error
 //!   naming the server and its exit status; once they are answered (at most
-//!   5 s), the proxy prints the exit status on stderr and exits with
-//!   status 1.
+//!   5 s), [`Proxy::serve`] returns [`Outcome::ChildExited`] (the command
+//!   prints the exit status on stderr and exits with status 1).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -75,7 +77,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use clap::Args;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult,
     CancelledNotification, CancelledNotificationParam, ClientCapabilities, ClientConfig,
@@ -90,12 +91,14 @@ use rmcp::{
 use serde_json::Value;
 use toolexec_core::{BuildError, Executor, Tool, ToolCall, ToolContext, ToolError, ToolFuture};
 
-use crate::mcp::{
-    arguments_text, call_tool_result, exit_now, implementation, listed_tools, tool_answered,
-    unknown_tool, Lifecycle, PipelineArgs, META_CONCURRENCY_SAFE, META_READ_ONLY,
+use tokio_util::sync::CancellationToken;
+
+use crate::pipeline::{canonical_workdir, PipelineOptions};
+use crate::server::{
+    arguments_text, call_tool_result, implementation, listed_tools, tool_answered, unknown_tool,
+    Lifecycle, META_CONCURRENCY_SAFE, META_READ_ONLY,
 };
-use crate::run::build_redactor;
-use crate::CliError;
+use crate::{Error, Outcome, Transport};
 
 /// `_meta` key of a proxied tool: the child's `outputSchema`.
 pub const META_OUTPUT_SCHEMA: &str = "toolexec/outputSchema";
@@ -110,25 +113,6 @@ const CHILD_EXIT_GRACE: Duration = Duration::from_secs(3);
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long the child gets to exit when we were sent SIGTERM / SIGINT.
 const SIGNAL_CHILD_GRACE: Duration = Duration::from_millis(500);
-
-/// Options of `toolexec proxy`.
-#[derive(Debug, Args)]
-pub struct ProxyArgs {
-    /// Workspace whose changes are reported after each call of a tool that
-    /// is not trusted read-only (no workspace diff without it).
-    #[arg(long)]
-    pub workdir: Option<PathBuf>,
-    /// Trust the child's `readOnlyHint` annotations (no snapshot, three
-    /// times the budget for those tools).
-    #[arg(long)]
-    pub trust_annotations: bool,
-    /// The pipeline options.
-    #[command(flatten)]
-    pub pipeline: PipelineArgs,
-    /// The child MCP server and its arguments (after `--`).
-    #[arg(last = true, required = true, value_name = "CMD")]
-    pub command: Vec<String>,
-}
 
 /// Where a progress notification of the child goes: our client and the
 /// token it gave.
@@ -629,10 +613,17 @@ impl ServerHandler for ProxyServer {
     }
 }
 
+/// How the child tools are wrapped.
+#[derive(Debug, Clone, Copy)]
+struct WrapOptions {
+    trust_annotations: bool,
+    workspace_diff: bool,
+}
+
 /// The child tools as the executor's tools and their MCP definitions.
 fn wrap_tools(
     child_tools: Vec<McpTool>,
-    args: &ProxyArgs,
+    options: WrapOptions,
     peer: &Peer<RoleClient>,
     shared: &Arc<Shared>,
 ) -> Vec<(ForwardTool, McpTool)> {
@@ -644,9 +635,9 @@ fn wrap_tools(
             eprintln!("toolexec: proxy: the MCP server lists tool {name} twice; the second one is left out");
             continue;
         }
-        let read_only = args.trust_annotations
+        let read_only = options.trust_annotations
             && child.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true);
-        let concurrency_safe = read_only || args.workdir.is_none();
+        let concurrency_safe = read_only || !options.workspace_diff;
         let definition = proxied_definition(&child, read_only, concurrency_safe);
         let tool = ForwardTool {
             name,
@@ -665,18 +656,17 @@ fn wrap_tools(
 /// Builds the executor, leaving out tools whose schema the guard refuses.
 fn build_executor(
     mut tools: Vec<(ForwardTool, McpTool)>,
-    args: &ProxyArgs,
+    pipeline: &PipelineOptions,
     workdir: Option<&PathBuf>,
     snapshot: Option<toolexec_core::SnapshotConfig>,
     redactor: &Arc<toolexec_redact::Redactor>,
-) -> Result<(Executor, HashMap<String, McpTool>), CliError> {
+) -> Result<(Executor, HashMap<String, McpTool>), Error> {
     loop {
         let root = match workdir {
             Some(dir) => dir.clone(),
             None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
         };
-        let mut builder = args
-            .pipeline
+        let mut builder = pipeline
             .apply(Executor::builder(root), redactor.clone())?
             .snapshot(snapshot.clone());
         let mut definitions = HashMap::new();
@@ -686,11 +676,11 @@ fn build_executor(
         }
         match builder.build() {
             Ok(executor) => return Ok((executor, definitions)),
-            Err(BuildError::InvalidSchema { name, detail }) => {
-                eprintln!("toolexec: proxy: tool {name} is left out: its input schema is unusable: {detail}");
+            Err(BuildError::InvalidSchema { name, source }) => {
+                eprintln!("toolexec: proxy: {source}; the tool is left out");
                 tools.retain(|(tool, _)| tool.name != name);
             }
-            Err(err) => return Err(CliError::Runtime(format!("proxy: {err}"))),
+            Err(err) => return Err(Error::Build(err)),
         }
     }
 }
@@ -702,195 +692,271 @@ fn describe_exit(status: &std::io::Result<ExitStatus>) -> String {
     }
 }
 
-/// Runs `toolexec proxy` until our client closes stdin (exit 0) or the
-/// child dies (exit 1).
-pub async fn run(args: ProxyArgs) -> Result<(), CliError> {
-    let workdir = match &args.workdir {
-        Some(dir) => Some(crate::mcp::canonical_workdir(dir)?),
-        None => None,
-    };
-    let snapshot = match &workdir {
-        Some(dir) => Some(args.pipeline.snapshot_config(dir).await?),
-        None => {
-            if let Some(root) = args.pipeline.watch_roots.first() {
-                return Err(CliError::Usage(format!(
-                    "--watch-root {} needs --workdir (without it there is no workspace diff)",
-                    root.display()
-                )));
-            }
-            None
-        }
-    };
-    let Some((program, program_args)) = args.command.split_first() else {
-        return Err(CliError::Usage(
-            "proxy: no command given after --".to_string(),
-        ));
-    };
-    let redactor = Arc::new(build_redactor(args.pipeline.rules.as_deref(), true)?);
-
-    let mut child = tokio::process::Command::new(program)
-        .args(program_args)
+/// Starts the child MCP server: stdin and stdout piped to us, stderr
+/// inherited (its log lines reach our stderr unchanged), killed when its
+/// handle is dropped. This is the one place that spawns the child, so that
+/// a caller can prepare `command` (environment, working directory, a
+/// sandbox set up in `pre_exec`) before it runs.
+pub fn spawn_child(command: std::process::Command) -> std::io::Result<tokio::process::Child> {
+    let mut command = tokio::process::Command::from(command);
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| CliError::Usage(format!("proxy: cannot start {program}: {e}")))?;
-    let (Some(child_stdin), Some(child_stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        return Err(CliError::Runtime(format!("proxy: no pipes to {program}")));
-    };
-    let shared = Arc::new(Shared {
-        calls: Mutex::new(HashMap::new()),
-        routes: Mutex::new(HashMap::new()),
-        redactor: redactor.clone(),
-        program: program.clone(),
-        exit: OnceLock::new(),
-    });
-
-    // The child's life: its exit status once it ends; on request, a grace
-    // to exit (its stdin is closed by then), then a kill.
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<Duration>();
-    let child_shared = shared.clone();
-    let mut child_task = tokio::spawn(async move {
-        let status = tokio::select! {
-            status = child.wait() => status,
-            grace = stop_rx => {
-                let grace = grace.unwrap_or(CHILD_EXIT_GRACE);
-                match tokio::time::timeout(grace, child.wait()).await {
-                    Ok(status) => status,
-                    Err(_) => {
-                        let _ = child.start_kill();
-                        child.wait().await
-                    }
-                }
-            }
-        };
-        let text = describe_exit(&status);
-        let _ = child_shared.exit.set(text.clone());
-        text
-    });
-
-    let life = Arc::new(Lifecycle::new());
-    // Listens for SIGTERM / SIGINT from here on (once installed, tokio keeps
-    // the handlers for the life of the process, so one listener serves all
-    // phases below).
-    let signal = life.on_signal();
-    tokio::pin!(signal);
-
-    let startup = async {
-        let client = ChildClient {
-            shared: shared.clone(),
-        }
-        .serve((child_stdout, child_stdin))
-        .await
-        .map_err(|e| format!("the MCP handshake with {program} failed: {e}"))?;
-        let tools = client
-            .peer()
-            .list_all_tools()
-            .await
-            .map_err(|e| format!("listing the tools of {program} failed: {e}"))?;
-        Ok::<_, String>((client, tools))
-    };
-    let started = tokio::select! {
-        started = tokio::time::timeout(STARTUP_TIMEOUT, startup) => started,
-        status = &mut child_task => {
-            let status = status.unwrap_or_else(|e| e.to_string());
-            return Err(CliError::Runtime(format!(
-                "proxy: the MCP server {program} exited during start-up ({status})"
-            )));
-        }
-        code = &mut signal => {
-            let _ = stop_tx.send(Duration::ZERO);
-            let _ = child_task.await;
-            exit_now(code);
-        }
-    };
-    let (client, child_tools) = match started {
-        Ok(Ok(started)) => started,
-        Ok(Err(msg)) => return Err(CliError::Runtime(format!("proxy: {msg}"))),
-        Err(_) => {
-            return Err(CliError::Runtime(format!(
-                "proxy: the MCP server {program} did not complete the handshake within {}s",
-                STARTUP_TIMEOUT.as_secs()
-            )))
-        }
-    };
-    let peer = client.peer().clone();
-    let client_stop = client.cancellation_token();
-    let mut client_done = tokio::spawn(client.waiting());
-
-    let tools = wrap_tools(child_tools, &args, &peer, &shared);
-    let (executor, definitions) =
-        build_executor(tools, &args, workdir.as_ref(), snapshot, &redactor)?;
-    let server = ProxyServer {
-        inner: Arc::new(ServerInner {
-            executor,
-            definitions,
-            shared: shared.clone(),
-            limits: args.pipeline.limits()?,
-            next_id: AtomicU64::new(1),
-            life: life.clone(),
-        }),
-    };
-
-    let running = tokio::select! {
-        running = server.serve(life.stdio()) => running.map_err(|e| {
-            CliError::Runtime(format!("proxy: the MCP handshake with the client failed: {e}"))
-        })?,
-        _ = &mut client_done => {
-            let _ = stop_tx.send(Duration::ZERO);
-            let status = child_task.await.unwrap_or_else(|e| e.to_string());
-            child_died(program, &status);
-        }
-        code = &mut signal => {
-            let _ = stop_tx.send(Duration::ZERO);
-            let _ = child_task.await;
-            exit_now(code);
-        }
-    };
-    let server_stop = running.cancellation_token();
-    let mut server_done = tokio::spawn(running.waiting());
-
-    tokio::select! {
-        _ = &mut server_done => {
-            // Our client is gone (the calls in flight were cancelled at the
-            // end of its input): close the child's stdin, let it exit.
-            client_stop.cancel();
-            let _ = client_done.await;
-            let _ = stop_tx.send(CHILD_EXIT_GRACE);
-            let _ = child_task.await;
-            Ok(())
-        }
-        _ = &mut client_done => {
-            // The child is gone: answer what is pending, then stop.
-            life.drain(DRAIN_TIMEOUT).await;
-            server_stop.cancel();
-            let _ = server_done.await;
-            let _ = stop_tx.send(Duration::ZERO);
-            let status = child_task.await.unwrap_or_else(|e| e.to_string());
-            child_died(program, &status);
-        }
-        code = &mut signal => {
-            // The calls in flight were cancelled (the child was told).
-            client_stop.cancel();
-            let _ = tokio::time::timeout(SIGNAL_CHILD_GRACE, client_done).await;
-            let _ = stop_tx.send(SIGNAL_CHILD_GRACE);
-            let _ = child_task.await;
-            exit_now(code);
-        }
-    }
+        .kill_on_drop(true);
+    command.spawn()
 }
 
-/// Reports the child's death on stderr and exits with status 1.
-fn child_died(program: &str, status: &str) -> ! {
-    eprintln!("toolexec: proxy: the MCP server {program} exited ({status})");
-    exit_now(1);
+/// An MCP proxy in front of the child MCP server a command starts: the
+/// child's tools re-exposed through the toolexec pipeline.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), toolexec_mcp::Error> {
+/// let mut command = std::process::Command::new("npx");
+/// command.args(["-y", "@modelcontextprotocol/server-everything"]);
+/// toolexec_mcp::Proxy::builder(command)
+///     .trust_annotations(true)
+///     .serve(toolexec_mcp::Transport::Stdio)
+///     .await?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct Proxy {
+    command: std::process::Command,
+    workdir: Option<PathBuf>,
+    trust_annotations: bool,
+    pipeline: PipelineOptions,
+    shutdown: CancellationToken,
+}
+
+impl Proxy {
+    /// A proxy of the MCP server `command` starts, with the default
+    /// pipeline options, no workspace diff and untrusted annotations.
+    pub fn builder(command: std::process::Command) -> Proxy {
+        Proxy {
+            command,
+            workdir: None,
+            trust_annotations: false,
+            pipeline: PipelineOptions::default(),
+            shutdown: CancellationToken::new(),
+        }
+    }
+
+    /// Reports the changes of `dir` after each call of a tool that is not
+    /// trusted read-only.
+    pub fn workdir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.workdir = Some(dir.into());
+        self
+    }
+
+    /// Trusts the child's `readOnlyHint` annotations (no snapshot, three
+    /// times the budget for those tools).
+    pub fn trust_annotations(mut self, trust: bool) -> Self {
+        self.trust_annotations = trust;
+        self
+    }
+
+    /// The pipeline options (budget, deadline, turn, redaction rules, …).
+    pub fn pipeline(mut self, options: PipelineOptions) -> Self {
+        self.pipeline = options;
+        self
+    }
+
+    /// Shuts the proxy down when `token` fires: the calls in flight are
+    /// cancelled (the child is told) and the child is stopped.
+    pub fn shutdown_on(mut self, token: CancellationToken) -> Self {
+        self.shutdown = token;
+        self
+    }
+
+    /// Starts the child and serves its tools until our client goes away
+    /// ([`Outcome::ClientClosed`]), the child dies
+    /// ([`Outcome::ChildExited`]) or the shutdown token fires
+    /// ([`Outcome::Shutdown`]). The child is stopped in every case.
+    pub async fn serve(self, transport: Transport) -> Result<Outcome, Error> {
+        let Proxy {
+            command,
+            workdir,
+            trust_annotations,
+            pipeline,
+            shutdown,
+        } = self;
+        if let Transport::Http(options) = &transport {
+            options.check()?;
+        }
+        let workdir = match &workdir {
+            Some(dir) => Some(canonical_workdir(dir)?),
+            None => None,
+        };
+        let snapshot = match &workdir {
+            Some(dir) => Some(pipeline.snapshot_config(dir).await?),
+            None => {
+                if let Some(root) = pipeline.watch_roots.first() {
+                    return Err(Error::WatchRootNeedsWorkdir { path: root.clone() });
+                }
+                None
+            }
+        };
+        let program = command.get_program().to_string_lossy().into_owned();
+        let redactor = Arc::new(pipeline.redactor()?);
+
+        let mut child = spawn_child(command).map_err(|source| Error::SpawnChild {
+            program: program.clone(),
+            source,
+        })?;
+        let (Some(child_stdin), Some(child_stdout)) = (child.stdin.take(), child.stdout.take())
+        else {
+            return Err(Error::Server(format!("no pipes to {program}")));
+        };
+        let shared = Arc::new(Shared {
+            calls: Mutex::new(HashMap::new()),
+            routes: Mutex::new(HashMap::new()),
+            redactor: redactor.clone(),
+            program: program.clone(),
+            exit: OnceLock::new(),
+        });
+
+        // The child's life: its exit status once it ends; on request, a grace
+        // to exit (its stdin is closed by then), then a kill.
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<Duration>();
+        let child_shared = shared.clone();
+        let mut child_task = tokio::spawn(async move {
+            let status = tokio::select! {
+                status = child.wait() => status,
+                grace = stop_rx => {
+                    let grace = grace.unwrap_or(CHILD_EXIT_GRACE);
+                    match tokio::time::timeout(grace, child.wait()).await {
+                        Ok(status) => status,
+                        Err(_) => {
+                            let _ = child.start_kill();
+                            child.wait().await
+                        }
+                    }
+                }
+            };
+            let text = describe_exit(&status);
+            let _ = child_shared.exit.set(text.clone());
+            text
+        });
+        let child_status = |status: Result<String, tokio::task::JoinError>| {
+            status.unwrap_or_else(|e| e.to_string())
+        };
+
+        let life = Arc::new(Lifecycle::new());
+        let stop = life.shut_down_when(&shutdown);
+        tokio::pin!(stop);
+
+        let startup = async {
+            let client = ChildClient {
+                shared: shared.clone(),
+            }
+            .serve((child_stdout, child_stdin))
+            .await
+            .map_err(|e| format!("the MCP handshake with {program} failed: {e}"))?;
+            let tools = client
+                .peer()
+                .list_all_tools()
+                .await
+                .map_err(|e| format!("listing the tools of {program} failed: {e}"))?;
+            Ok::<_, String>((client, tools))
+        };
+        let started = tokio::select! {
+            started = tokio::time::timeout(STARTUP_TIMEOUT, startup) => started,
+            status = &mut child_task => {
+                return Err(Error::ChildStartup(format!(
+                    "the MCP server {program} exited during start-up ({})",
+                    child_status(status)
+                )));
+            }
+            () = &mut stop => {
+                let _ = stop_tx.send(Duration::ZERO);
+                let _ = child_task.await;
+                return Ok(Outcome::Shutdown);
+            }
+        };
+        let (client, child_tools) = match started {
+            Ok(Ok(started)) => started,
+            Ok(Err(msg)) => return Err(Error::ChildStartup(msg)),
+            Err(_) => {
+                return Err(Error::ChildStartup(format!(
+                    "the MCP server {program} did not complete the handshake within {}s",
+                    STARTUP_TIMEOUT.as_secs()
+                )))
+            }
+        };
+        let peer = client.peer().clone();
+        let client_stop = client.cancellation_token();
+        let mut client_done = tokio::spawn(client.waiting());
+
+        let wrap = WrapOptions {
+            trust_annotations,
+            workspace_diff: workdir.is_some(),
+        };
+        let tools = wrap_tools(child_tools, wrap, &peer, &shared);
+        let (executor, definitions) =
+            build_executor(tools, &pipeline, workdir.as_ref(), snapshot, &redactor)?;
+        let server = ProxyServer {
+            inner: Arc::new(ServerInner {
+                executor,
+                definitions,
+                shared: shared.clone(),
+                limits: pipeline.limits()?,
+                next_id: AtomicU64::new(1),
+                life: life.clone(),
+            }),
+        };
+
+        let running = tokio::select! {
+            running = server.serve(life.stdio()) => running.map_err(|e| Error::Handshake(e.to_string()))?,
+            _ = &mut client_done => {
+                let _ = stop_tx.send(Duration::ZERO);
+                let status = child_status(child_task.await);
+                return Ok(Outcome::ChildExited { program, status });
+            }
+            () = &mut stop => {
+                let _ = stop_tx.send(Duration::ZERO);
+                let _ = child_task.await;
+                return Ok(Outcome::Shutdown);
+            }
+        };
+        let server_stop = running.cancellation_token();
+        let mut server_done = tokio::spawn(running.waiting());
+
+        tokio::select! {
+            _ = &mut server_done => {
+                // Our client is gone (the calls in flight were cancelled at the
+                // end of its input): close the child's stdin, let it exit.
+                client_stop.cancel();
+                let _ = client_done.await;
+                let _ = stop_tx.send(CHILD_EXIT_GRACE);
+                let _ = child_task.await;
+                Ok(Outcome::ClientClosed)
+            }
+            _ = &mut client_done => {
+                // The child is gone: answer what is pending, then stop.
+                life.drain(DRAIN_TIMEOUT).await;
+                server_stop.cancel();
+                let _ = server_done.await;
+                let _ = stop_tx.send(Duration::ZERO);
+                let status = child_status(child_task.await);
+                Ok(Outcome::ChildExited { program, status })
+            }
+            () = &mut stop => {
+                // The calls in flight were cancelled (the child was told).
+                client_stop.cancel();
+                let _ = tokio::time::timeout(SIGNAL_CHILD_GRACE, client_done).await;
+                let _ = stop_tx.send(SIGNAL_CHILD_GRACE);
+                let _ = child_task.await;
+                Ok(Outcome::Shutdown)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::schema_object;
+    use crate::server::schema_object;
     use rmcp::model::{ImageContent, ToolAnnotations};
     use serde_json::json;
 
