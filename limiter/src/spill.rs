@@ -30,7 +30,6 @@ fn next_stamp() -> u64 {
     }
 }
 
-
 fn create_new(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     // create_new = O_CREAT | O_EXCL: never overwrites, never follows a

@@ -41,10 +41,10 @@ pub mod server;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+pub use http::{read_token, HttpOptions, TOKEN_ENV};
 pub use pipeline::{
     build_redactor, builtin_executor_builder, canonical_workdir, PipelineOptions, ToolOptions,
 };
-pub use http::{read_token, HttpOptions, TOKEN_ENV};
 pub use proxy::{spawn_child, Proxy};
 pub use server::{serve, termination_signal, Server};
 
