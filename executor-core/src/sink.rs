@@ -1,7 +1,7 @@
 //! The redacting output sink: how a tool that bounds its own capture hands
 //! the executor its *complete* output (SPEC §5.4).
 //!
-//! A tool asks its context for a sink ([`ToolContext::output_sink`]) once
+//! A tool asks its context for a sink ([`ToolContext::output_sink`](crate::ToolContext::output_sink)) once
 //! its output no longer fits in memory, writes every byte of the output to
 //! it (in chunks of any size, in order, including what it had buffered so
 //! far) and calls [`OutputSink::finish`]. The bytes are decoded as lossy
