@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(feature = "watch")]
+use std::time::Instant;
 
 use futures_util::future::BoxFuture;
 use proptest::prelude::*;
