@@ -1304,6 +1304,9 @@ fn row_limiter(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
     // Spilling off: line truncation then middle truncation, the work the
     // limiter itself does.
     let truncating = Limiter::new(Limits::default().spill_floor(usize::MAX));
+    let read_view = toolexec_limiter::Context::new(false)
+        .reader(Some("read"))
+        .reader_view(Some(0));
     for (kind, text) in [
         ("ASCII log", clean_log(size, true, true, &mut rng)),
         ("mixed Unicode", unicode_log(size, &mut rng)),
@@ -1317,7 +1320,8 @@ fn row_limiter(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
             reps,
             || {
                 let start = Instant::now();
-                let limited = truncating.limit(black_box(&text), false);
+                // The cut alone (a `read` view: no spill file for the middle).
+                let limited = truncating.limit_with(black_box(&text), &read_view);
                 let t = secs(start);
                 bad |= limited.content.len() > 40_000 || limited.spill_path.is_some();
                 t
@@ -1432,7 +1436,15 @@ fn probe(kind: &str, arg: u64) -> Result<(), String> {
             } else {
                 limits.spill_floor(usize::MAX)
             });
-            let limited = limiter.limit(&text, false);
+            let limited = if kind == "limiter-spill" {
+                limiter.limit(&text, false)
+            } else {
+                // The cut alone (a `read` view: no spill file for the middle).
+                let view = toolexec_limiter::Context::new(false)
+                    .reader(Some("read"))
+                    .reader_view(Some(0));
+                limiter.limit_with(&text, &view)
+            };
             let hwm = vm_hwm_kib()?;
             if kind == "limiter-spill" && limited.spill_path.is_none() {
                 return Err(format!("not spilled: {:?}", limited.spill_error));

@@ -965,6 +965,8 @@ async fn proxy_spills_a_100000_char_result() {
         scratch.path().display()
     );
     assert!(t.starts_with(&prefix), "{t}");
+    // The proxy offers no `read`: the message names a tool only when the
+    // model can call it (SPEC §5.4).
     assert!(
         t.ends_with(".txt\nUse toolexec_read_spill on this path if you need full content."),
         "{t}"

@@ -53,8 +53,8 @@ fn calls() -> Vec<ToolCall> {
 #[divan::bench(sample_count = 20)]
 fn chain_10k(bencher: Bencher<'_, '_>) {
     let rt = runtime();
-    let dir = std::env::temp_dir();
-    let executor = Executor::builder(&dir)
+    let dir = tempfile::tempdir().expect("tempdir");
+    let executor = Executor::builder(dir.path())
         .tool(Noop(schema()))
         .pre_hook(|_: &ToolCall, _: &Value| None)
         .build()
@@ -69,13 +69,14 @@ fn chain_10k(bencher: Bencher<'_, '_>) {
 fn direct_10k(bencher: Bencher<'_, '_>) {
     let rt = runtime();
     let tool = Noop(schema());
-    let dir = std::env::temp_dir();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = dir.path();
     bencher.with_inputs(calls).bench_local_values(|calls| {
         rt.block_on(async {
             let mut out = Vec::with_capacity(calls.len());
             for call in calls {
                 let input: Value = serde_json::from_str(&call.input).expect("valid");
-                out.push(tool.call(input, ToolContext::new(&dir, call.id)).await);
+                out.push(tool.call(input, ToolContext::new(dir, call.id)).await);
             }
             out
         })

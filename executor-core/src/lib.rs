@@ -60,7 +60,50 @@
 //! (including a call of an unknown tool) is a group of its own; groups run
 //! one after another. The concurrent calls of a group are polled on the
 //! task that runs the batch, so tools must move blocking work to
-//! `spawn_blocking` (the built-in tools do).
+//! `spawn_blocking` (the built-in tools do); so does the executor itself
+//! (snapshots, the watcher's mark, redaction and limiting of large
+//! contents, spill writes, observers, the batch budget).
+//!
+//! # Truthful results
+//!
+//! - **Output sink.** A tool that bounds its own capture (exec) asks
+//!   [`ToolContext::output_sink`] for an [`OutputSink`] once its output no
+//!   longer fits in memory, writes every byte to it and calls
+//!   [`OutputSink::finish`]: the bytes stream (lossy UTF-8, then the
+//!   executor's redactor) into a new spill file of the scratch directory,
+//!   with bounded memory, off the polling task. The executor then uses that
+//!   file as the call's complete output ([`Outcome::full_output`]), so
+//!   "Full output was spilled" is said only when it is true. See [`sink`].
+//! - **Hints.** The limiter's [`reader_tool`](toolexec_limiter::Limits::reader_tool)
+//!   (default `read`; a proxy sets `toolexec_read_spill`) is named in a hint
+//!   only when a tool of that name is registered, offered and not disabled
+//!   this turn; otherwise hints give the path alone (`the full output is in
+//!   PATH`, and the spill message has no second line). A middle cut of any
+//!   result but the reader's own output saves the complete redacted content
+//!   to a spill file first and names it; the reader's own note counts the
+//!   first line it showed ([`ToolContext::set_first_line`]).
+//! - **Batch budget.** Cut from each result's complete redacted content
+//!   (kept in [`Outcome::complete`] while the batch runs), on the blocking
+//!   pool; spill messages (and results with a timeout header over a sink
+//!   file) are never cut; change reports are neither counted nor cut.
+//! - **Overlaps.** A non-read-only call whose snapshot window (from before
+//!   its before-snapshot to after its after-snapshot) overlapped another
+//!   such call's window ends its (non-empty) report with `(calls ID1, ID2
+//!   ran at the same time; some changes may be theirs)`: the *other* calls'
+//!   ids, in input order (arrival order for [`Executor::run_call`]), masked
+//!   like every echoed text. Within a batch only concurrency-safe calls
+//!   that are not read-only (safe exec commands) can overlap.
+//! - **Panics.** A panic in any stage ([`Stage::name`]; built in:
+//!   `pre-hook`, `guard`, `snapshot`, `redact`, `limit`, `deadline`, and
+//!   `observer` for a change observer) ends only its call with an
+//!   `execution` result `stage STAGE panic: MESSAGE`; the tool's own panic
+//!   keeps `tool NAME panic: MESSAGE`. A panic in the batch budget leaves
+//!   the results as the per-result limits made them (logged).
+//! - **Masking.** Result and event ids and names, the paths in `changes`
+//!   and the report, and every message are masked by the redactor.
+//! - **Parsing once.** The scheduler parses each input to ask the tool's
+//!   flags and hands the value on; the guard checks it without parsing
+//!   again.
 //!
 //! # Features
 //!

@@ -1,4 +1,48 @@
-//! The redacting output sink (documented on [`OutputSink`]).
+//! The redacting output sink: how a tool that bounds its own capture hands
+//! the executor its *complete* output (SPEC §5.4).
+//!
+//! A tool asks its context for a sink ([`ToolContext::output_sink`](crate::ToolContext::output_sink)) once
+//! its output no longer fits in memory, writes every byte of the output to
+//! it (in chunks of any size, in order, including what it had buffered so
+//! far) and calls [`OutputSink::finish`]. The bytes are decoded as lossy
+//! UTF-8 and streamed through the executor's redactor into a new spill file
+//! of the scratch directory (created exclusively, mode 0600): no unmasked
+//! secret reaches the disk, and the file equals `redact(from_utf8_lossy(all
+//! bytes))` exactly. The executor then uses that file as the call's output:
+//! the limit stage names it in its spill message (with the character count
+//! of the complete redacted output), or reads it back when it is small
+//! enough to be shown.
+//!
+//! Memory is bounded whatever the output size: at most
+//! [`SINK_CHUNK`] × [`SINK_QUEUE`] bytes are queued, plus the redactor's
+//! stream buffer. Decoding, redaction and file writes run on tokio's
+//! blocking pool, never on the task that polls the batch; a full queue
+//! makes [`OutputSink::write`] wait (back-pressure), it never blocks a
+//! thread of the runtime.
+//!
+//! A sink that is dropped without [`OutputSink::finish`] removes its file.
+//!
+//! ```
+//! use toolexec_core::{OutputSinkConfig, ToolContext};
+//!
+//! # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
+//! let scratch = tempfile::tempdir().unwrap();
+//! let workspace = tempfile::tempdir().unwrap();
+//! let ctx = ToolContext::new(workspace.path(), "1")
+//!     .with_output_sink(Some(OutputSinkConfig::new(scratch.path())));
+//! let mut sink = ctx.output_sink().expect("offered");
+//! assert!(ctx.output_sink().is_none(), "one sink per call");
+//! sink.write(b"line 1\nGITHUB_TOKEN=ghp_").await.unwrap();
+//! sink.write(b"0123456789abcdefghijklmnopqrstuvwxyzAB\n").await.unwrap();
+//! let out = sink.finish().await.unwrap();
+//! let text = std::fs::read_to_string(&out.path).unwrap();
+//! assert!(text.starts_with("line 1\n"));
+//! assert!(!text.contains("ghp_0123"), "{text}");
+//! assert_eq!(out.chars, text.chars().count() as u64);
+//! // The executor picks the file up as the call's complete output.
+//! assert_eq!(ctx.take_spilled_output(), Some(out));
+//! # });
+//! ```
 
 use std::fmt;
 use std::io;

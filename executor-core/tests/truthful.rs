@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(feature = "watch")]
+use std::time::Instant;
 
 use futures_util::future::BoxFuture;
 use proptest::prelude::*;
@@ -245,17 +247,30 @@ async fn overlapping_safe_writers_of_a_batch_list_the_others_in_input_order() {
             format!("(calls w3, w1 {OVERLAP_TAIL}"),
         ]
     );
-    // A call that saw no change has no report, so no line.
+    // A call that overlapped a writer but changed nothing sees the
+    // writer's change (written between two barriers, so inside both
+    // windows): it cannot tell it is not its own, and says so.
     let dirs = Dirs::new();
-    let barrier = Arc::new(tokio::sync::Barrier::new(2));
-    let quiet_barrier = barrier.clone();
+    let first = Arc::new(tokio::sync::Barrier::new(2));
+    let second = Arc::new(tokio::sync::Barrier::new(2));
+    let (f1, s1) = (first.clone(), second.clone());
+    let (f2, s2) = (first, second);
     let ex = dirs
         .builder()
-        .tool(barrier_writer("writer", barrier))
-        .tool(T::new("quiet", false, true, move |_, _| {
-            let b = quiet_barrier.clone();
+        .tool(T::new("writer", false, true, move |_, ctx: ToolContext| {
+            let (f, s) = (f1.clone(), s1.clone());
             async move {
-                b.wait().await;
+                f.wait().await;
+                std::fs::write(ctx.workdir().join("a.txt"), "written")?;
+                s.wait().await;
+                Ok("wrote a.txt".to_string())
+            }
+        }))
+        .tool(T::new("quiet", false, true, move |_, _| {
+            let (f, s) = (f2.clone(), s2.clone());
+            async move {
+                f.wait().await;
+                s.wait().await;
                 Ok("nothing".to_string())
             }
         }))
@@ -264,16 +279,22 @@ async fn overlapping_safe_writers_of_a_batch_list_the_others_in_input_order() {
     let res = ex
         .run_batch(
             vec![
-                call("1", "writer", json!({"file": "a.txt"})),
+                call("1", "writer", json!({})),
                 call("2", "quiet", json!({})),
             ],
             &BatchOptions::new(),
         )
         .await;
-    assert!(res[0]
-        .content
-        .ends_with(&format!("(calls 2 {OVERLAP_TAIL}")));
-    assert_eq!(res[1].content, "nothing");
+    assert_eq!(
+        res[0].content,
+        format!(
+            "wrote a.txt\n\n[Workspace Changes]\n+ a.txt (created, 7 B)\n(calls 2 {OVERLAP_TAIL}"
+        )
+    );
+    assert_eq!(
+        res[1].content,
+        format!("nothing\n\n[Workspace Changes]\n+ a.txt (created, 7 B)\n(calls 1 {OVERLAP_TAIL}")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

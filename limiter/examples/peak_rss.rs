@@ -45,8 +45,8 @@ fn main() {
     let spill = args.next().as_deref() == Some("spill");
     let input = build(mb, unicode);
     let before = vm_hwm_kib().unwrap_or(0);
-    let scratch = std::env::temp_dir().join("toolexec-limiter-peak-rss");
-    let limits = Limits::default().scratch_dir(&scratch);
+    let scratch = tempfile::tempdir().expect("a temp scratch dir");
+    let limits = Limits::default().scratch_dir(scratch.path());
     let limiter = Limiter::new(if spill {
         limits
     } else {

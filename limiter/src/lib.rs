@@ -125,6 +125,20 @@
 //!   [`LimitError`] display, e.g. `cannot create spill file
 //!   /scratch/tool_result_1791784113234832000.txt: Permission denied (os
 //!   error 13)`. The error is also returned in [`Limited::spill_error`].
+//! - **Hints that hold (SPEC §5.4).** Hints name [`Limits::reader_tool`]
+//!   (default `read`) only when the caller says it can be called
+//!   ([`Context::reader`]; [`Limiter::limit`] assumes it can). Without
+//!   one, the spill message is its first line only and a middle note ends
+//!   `; the full output is in PATH]...`. A middle cut of anything but the
+//!   reader's own view of a file ([`Context::reader_view`]) first saves the
+//!   complete content to a spill file, which the note names (`use read on
+//!   PATH with offset=B+1 to see middle`); the reader's own note says `use
+//!   read with offset=N`, N counting the lines before its view. If that
+//!   spill fails, the note has no hint and the failure line follows.
+//! - **Spilled outputs** ([`Limiter::limit_spilled`]): a file written by
+//!   a caller's redacting sink is used as the complete output; under the
+//!   threshold it is read back and cut, the note naming that file; a file
+//!   whose content fits whole is removed.
 //! - **Settings are literal**: a budget of 0 keeps only the note;
 //!   `usize::MAX` switches a layer off (`spill_floor(usize::MAX)` never
 //!   spills, `max_line(usize::MAX)` never truncates lines). Products

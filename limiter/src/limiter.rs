@@ -175,11 +175,14 @@ pub fn spill_failure_line(error: &LimitError) -> String {
 ///
 /// ```
 /// use toolexec_limiter::{Limiter, Limits};
-/// let limiter = Limiter::new(Limits::default().budget(400));
+/// let scratch = tempfile::tempdir().unwrap();
+/// let limiter = Limiter::new(Limits::default().budget(400).scratch_dir(scratch.path()));
 /// let log: String = (1..=200).map(|i| format!("line {i:04} of a long build log\n")).collect();
 /// let limited = limiter.limit(&log, true); // a read-only tool succeeded: E = 1200
 /// let cut = limited.middle.expect("6000 chars > 1200");
 /// assert_eq!((cut.removed, cut.head_end_line, cut.tail_start_line, cut.total_lines), (5200, 14, 187, 201));
+/// // The complete output was saved for the note's hint.
+/// assert_eq!(std::fs::read_to_string(limited.spill_path.unwrap()).unwrap(), log);
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Limiter {

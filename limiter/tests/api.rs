@@ -404,7 +404,8 @@ fn spill_failure_in_a_read_only_scratch_dir_gives_truncated_result() {
 
 #[test]
 fn failed_or_writing_tool_result_uses_the_plain_budget() {
-    let limiter = Limiter::new(Limits::default().budget(400));
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let limiter = Limiter::new(Limits::default().budget(400).scratch_dir(scratch.path()));
     let log = build_log(200);
     // Not read-only, or a failed result: E = 400, 133 chars each side.
     let limited = limiter.limit(&log, false);
@@ -896,6 +897,47 @@ mod scratch {
                 for (j, f) in files.iter().enumerate() {
                     prop_assert_eq!(s.is_own_spill_file(f), i == j);
                 }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A middle cut of a result that is not the reader's own view names a
+    /// spill file holding exactly the complete content (or, without a
+    /// reader, the path alone), and its numbers agree with a recount.
+    #[test]
+    fn prop_middle_cut_names_a_file_holding_the_complete_content(
+        text in text(), budget in 0..3_000usize, reader in any::<bool>()
+    ) {
+        let scratch = tempfile::tempdir().expect("tempdir");
+        let limiter = Limiter::new(
+            Limits::default()
+                .budget(budget)
+                .max_line(usize::MAX)
+                .spill_floor(usize::MAX)
+                .scratch_dir(scratch.path()),
+        );
+        let ctx = Context::new(false).reader(reader.then_some("read"));
+        let limited = limiter.limit_with(&text, &ctx);
+        match limited.middle {
+            None => {
+                prop_assert_eq!(&*limited.content, text.as_str());
+                prop_assert!(limited.spill_path.is_none());
+            }
+            Some(cut) => {
+                let path = limited.spill_path.clone().expect("the complete content saved");
+                prop_assert_eq!(fs::read_to_string(&path).unwrap(), text.clone());
+                let keep = budget / 3;
+                prop_assert_eq!(numbers(&cut), recount(&text, keep, keep));
+                let hint = if reader {
+                    format!("; use read on {} with offset={} to see middle]...", path.display(), cut.head_end_line + 1)
+                } else {
+                    format!("; the full output is in {}]...", path.display())
+                };
+                prop_assert!(limited.content.contains(&hint), "{}", limited.content);
             }
         }
     }

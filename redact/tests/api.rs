@@ -297,8 +297,8 @@ keywords = ["tk-"]
         "TK-[REDACTED:internal-ticket-key] PIN:[REDACTED:corp-pin]"
     );
 
-    let dir = std::env::temp_dir().join(format!("toolexec-redact-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let path = dir.join("rules.toml");
     std::fs::write(&path, toml).unwrap();
     assert_eq!(RuleSet::from_path(&path).unwrap().len(), 1);
@@ -312,7 +312,6 @@ keywords = ["tk-"]
         RuleSet::from_path(dir.join("missing.json")),
         Err(Error::Io { .. })
     ));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -36,10 +36,11 @@ mod exec {
     #[divan::bench(sample_count = 60)]
     fn tool_exec_true(bencher: divan::Bencher<'_, '_>) {
         let tool = ExecTool::new(ExecConfig::default());
-        let dir = std::env::temp_dir();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = dir.path();
         bencher.bench_local(|| {
             let out = RUNTIME
-                .block_on(tool.call(json!({"command": "true"}), ToolContext::new(&dir, "b")))
+                .block_on(tool.call(json!({"command": "true"}), ToolContext::new(dir, "b")))
                 .expect("exec true");
             assert!(out.ends_with("exit status: 0"));
         });
@@ -77,12 +78,13 @@ mod exec {
     #[divan::bench(sample_count = 60)]
     fn tokio_spawn_sh_true_same_options() {
         let config = ExecConfig::default();
-        let dir = std::env::temp_dir();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = dir.path();
         let output = RUNTIME
             .block_on(async {
                 tokio::process::Command::new("sh")
                     .args(["-c", "true"])
-                    .current_dir(&dir)
+                    .current_dir(dir)
                     .env_clear()
                     .envs(config.child_env(std::env::vars_os()))
                     .stdin(Stdio::null())

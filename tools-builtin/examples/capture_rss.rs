@@ -23,14 +23,14 @@ fn main() {
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    let dir = std::env::temp_dir();
+    let dir = tempfile::tempdir().expect("a temp workspace");
     let before = vm_hwm_kib().unwrap_or(0);
     let started = std::time::Instant::now();
     let exec = ExecTool::new(ExecConfig::default());
     let text = runtime
         .block_on(exec.call(
             json!({"command": format!("yes | head -c {bytes}")}),
-            ToolContext::new(dir, "rss"),
+            ToolContext::new(dir.path(), "rss"),
         ))
         .expect("exec succeeds");
     let elapsed = started.elapsed();

@@ -362,7 +362,6 @@ fn bad_roots_are_refused() {
         vec![WatchRoot::new("inner", root.join("inner"))],
         vec![WatchRoot::new("missing", root.join("missing"))],
         vec![WatchRoot::new("file", root.join("inner/x"))],
-        vec![WatchRoot::new("", std::env::temp_dir())],
     ] {
         let err = start(roots).expect_err("refused");
         assert!(
@@ -370,6 +369,22 @@ fn bad_roots_are_refused() {
             "{err:?}"
         );
     }
+    // A root that contains the workspace: a directory of its own around a
+    // nested workspace (never the shared temp dir itself).
+    let outer = tempfile::tempdir().expect("tempdir");
+    let nested = outer.path().join("ws");
+    std::fs::create_dir(&nested).expect("mkdir");
+    let err = Watcher::start(
+        &nested,
+        vec![WatchRoot::new("outer", outer.path())],
+        &bounds,
+        opts(),
+    )
+    .expect_err("refused");
+    assert!(
+        matches!(err, SnapshotError::InvalidWatchRoot { .. }),
+        "{err:?}"
+    );
     let other = tempfile::tempdir().expect("tempdir");
     let err = start(vec![
         WatchRoot::new("p", other.path()),
