@@ -1878,7 +1878,7 @@ fn row_jail_read(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         // Like the old tool: the same work in a blocking task.
         |_| {
             let root = root.clone();
-            rt.block_on(tokio::task::spawn_blocking(move || {
+            rt.block_on(rt.spawn_blocking(move || {
                 legacy_read(&root, "src/deep/file.rs")
             }))
             .map_err(|e| e.to_string())?
