@@ -12,10 +12,15 @@
 //!   `sleep started` to the `--log` file, and `sleep cancelled` when the
 //!   call is cancelled.
 //! - `big`: 100 000 characters.
+//! - `many_lines`: 3 000 lines `line NNNN of the child's output`.
 //! - `readonly_big`: 500 lines of 50 characters, annotated `readOnlyHint`.
 //! - `needs_field {name}`: the schema requires `name`.
 //! - `write_file {path, content}`: writes a file.
 //! - `crash`: exits with status 3 without answering.
+//! - `ask`: asks the client to sample a message and to elicit a name, and
+//!   returns both answers.
+//! - `add_tool`: adds `late_tool` and sends `tools/list_changed`.
+//! - A resource `test://notes` and a prompt `greet`, both holding the token.
 //!
 //! It prints `mcp_test_server: ready` on stderr once it serves.
 
@@ -61,6 +66,7 @@ fn tools() -> Vec<Tool> {
             ),
         ),
         Tool::new("big", "Returns 100 000 characters.", no_args()),
+        Tool::new("many_lines", "Returns 3 000 numbered lines.", no_args()),
         Tool::new(
             "readonly_big",
             "Returns 500 lines of 50 characters.",
@@ -84,12 +90,28 @@ fn tools() -> Vec<Tool> {
             })),
         ),
         Tool::new("crash", "Exits at once with status 3.", no_args()),
+        Tool::new(
+            "ask",
+            "Asks the client to sample a message and to elicit a name.",
+            no_args(),
+        ),
+        Tool::new(
+            "add_tool",
+            "Adds the tool late_tool and says so.",
+            no_args(),
+        ),
     ]
+}
+
+/// A value of an rmcp model type from its JSON form.
+fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> T {
+    serde_json::from_value(value).expect("valid MCP JSON")
 }
 
 #[derive(Debug, Clone)]
 struct TestServer {
     log: Option<PathBuf>,
+    late_tool: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl TestServer {
@@ -137,7 +159,13 @@ impl TestServer {
 
 impl ServerHandler for TestServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_resources()
+            .enable_prompts()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("mcp_test_server", "0.1.0"))
     }
 
@@ -146,7 +174,57 @@ impl ServerHandler for TestServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools()))
+        let mut tools = tools();
+        if self.late_tool.load(std::sync::atomic::Ordering::SeqCst) {
+            tools.push(Tool::new(
+                "late_tool",
+                "Added at run time.",
+                schema(json!({"type": "object"})),
+            ));
+        }
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourcesResult, ErrorData> {
+        Ok(from_json(json!({
+            "resources": [{"uri": "test://notes", "name": "notes", "mimeType": "text/plain"}]
+        })))
+    }
+
+    async fn read_resource(
+        &self,
+        request: rmcp::model::ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
+        let result: rmcp::model::ReadResourceResult = from_json(json!({
+            "contents": [{"uri": request.uri, "mimeType": "text/plain", "text": format!("notes with token={}", secret())}]
+        }));
+        Ok(rmcp::model::ReadResourceResponse::Complete(result))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, ErrorData> {
+        Ok(from_json(json!({
+            "prompts": [{"name": "greet", "description": "Greets."}]
+        })))
+    }
+
+    async fn get_prompt(
+        &self,
+        _request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, ErrorData> {
+        let result: rmcp::model::GetPromptResult = from_json(json!({
+            "messages": [{"role": "user", "content": {"type": "text", "text": format!("hello, use {}", secret())}}]
+        }));
+        Ok(rmcp::model::GetPromptResponse::Complete(result))
     }
 
     async fn call_tool(
@@ -174,6 +252,12 @@ impl ServerHandler for TestServer {
                 self.sleep(ms, &context).await
             }
             "big" => CallToolResult::success(vec![ContentBlock::text("a".repeat(100_000))]),
+            "many_lines" => {
+                let lines: Vec<String> = (1..=3000)
+                    .map(|n| format!("line {n:04} of the child's output"))
+                    .collect();
+                CallToolResult::success(vec![ContentBlock::text(lines.join("\n"))])
+            }
             "readonly_big" => {
                 let line = format!("{}\n", "r".repeat(49));
                 CallToolResult::success(vec![ContentBlock::text(line.repeat(500))])
@@ -188,6 +272,46 @@ impl ServerHandler for TestServer {
                 }
             },
             "crash" => std::process::exit(3),
+            "ask" => {
+                #[allow(deprecated)]
+                let sampled = context
+                    .peer
+                    .create_message(from_json(json!({
+                        "messages": [{"role": "user", "content": {"type": "text", "text": "say hi"}}],
+                        "maxTokens": 10
+                    })))
+                    .await;
+                let elicited = context
+                    .peer
+                    .create_elicitation(from_json(json!({
+                        "mode": "form",
+                        "message": "your name?",
+                        "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
+                    })))
+                    .await;
+                let sampled = match sampled {
+                    Ok(r) => serde_json::to_value(&r)
+                        .map(|v| v["content"]["text"].clone())
+                        .unwrap_or_default(),
+                    Err(e) => json!(format!("sampling failed: {e}")),
+                };
+                let elicited = match elicited {
+                    Ok(r) => serde_json::to_value(&r).unwrap_or_default(),
+                    Err(e) => json!(format!("elicitation failed: {e}")),
+                };
+                CallToolResult::success(vec![ContentBlock::text(format!(
+                    "sampled={sampled} elicited={elicited}"
+                ))])
+            }
+            "add_tool" => {
+                self.late_tool
+                    .store(true, std::sync::atomic::Ordering::SeqCst);
+                let _ = context.peer.notify_tool_list_changed().await;
+                CallToolResult::success(vec![ContentBlock::text("added")])
+            }
+            "late_tool" if self.late_tool.load(std::sync::atomic::Ordering::SeqCst) => {
+                CallToolResult::success(vec![ContentBlock::text("late tool ran")])
+            }
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool: {other}"),
@@ -208,7 +332,11 @@ async fn main() {
             log = args.next().map(PathBuf::from);
         }
     }
-    let running = match (TestServer { log }).serve(rmcp::transport::stdio()).await {
+    let server = TestServer {
+        log,
+        late_tool: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    };
+    let running = match server.serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         Err(err) => {
             eprintln!("mcp_test_server: handshake failed: {err}");

@@ -217,45 +217,46 @@ pub async fn run(args: McpArgs) -> Result<(), CliError> {
         ..ToolOptions::default()
     };
     let transport = args.transport.transport()?;
+    // SPEC §6 Scratch: the checked per-user root (or --scratch DIR) and a
+    // session directory of our own in it, removed when the session ends:
+    // one for the stdio session, one for each HTTP session.
+    let root = toolexec_limiter::ScratchRoot::open(pipeline.limits()?.scratch_dir)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let session = move || -> Result<toolexec_mcp::Session, toolexec_mcp::Error> {
+        let scratch = root
+            .ephemeral_session()
+            .map_err(|e| toolexec_mcp::Error::Server(e.to_string()))?;
+        let mut options = pipeline.clone();
+        options.scratch = Some(scratch.dir().to_path_buf());
+        let mut tools = tools.clone();
+        tools.read_roots = vec![scratch.dir().to_path_buf()];
+        let executor = options
+            .builtin_executor(&workdir, &tools, redactor.clone(), snapshot.clone())?
+            .build()?;
+        Ok(toolexec_mcp::Session::new(executor).with_scratch(scratch))
+    };
     let server = match &transport {
-        Transport::Http(_) => {
-            // Each HTTP session gets its own executor: its own turn state,
-            // read-before-edit tracker and scratch subdirectory (removed
-            // with the process's scratch directory at exit).
-            let base = pipeline.limits()?.scratch_dir;
-            let process_dir = base.join(format!("http-{}", std::process::id()));
-            let sessions = std::sync::atomic::AtomicU64::new(0);
-            let dir = process_dir.clone();
-            let server = Server::per_session(move || {
-                let n = sessions.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                let mut options = pipeline.clone();
-                options.scratch = Some(dir.join(format!("session-{n}")));
-                options
-                    .builtin_executor(&workdir, &tools, redactor.clone(), snapshot.clone())?
-                    .build()
-                    .map_err(toolexec_mcp::Error::Build)
-            });
-            (server, Some(process_dir))
-        }
+        // Each HTTP session gets its own executor: its own turn state,
+        // read-before-edit tracker and scratch directory.
+        Transport::Http(_) => Server::per_session(session),
         _ => {
-            let executor = pipeline
-                .builtin_executor(&workdir, &tools, redactor, snapshot)?
-                .build()
-                .map_err(|e| CliError::Runtime(e.to_string()))?;
-            (Server::new(executor), None)
+            let once = session()?;
+            let cell = std::sync::Mutex::new(Some(once));
+            Server::per_session(move || {
+                cell.lock()
+                    .ok()
+                    .and_then(|mut s| s.take())
+                    .ok_or_else(|| toolexec_mcp::Error::Server("one stdio session only".into()))
+            })
         }
     };
-    let (server, scratch) = server;
     let (shutdown, signal) = shutdown_on_signal();
     let outcome = server
         .shutdown_on(shutdown)
         .serve(transport)
         .await
-        .map_err(|e| CliError::from_mcp("mcp", e));
-    if let Some(dir) = scratch {
-        let _ = std::fs::remove_dir_all(dir);
-    }
-    finish(outcome?, &signal)
+        .map_err(|e| CliError::from_mcp("mcp", e))?;
+    finish(outcome, &signal)
 }
 
 /// Runs `toolexec proxy` until our client closes stdin (exit 0) or the

@@ -25,13 +25,57 @@ fn secret() -> String {
     format!("ghp_{}", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5")
 }
 
-/// Records the progress notifications it receives.
+/// Records the progress notifications and tool-list changes it receives;
+/// answers sampling and elicitation requests.
 #[derive(Debug, Default, Clone)]
 struct Recorder {
     progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+    tools_changed: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl ClientHandler for Recorder {
+    #[allow(deprecated)]
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let capabilities = rmcp::model::ClientCapabilities::builder()
+            .enable_sampling()
+            .enable_elicitation()
+            .build();
+        rmcp::model::ClientConfig::new(
+            capabilities,
+            rmcp::model::Implementation::new("toolexec-tests", "0.1.0"),
+        )
+    }
+
+    #[allow(deprecated)]
+    async fn create_message(
+        &self,
+        _params: rmcp::model::CreateMessageRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::ErrorData> {
+        Ok(serde_json::from_value(json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "hi from the client"},
+            "model": "test-model"
+        }))
+        .unwrap())
+    }
+
+    async fn create_elicitation(
+        &self,
+        _params: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        Ok(
+            serde_json::from_value(json!({"action": "accept", "content": {"name": "Ada"}}))
+                .unwrap(),
+        )
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tools_changed
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
     async fn on_progress(
         &self,
         params: ProgressNotificationParam,
@@ -288,9 +332,11 @@ async fn mcp_lists_the_builtin_tools_with_annotations_and_meta() {
         );
         assert_eq!(a.open_world_hint, Some(name == "exec"), "{name}");
     }
+    // exec is concurrency-safe only for a read-only command, so its
+    // listing (asked without a call) says false.
     for (name, safe) in [
         ("read", true),
-        ("exec", true),
+        ("exec", false),
         ("write", false),
         ("edit", false),
     ] {
@@ -409,9 +455,10 @@ async fn mcp_spills_a_result_that_is_too_large() {
         )
         .await;
     let t = text(&r);
+    // The server's own session directory in the scratch root.
     let prefix = format!(
-        "Full output was spilled to scratch file: {}/tool_result_",
-        scratch.path().display()
+        "Full output was spilled to scratch file: {}/session-",
+        scratch.path().canonicalize().unwrap().display()
     );
     assert!(t.starts_with("Result too large ("), "{t}");
     assert!(t.contains(&prefix), "{t}");
@@ -431,6 +478,21 @@ async fn mcp_spills_a_result_that_is_too_large() {
         .await;
     assert_eq!(r.is_error, Some(false), "{}", text(&r));
     assert!(text(&r).contains("aaaaaaaaaa"), "{}", text(&r));
+
+    // The session directory goes with the server.
+    let session_dir = spill.parent().unwrap().to_path_buf();
+    let Session {
+        client,
+        mut process,
+        ..
+    } = s;
+    let _ = client.cancel().await;
+    let status = tokio::time::timeout(WAIT, process.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert!(!session_dir.exists(), "{}", session_dir.display());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -583,16 +645,20 @@ async fn mcp_end_of_input_and_sigterm_stop_running_execs() {
 async fn mcp_concurrent_safe_calls_run_at_the_same_time() {
     let work = tempfile::tempdir().unwrap();
     let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
-    // Each call waits for the other's flag: they finish only if they overlap.
-    let wait_for = |mine: &str, other: &str| {
-        format!(
-            "touch {mine}; i=0; while [ ! -e {other} ]; do sleep 0.05; i=$((i+1)); \
-             if [ $i -gt 200 ]; then echo alone; exit 7; fi; done; echo met"
-        )
+    // Two read-only execs, each a sleep with a marker of its own: seen
+    // running at the same moment, they overlap.
+    let pid = std::process::id();
+    let (mark_a, mark_b) = (format!("sleep 2.{pid}1"), format!("sleep 2.{pid}2"));
+    let both = async {
+        eventually("both sleeps at once", || {
+            !processes_with(&mark_a).is_empty() && !processes_with(&mark_b).is_empty()
+        })
+        .await
     };
-    let (a, b) = tokio::join!(
-        s.call("exec", json!({"command": wait_for("a.flag", "b.flag")})),
-        s.call("exec", json!({"command": wait_for("b.flag", "a.flag")})),
+    let (a, b, ()) = tokio::join!(
+        s.call("exec", json!({"command": format!("{mark_a} && echo met")})),
+        s.call("exec", json!({"command": format!("{mark_b} && echo met")})),
+        both,
     );
     assert!(text(&a).contains("met"), "{}", text(&a));
     assert!(text(&b).contains("met"), "{}", text(&b));
@@ -602,19 +668,18 @@ async fn mcp_concurrent_safe_calls_run_at_the_same_time() {
 async fn mcp_a_non_safe_call_waits_until_it_can_run_alone() {
     let work = tempfile::tempdir().unwrap();
     let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
-    // exec (concurrency-safe) runs first and watches for the file that
-    // write (not safe) creates: write must wait until exec is done.
+    // A read-only (concurrency-safe) exec runs first and then looks for
+    // the file that write (not safe) creates: write must wait until exec
+    // is done.
+    let marker = format!("sleep 1.{}3", std::process::id());
     let peer = s.client.peer().clone();
+    let command = format!("{marker}; test -e x.txt && echo met || echo alone");
     let exec = tokio::spawn(async move {
         let mut params = CallToolRequestParams::new("exec");
-        params.arguments = Some(object(json!({
-            "command": "touch started.flag; i=0; while [ $i -lt 30 ]; do \
-                        if [ -e x.txt ]; then echo met; exit 0; fi; sleep 0.05; i=$((i+1)); done; echo alone"
-        })));
+        params.arguments = Some(object(json!({ "command": command })));
         peer.call_tool(params).await
     });
-    let started = work.path().join("started.flag");
-    eventually("exec to start", || started.exists()).await;
+    eventually("exec to start", || !processes_with(&marker).is_empty()).await;
     let w = s
         .call("write", json!({"path": "x.txt", "content": "x"}))
         .await;
@@ -625,6 +690,51 @@ async fn mcp_a_non_safe_call_waits_until_it_can_run_alone() {
         .unwrap()
         .unwrap();
     assert!(text(&e).starts_with("alone"), "{}", text(&e));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_a_long_exec_reports_progress_and_tools_have_titles() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(dir.path())]).await;
+    let tools = s.tools().await;
+    assert_eq!(
+        tool(&tools, "exec").title.as_deref(),
+        Some("Run shell command")
+    );
+    assert_eq!(tool(&tools, "read").title.as_deref(), Some("Read file"));
+    // About 3 s: a line every 100 ms.
+    let handle = s
+        .start_call(
+            "exec",
+            json!({"command": "for i in $(seq 1 30); do echo line $i; sleep 0.1; done"}),
+        )
+        .await;
+    let token = handle.progress_token.clone();
+    let response = tokio::time::timeout(WAIT, handle.await_response())
+        .await
+        .unwrap()
+        .unwrap();
+    let ServerResult::CallToolResult(r) = response else {
+        panic!("not a tool result: {response:?}");
+    };
+    assert!(text(&r).contains("line 30"), "{}", text(&r));
+    eventually("three progress notifications", || {
+        s.recorder.progress.lock().unwrap().len() >= 3
+    })
+    .await;
+    let progress = s.recorder.progress.lock().unwrap().clone();
+    let mut seen = 0.0;
+    for p in &progress {
+        assert_eq!(p.progress_token, token);
+        assert!(p.progress >= seen && p.progress <= 30.0, "{progress:?}");
+        seen = p.progress;
+        let message = p.message.clone().unwrap_or_default();
+        assert!(
+            message.ends_with(" bytes of output so far")
+                && message.starts_with(&format!("{} lines, ", p.progress)),
+            "{message}"
+        );
+    }
 }
 
 #[test]
@@ -683,9 +793,12 @@ async fn proxy_lists_the_child_tools_and_passes_its_stderr() {
     assert_eq!(
         names(&tools),
         [
+            "add_tool",
+            "ask",
             "big",
             "crash",
             "echo_secret",
+            "many_lines",
             "needs_field",
             "readonly_big",
             "sleep",
@@ -853,12 +966,162 @@ async fn proxy_spills_a_100000_char_result() {
     );
     assert!(t.starts_with(&prefix), "{t}");
     assert!(
-        t.ends_with(".txt\nUse read tool on this path if you need full content."),
+        t.ends_with(".txt\nUse toolexec_read_spill on this path if you need full content."),
         "{t}"
     );
     let spill = meta(&r, "toolexec/spillPath");
     let full = std::fs::read_to_string(spill.as_str().unwrap()).unwrap();
     assert_eq!(full, "a".repeat(100_000));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_spill_hint_names_its_spill_reader_which_reads_only_its_spill_files() {
+    let scratch = tempfile::tempdir().unwrap();
+    let s = Session::start(&[
+        "proxy",
+        "--scratch",
+        dir_str(scratch.path()),
+        "--",
+        test_server(),
+    ])
+    .await;
+    // Not listed before anything was spilled.
+    assert!(!names(&s.tools().await).contains(&"toolexec_read_spill".to_string()));
+    let r = s.call("many_lines", json!({})).await;
+    let t = text(&r);
+    let path = meta(&r, "toolexec/spillPath").as_str().unwrap().to_string();
+    assert!(
+        t.ends_with(&format!(
+            "{path}\nUse toolexec_read_spill on this path if you need full content."
+        )),
+        "{t}"
+    );
+    let tools = s.tools().await;
+    let reader = tool(&tools, "toolexec_read_spill");
+    assert_eq!(
+        reader.annotations.as_ref().and_then(|a| a.read_only_hint),
+        Some(true)
+    );
+    let r = s
+        .call(
+            "toolexec_read_spill",
+            json!({"path": path, "offset": 1500, "limit": 3}),
+        )
+        .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(
+        text(&r),
+        "  1500\tline 1500 of the child's output\n  1501\tline 1501 of the child's output\n  1502\tline 1502 of the child's output\n[showing lines 1500-1502; use toolexec_read_spill with offset=1503 to see more]"
+    );
+    // The last lines, without a "more" note.
+    let r = s
+        .call("toolexec_read_spill", json!({"path": path, "offset": 3000}))
+        .await;
+    assert_eq!(text(&r), "  3000\tline 3000 of the child's output");
+    // Nothing but its own spill files.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let other = elsewhere.path().join("tool_result_1.txt");
+    std::fs::write(&other, "not ours").unwrap();
+    for bad in [other.to_str().unwrap(), "/etc/passwd"] {
+        let r = s.call("toolexec_read_spill", json!({"path": bad})).await;
+        assert_eq!(r.is_error, Some(true), "{bad}");
+        assert!(
+            text(&r).contains("only this server's spill files"),
+            "{}",
+            text(&r)
+        );
+    }
+}
+
+/// The processes whose process group is `pgid` (from `/proc/PID/stat`).
+fn group_members(pgid: u32) -> Vec<String> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid pgrp …; comm may hold spaces and parens.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // A zombie waits for its parent to reap it; it runs nothing.
+        if fields.first() == Some(&"Z") {
+            continue;
+        }
+        if fields.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(pgid) {
+            found.push(stat);
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_ends_the_whole_process_group_of_a_wrapper() {
+    let logs = tempfile::tempdir().unwrap();
+    for (round, how) in ["end of input", "SIGTERM", "wrapper killed"]
+        .iter()
+        .enumerate()
+    {
+        let log = logs.path().join(format!("server-{round}.log"));
+        let log = dir_str(&log).to_string();
+        // A shell that does not exec: the real server is a grandchild, next
+        // to a background sleeper.
+        let script = format!("sleep 3600 & '{}' --log '{log}'; wait", test_server());
+        let s = Session::start(&["proxy", "--", "sh", "-c", &script]).await;
+        let wrapper = processes_with(&log)
+            .into_iter()
+            .find_map(|p| {
+                let (pid, cmd) = p.split_once(": ")?;
+                cmd.starts_with("sh -c").then(|| pid.parse::<u32>().ok())?
+            })
+            .expect("the wrapper shell runs");
+        // The wrapper leads its own group: the server and the sleeper are in it.
+        eventually("the group to hold the server and the sleeper", || {
+            group_members(wrapper).len() >= 3
+        })
+        .await;
+        let Session {
+            client,
+            mut process,
+            ..
+        } = s;
+        let want = match *how {
+            "end of input" => {
+                let _ = client.cancel().await;
+                Some(0)
+            }
+            "SIGTERM" => {
+                let pid = process.id().unwrap().to_string();
+                assert!(std::process::Command::new("kill")
+                    .args(["-TERM", &pid])
+                    .status()
+                    .unwrap()
+                    .success());
+                Some(143)
+            }
+            _ => {
+                assert!(std::process::Command::new("kill")
+                    .args(["-KILL", &wrapper.to_string()])
+                    .status()
+                    .unwrap()
+                    .success());
+                Some(1)
+            }
+        };
+        let status = tokio::time::timeout(WAIT, process.wait())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(status.code(), want, "{how}");
+        eventually(&format!("the group to be empty after {how}"), || {
+            group_members(wrapper).is_empty()
+        })
+        .await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -900,6 +1163,67 @@ async fn proxy_with_workdir_appends_the_change_report() {
         t,
         "written\n\n[Workspace Changes]\n+ out.txt (created, 5 B)"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_forwards_sampling_elicitation_resources_prompts_and_new_tools() {
+    let s = Session::start(&["proxy", "--", test_server()]).await;
+    // The child's capabilities are mirrored; tools/list_changed is ours.
+    let info = s.client.peer_info().expect("server info");
+    assert!(info.capabilities.resources.is_some());
+    assert!(info.capabilities.prompts.is_some());
+
+    // Sampling and elicitation go to our client and back.
+    let r = s.call("ask", json!({})).await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let t = text(&r);
+    assert!(t.contains("sampled=\"hi from the client\""), "{t}");
+    assert!(
+        t.contains("\"action\":\"accept\"") && t.contains("Ada"),
+        "{t}"
+    );
+
+    // Resources and prompts, their text masked.
+    let peer = s.client.peer();
+    let resources = peer.list_resources(None).await.unwrap();
+    let listed = serde_json::to_value(&resources).unwrap();
+    assert_eq!(listed["resources"][0]["uri"], json!("test://notes"));
+    let read = peer
+        .read_resource(serde_json::from_value(json!({"uri": "test://notes"})).unwrap())
+        .await
+        .unwrap();
+    let read = serde_json::to_value(&read).unwrap().to_string();
+    assert!(read.contains("token=[REDACTED:github-token]"), "{read}");
+    assert!(!read.contains(&secret()), "{read}");
+    let prompts = peer.list_prompts(None).await.unwrap();
+    assert_eq!(
+        serde_json::to_value(&prompts).unwrap()["prompts"][0]["name"],
+        json!("greet")
+    );
+    let prompt = peer
+        .get_prompt(serde_json::from_value(json!({"name": "greet"})).unwrap())
+        .await
+        .unwrap();
+    let prompt = serde_json::to_value(&prompt).unwrap().to_string();
+    assert!(prompt.contains("[REDACTED:github-token]"), "{prompt}");
+    assert!(!prompt.contains(&secret()), "{prompt}");
+
+    // A tool added at run time: the proxy follows the child's
+    // tools/list_changed and tells us.
+    assert!(!names(&s.tools().await).contains(&"late_tool".to_string()));
+    let r = s.call("add_tool", json!({})).await;
+    assert_eq!(text(&r), "added");
+    eventually("our tools/list_changed", || {
+        s.recorder
+            .tools_changed
+            .load(std::sync::atomic::Ordering::SeqCst)
+            > 0
+    })
+    .await;
+    assert!(names(&s.tools().await).contains(&"late_tool".to_string()));
+    let r = s.call("late_tool", json!({})).await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert_eq!(text(&r), "late tool ran");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1022,4 +1346,27 @@ async fn proxy_fails_pending_calls_and_exits_non_zero_when_the_child_dies() {
         s.stderr().contains("exited (exit status: 3)")
     })
     .await;
+}
+
+/// `toolexec tools --format mcp` prints exactly what `toolexec mcp` lists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_format_mcp_matches_the_servers_tools_list() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    let mut served: Vec<Value> = s
+        .tools()
+        .await
+        .iter()
+        .map(|t| serde_json::to_value(t).unwrap())
+        .collect();
+    let out = std::process::Command::new(TOOLEXEC)
+        .args(["tools", "--format", "mcp"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut printed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let by_name = |v: &Value| v["name"].as_str().unwrap().to_string();
+    served.sort_by_key(by_name);
+    printed.sort_by_key(by_name);
+    assert_eq!(printed, served);
 }

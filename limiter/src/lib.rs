@@ -6,15 +6,29 @@
 //! # Example
 //!
 //! ```
-//! use toolexec_limiter::{Limiter, Limits};
+//! use toolexec_limiter::{Context, Limiter, Limits};
 //!
 //! let scratch = tempfile::tempdir()?;
 //! let limiter = Limiter::new(Limits::default().budget(400).scratch_dir(scratch.path()));
 //! let line = |i: usize| format!("line {i:04} of a long build log\n");
 //!
 //! // 200 lines (6 000 chars) from a read-only tool: E = 1200, middle truncation.
+//! // The complete output is saved first, and the note names the file.
 //! let log: String = (1..=200).map(line).collect();
-//! let out = limiter.limit(&log, true).into_content();
+//! let limited = limiter.limit(&log, true);
+//! let path = limited.spill_path.clone().expect("saved for the note");
+//! let note = format!(
+//!     "...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; \
+//!      use read on {} with offset=15 to see middle]...",
+//!     path.display()
+//! );
+//! assert_eq!(limited.content, format!("{}\n{note}\n{}", &log[..400], &log[log.len() - 400..]));
+//! assert_eq!(std::fs::read_to_string(&path)?, log);
+//!
+//! // The same text as `read`'s own view of a file (from line 1): no file
+//! // is written, the model re-reads the file it read.
+//! let ctx = Context::new(true).reader(Some("read")).reader_view(Some(0));
+//! let out = limiter.limit_with(&log, &ctx).into_content();
 //! let note = "...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; \
 //!             use read with offset=15 to see middle]...";
 //! assert_eq!(out, format!("{}\n{note}\n{}", &log[..400], &log[log.len() - 400..]));
@@ -121,6 +135,7 @@
 mod batch;
 mod count;
 mod error;
+mod hint;
 mod limiter;
 mod lines;
 mod middle;
@@ -130,13 +145,15 @@ mod spill;
 pub use batch::{fit_batch, BatchFit, BatchItem};
 pub use count::{char_len, line_count};
 pub use error::LimitError;
-pub use limiter::{spill_failure_line, Limited, Limiter, Limits};
+pub use hint::Context;
+pub use limiter::{spill_failure_line, Limited, Limiter, Limits, SpilledOutput};
 pub use lines::truncate_long_lines;
 pub use middle::{middle_truncate, middle_truncate_with_cut, MiddleCut};
 pub use scratch::{
     ensure_private_dir, is_spill_file_name, open_spill_file, ScratchError, ScratchRoot,
     ScratchSession, SPILL_MAX_AGE,
 };
+pub use spill::create_spill_file;
 
 /// The README's example, compiled and run as a doc test.
 #[cfg(doctest)]

@@ -128,7 +128,9 @@ pub fn read_token(file: Option<&std::path::Path>) -> Result<Option<String>, Erro
         }
         return Ok(Some(token));
     }
-    Ok(std::env::var(TOKEN_ENV).ok().filter(|t| !t.trim().is_empty()))
+    Ok(std::env::var(TOKEN_ENV)
+        .ok()
+        .filter(|t| !t.trim().is_empty()))
 }
 
 type Body = BoxBody<Bytes, Infallible>;
@@ -306,8 +308,7 @@ where
                         );
                         return Ok(response);
                     }
-                    let response =
-                        tower_service::Service::call(&mut service, request).await?;
+                    let response = tower_service::Service::call(&mut service, request).await?;
                     Ok(response)
                 }
             });

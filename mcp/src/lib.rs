@@ -37,16 +37,17 @@ pub mod http;
 pub mod pipeline;
 pub mod proxy;
 pub mod server;
+pub mod spill_tool;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+pub use http::{read_token, HttpOptions, TOKEN_ENV};
 pub use pipeline::{
     build_redactor, builtin_executor_builder, canonical_workdir, PipelineOptions, ToolOptions,
 };
-pub use http::{read_token, HttpOptions, TOKEN_ENV};
-pub use proxy::{spawn_child, Proxy};
-pub use server::{serve, termination_signal, Server};
+pub use proxy::{end_group, spawn_child, Proxy};
+pub use server::{serve, termination_signal, Server, Session};
 
 /// Where an MCP server listens.
 #[derive(Debug, Clone)]

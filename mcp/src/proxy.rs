@@ -11,17 +11,27 @@
 //! Decisions:
 //! - **The child process** is spawned by toolexec itself (stdin and stdout
 //!   piped, stderr inherited, so the child's log lines reach our stderr
-//!   unchanged) so that its exit status can be reported. It keeps our
-//!   working directory. When our client closes stdin, the calls in flight
+//!   unchanged) so that its exit status can be reported, in a process group
+//!   of its own ([`spawn_child`]). It keeps our working directory. Whenever
+//!   the child ends, or is stopped, a SIGKILL goes to what is left of its
+//!   group ([`end_group`]), so a wrapper (`npx`, `sh -c`, `uv run`) leaves
+//!   no server behind: after end of input, a shutdown request, and a crash
+//!   of the child alike. (A SIGKILL of the proxy itself cannot be acted on;
+//!   the child then sees its stdin close.) When our client closes stdin, the calls in flight
 //!   are cancelled at once (the child is told), the child's stdin is closed
 //!   and it gets 3 s to exit before it is killed; [`Proxy::serve`] returns
 //!   [`Outcome::ClientClosed`] (the command exits 0). On a shutdown request
 //!   (SIGTERM or SIGINT in the command) the same happens with 0.5 s for the
 //!   child ([`Outcome::Shutdown`]; the command exits with 128 + the signal
 //!   number).
-//! - **The tool list** is read once at start-up (`tools/list`, all pages);
-//!   `notifications/tools/list_changed` from the child is not followed. A
-//!   tool whose input schema the guard refuses (say a remote `$ref`) and a
+//! - **The tool list** is read at start-up (`tools/list`, all pages) and
+//!   again on each `notifications/tools/list_changed` of the child: the
+//!   executor is rebuilt for the new list and our client gets
+//!   `tools/list_changed` (we declare `tools.listChanged`). Tool fields
+//!   rmcp knows (title, annotations, icons, `_meta`, …) pass through;
+//!   rmcp 3.11's `Tool` has no `execution` field, so a child's
+//!   `execution.taskSupport` is dropped when rmcp parses the list (not
+//!   carried yet; see the crate's known gaps). A tool whose input schema the guard refuses (say a remote `$ref`) and a
 //!   second tool of the same name are left out, with a line on stderr.
 //! - **Read-only and concurrency.** A child's `readOnlyHint` is trusted only
 //!   with `--trust-annotations`; a trusted read-only tool gets no snapshot and
@@ -60,10 +70,30 @@
 //!   `tools/call`, the message redacted. Calls without a caller token get
 //!   none. rmcp handles notifications on separate tasks, so their order is
 //!   not guaranteed.
-//! - **Logging** notifications from the child (deprecated in MCP) are
-//!   dropped; its stderr reaches ours. Sampling and elicitation requests
-//!   from the child are refused (method not found); `roots/list` is
-//!   answered with no roots.
+//! - **Capabilities.** Toward the child the proxy declares sampling,
+//!   elicitation and roots (with `listChanged`) on behalf of its client, and
+//!   forwards the child's `sampling/createMessage`, `elicitation/create`
+//!   and `roots/list` to the client that initialized last (over stdio: the
+//!   only one), returning the client's answer or error; with no client
+//!   connected the child gets an error. Toward our client the proxy
+//!   declares the child's own capabilities (resources, prompts,
+//!   completions, logging), plus tools with `listChanged`.
+//! - **Resources, prompts, completions, logging** of the child are
+//!   re-exposed: `resources/list`, `resources/templates/list`,
+//!   `resources/read` (text contents redacted), `resources/subscribe`,
+//!   `prompts/list`, `prompts/get` (every string redacted),
+//!   `completion/complete`, `logging/setLevel`; the child's logging
+//!   messages (data redacted), resource updates and list changes are
+//!   forwarded to our client. Its stderr reaches ours.
+//! - **Hints that work.** When a result is spilled (or cut with a spill
+//!   file), the proxy lists its own read-only tool `toolexec_read_spill`
+//!   ([`crate::spill_tool`], reads only this proxy's spill files) from then
+//!   on, sends `tools/list_changed`, and the result's hint names that tool
+//!   instead of `read`.
+//! - **Streamable HTTP** ([`crate::Transport::Http`]): the sessions share
+//!   the one child and the one executor (turn state and spill directory),
+//!   since the child itself is shared; sampling and elicitation requests of
+//!   the child go to the client that initialized last.
 //! - **When the child dies**, pending calls end with an `execution` error
 //!   naming the server and its exit status; once they are answered (at most
 //!   5 s), [`Proxy::serve`] returns [`Outcome::ChildExited`] (the command
@@ -73,7 +103,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -95,9 +125,10 @@ use tokio_util::sync::CancellationToken;
 
 use crate::pipeline::{canonical_workdir, PipelineOptions};
 use crate::server::{
-    arguments_text, call_tool_result, implementation, listed_tools, tool_answered, unknown_tool,
-    Lifecycle, META_CONCURRENCY_SAFE, META_READ_ONLY,
+    arguments_text, call_tool_result, implementation, listed_tools, schema_object, tool_answered,
+    unknown_tool, Lifecycle, META_CONCURRENCY_SAFE, META_READ_ONLY,
 };
+use crate::spill_tool::{retarget_hints, ReadSpill, READ_SPILL};
 use crate::{Error, Outcome, Transport};
 
 /// `_meta` key of a proxied tool: the child's `outputSchema`.
@@ -141,9 +172,28 @@ struct Shared {
     program: String,
     /// How the child ended, once it did.
     exit: OnceLock<String>,
+    /// Our client (the latest to initialize), to which the child's requests
+    /// (sampling, elicitation, roots) and notifications go.
+    client: Mutex<Option<Peer<RoleServer>>>,
+    /// The server side, once it exists (to follow `tools/list_changed`).
+    server: OnceLock<std::sync::Weak<ServerInner>>,
 }
 
 impl Shared {
+    fn client(&self) -> Option<Peer<RoleServer>> {
+        self.client
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn no_client(&self, what: &str) -> McpError {
+        McpError::internal_error(
+            format!("toolexec proxy: no client is connected to answer {what}"),
+            None,
+        )
+    }
+
     fn lock_calls(&self) -> std::sync::MutexGuard<'_, HashMap<String, CallSlot>> {
         self.calls.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -494,11 +544,144 @@ impl ClientHandler for ChildClient {
         let _ = route.peer.notify_progress(out).await;
     }
 
+    #[allow(deprecated)] // sampling and roots: still in the protocol versions we speak
     fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            implementation("toolexec-proxy"),
-        )
+        // Declared to the child on behalf of our client (see module docs).
+        let capabilities = ClientCapabilities::builder()
+            .enable_roots()
+            .enable_roots_list_changed()
+            .enable_sampling()
+            .enable_elicitation()
+            .build();
+        ClientConfig::new(capabilities, implementation("toolexec-proxy"))
+    }
+
+    #[allow(deprecated)]
+    async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, McpError> {
+        let peer = self
+            .shared
+            .client()
+            .ok_or_else(|| self.shared.no_client("sampling/createMessage"))?;
+        peer.create_message(params).await.map_err(forwarded_error)
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: rmcp::model::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, McpError> {
+        let peer = self
+            .shared
+            .client()
+            .ok_or_else(|| self.shared.no_client("elicitation/create"))?;
+        peer.create_elicitation(params)
+            .await
+            .map_err(forwarded_error)
+    }
+
+    #[allow(deprecated)]
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, McpError> {
+        let peer = self
+            .shared
+            .client()
+            .ok_or_else(|| self.shared.no_client("roots/list"))?;
+        peer.list_roots().await.map_err(forwarded_error)
+    }
+
+    #[allow(deprecated)]
+    async fn on_logging_message(
+        &self,
+        mut params: rmcp::model::LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let Some(peer) = self.shared.client() else {
+            return;
+        };
+        params.data = redact_json(&self.shared.redactor, params.data);
+        params.logger = params.logger.map(|l| self.shared.redact(&l).into_owned());
+        let _ = peer.notify_logging_message(params).await;
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(peer) = self.shared.client() {
+            let _ = peer.notify_resource_updated(params).await;
+        }
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(peer) = self.shared.client() {
+            let _ = peer.notify_resource_list_changed().await;
+        }
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(peer) = self.shared.client() {
+            let _ = peer.notify_prompt_list_changed().await;
+        }
+    }
+
+    async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
+        let Some(server) = self.shared.server.get().and_then(std::sync::Weak::upgrade) else {
+            return;
+        };
+        let peer = context.peer.clone();
+        // Not on the notification task: listing needs the child to answer.
+        tokio::spawn(async move {
+            match peer.list_all_tools().await {
+                Ok(tools) => {
+                    if let Err(err) = server.retool(tools, &peer) {
+                        eprintln!("toolexec: proxy: the new tool list is not usable: {err}");
+                        return;
+                    }
+                    if let Some(client) = server.shared.client() {
+                        let _ = client.notify_tool_list_changed().await;
+                    }
+                }
+                Err(err) => eprintln!("toolexec: proxy: listing the changed tools failed: {err}"),
+            }
+        });
+    }
+}
+
+/// A JSON-RPC error for a request we forwarded and that failed.
+fn forwarded_error(err: ServiceError) -> McpError {
+    match err {
+        ServiceError::McpError(e) => e,
+        other => McpError::internal_error(format!("toolexec proxy: {other}"), None),
+    }
+}
+
+/// Masks the texts of a resource's contents.
+fn redact_contents(redactor: &toolexec_redact::Redactor, contents: &mut [ResourceContents]) {
+    for item in contents {
+        if let ResourceContents::TextResourceContents { text, .. } = item {
+            if let Cow::Owned(masked) = redactor.redact(text) {
+                *text = masked;
+            }
+        }
+    }
+}
+
+/// Masks every text of a value that serializes to JSON (a prompt): each
+/// string, as in structured content, and parsed back.
+fn redact_typed<T: serde::Serialize + serde::de::DeserializeOwned>(
+    redactor: &toolexec_redact::Redactor,
+    value: T,
+) -> T {
+    match serde_json::to_value(&value) {
+        Ok(json) => serde_json::from_value(redact_json(redactor, json)).unwrap_or(value),
+        Err(_) => value,
     }
 }
 
@@ -510,13 +693,53 @@ struct ProxyServer {
 
 #[derive(Debug)]
 struct ServerInner {
-    executor: Executor,
-    /// Re-exposed definitions, by name.
-    definitions: HashMap<String, McpTool>,
+    /// The executor of the current tool list and the re-exposed
+    /// definitions, by name (replaced when the child's list changes).
+    tools: std::sync::RwLock<(Executor, Arc<HashMap<String, McpTool>>)>,
+    /// What a new executor is built from.
+    rebuild: Rebuild,
+    /// The child's own capabilities (mirrored to our client).
+    child_capabilities: ServerCapabilities,
+    /// The child peer (resources, prompts, completions are forwarded).
+    child: Peer<RoleClient>,
     shared: Arc<Shared>,
     limits: toolexec_limiter::Limits,
+    /// Whether a result was spilled or cut: from then on
+    /// [`READ_SPILL`] is listed.
+    spilled: AtomicBool,
     next_id: AtomicU64,
     life: Arc<Lifecycle>,
+}
+
+/// What building the proxy's executor takes.
+#[derive(Debug)]
+struct Rebuild {
+    pipeline: PipelineOptions,
+    wrap: WrapOptions,
+    workdir: Option<PathBuf>,
+    snapshot: Option<toolexec_core::SnapshotConfig>,
+    redactor: Arc<toolexec_redact::Redactor>,
+}
+
+impl ServerInner {
+    fn current(&self) -> (Executor, Arc<HashMap<String, McpTool>>) {
+        self.tools.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Rebuilds the executor for the child's new tool list.
+    fn retool(&self, child_tools: Vec<McpTool>, peer: &Peer<RoleClient>) -> Result<(), Error> {
+        let r = &self.rebuild;
+        let tools = wrap_tools(child_tools, r.wrap, peer, &self.shared);
+        let (executor, definitions) = build_executor(
+            tools,
+            &r.pipeline,
+            r.workdir.as_ref(),
+            r.snapshot.clone(),
+            &r.redactor,
+        )?;
+        *self.tools.write().unwrap_or_else(|p| p.into_inner()) = (executor, Arc::new(definitions));
+        Ok(())
+    }
 }
 
 /// Forgets a call's slot when the call ends.
@@ -533,7 +756,14 @@ impl Drop for SlotGuard<'_> {
 
 impl ServerHandler for ProxyServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        // The child's capabilities, with tools (whose list we follow).
+        let mut capabilities = self.inner.child_capabilities.clone();
+        capabilities.tools = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build()
+            .tools;
+        ServerConfig::new(capabilities)
             .with_server_info(implementation("toolexec-proxy"))
             .with_instructions(format!(
                 "Tools of the MCP server {} behind toolexec: inputs are checked, every call has a deadline, \
@@ -548,10 +778,142 @@ impl ServerHandler for ProxyServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let inner = &*self.inner;
+        let (executor, definitions) = inner.current();
         Ok(ListToolsResult::with_all_items(listed_tools(
-            &inner.executor,
-            |info| inner.definitions.get(&info.name).cloned(),
+            &executor,
+            |info| {
+                if info.name == READ_SPILL && !inner.spilled.load(Ordering::SeqCst) {
+                    return None;
+                }
+                definitions.get(&info.name).cloned()
+            },
         )))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        *self
+            .inner
+            .shared
+            .client
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(context.peer.clone());
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourcesResult, McpError> {
+        self.inner
+            .child
+            .list_resources(request)
+            .await
+            .map_err(forwarded_error)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourceTemplatesResult, McpError> {
+        self.inner
+            .child
+            .list_resource_templates(request)
+            .await
+            .map_err(forwarded_error)
+    }
+
+    async fn read_resource(
+        &self,
+        request: rmcp::model::ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceResponse, McpError> {
+        let mut result = self
+            .inner
+            .child
+            .read_resource(request)
+            .await
+            .map_err(forwarded_error)?;
+        redact_contents(&self.inner.shared.redactor, &mut result.contents);
+        Ok(rmcp::model::ReadResourceResponse::Complete(result))
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: rmcp::model::SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.inner
+            .child
+            .subscribe(request)
+            .await
+            .map_err(forwarded_error)
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: rmcp::model::UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.inner
+            .child
+            .unsubscribe(request)
+            .await
+            .map_err(forwarded_error)
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, McpError> {
+        self.inner
+            .child
+            .list_prompts(request)
+            .await
+            .map_err(forwarded_error)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, McpError> {
+        let result = self
+            .inner
+            .child
+            .get_prompt(request)
+            .await
+            .map_err(forwarded_error)?;
+        let result = redact_typed(&self.inner.shared.redactor, result);
+        Ok(rmcp::model::GetPromptResponse::Complete(result))
+    }
+
+    async fn complete(
+        &self,
+        request: rmcp::model::CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CompleteResult, McpError> {
+        self.inner
+            .child
+            .complete(request)
+            .await
+            .map_err(forwarded_error)
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.inner
+            .child
+            .set_level(request)
+            .await
+            .map_err(forwarded_error)
     }
 
     async fn call_tool(
@@ -560,7 +922,8 @@ impl ServerHandler for ProxyServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let inner = &*self.inner;
-        let Some(tool) = inner.executor.tool(&request.name) else {
+        let (executor, _) = inner.current();
+        let Some(tool) = executor.tool(&request.name) else {
             return Err(unknown_tool(&request.name));
         };
         let read_only = tool.read_only(&Value::Null);
@@ -585,10 +948,7 @@ impl ServerHandler for ProxyServer {
             request.name.to_string(),
             arguments_text(request.arguments),
         );
-        let result = inner
-            .life
-            .run_call(&inner.executor, call, &context.ct)
-            .await;
+        let result = inner.life.run_call(&executor, call, &context.ct).await;
         let structured = inner
             .shared
             .lock_calls()
@@ -596,6 +956,16 @@ impl ServerHandler for ProxyServer {
             .and_then(|slot| slot.structured.take());
         let answered = tool_answered(result.error_kind);
         let success = !result.is_error;
+        let mut result = result;
+        if let Some(path) = &result.spill_path {
+            if let Some(text) = retarget_hints(&result.content, path) {
+                result.content = text;
+            }
+            if !inner.spilled.swap(true, Ordering::SeqCst) {
+                // The spill reader is listed from now on.
+                let _ = context.peer.notify_tool_list_changed().await;
+            }
+        }
         let mut out = call_tool_result(result);
         if let Some(value) = structured.filter(|_| answered) {
             let value = redact_json(&inner.shared.redactor, value);
@@ -674,6 +1044,25 @@ fn build_executor(
             definitions.insert(tool.name.clone(), definition.clone());
             builder = builder.tool(tool.clone());
         }
+        if !definitions.contains_key(READ_SPILL) {
+            // The reader of our own spill files, so that our hints work.
+            let limits = pipeline.limits()?;
+            let reader = ReadSpill::new(limits.scratch_dir.clone(), limits.effective_budget(true));
+            let mut definition = McpTool::new(
+                READ_SPILL,
+                reader.description().to_string(),
+                schema_object(reader.input_schema()),
+            )
+            .with_annotations(
+                rmcp::model::ToolAnnotations::new()
+                    .read_only(true)
+                    .idempotent(true)
+                    .open_world(false),
+            );
+            definition.title = Some("Read a toolexec spill file".to_string());
+            definitions.insert(READ_SPILL.to_string(), definition);
+            builder = builder.tool(reader);
+        }
         match builder.build() {
             Ok(executor) => return Ok((executor, definitions)),
             Err(BuildError::InvalidSchema { name, source }) => {
@@ -692,19 +1081,37 @@ fn describe_exit(status: &std::io::Result<ExitStatus>) -> String {
     }
 }
 
-/// Starts the child MCP server: stdin and stdout piped to us, stderr
-/// inherited (its log lines reach our stderr unchanged), killed when its
-/// handle is dropped. This is the one place that spawns the child, so that
-/// a caller can prepare `command` (environment, working directory, a
-/// sandbox set up in `pre_exec`) before it runs.
+/// Starts the child MCP server in a process group of its own (its id is
+/// the child's pid): stdin and stdout piped to us, stderr inherited (its
+/// log lines reach our stderr unchanged), killed when its handle is
+/// dropped. This is the one place that spawns the child, so that a caller
+/// can prepare `command` (environment, working directory, a sandbox set up
+/// in `pre_exec`) before it runs. [`end_group`] ends the whole group.
 pub fn spawn_child(command: std::process::Command) -> std::io::Result<tokio::process::Child> {
     let mut command = tokio::process::Command::from(command);
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
+        .process_group(0)
         .kill_on_drop(true);
     command.spawn()
+}
+
+/// Sends SIGKILL to every process left in the process group `pgid` (the
+/// child's pid, see [`spawn_child`]): a wrapper's server, and whatever the
+/// server started, end with it. A group that is already empty is left
+/// alone.
+pub fn end_group(pgid: u32) {
+    use nix::sys::signal::{killpg, Signal};
+    let Ok(raw) = i32::try_from(pgid) else {
+        return;
+    };
+    if raw <= 1 {
+        return;
+    }
+    // ESRCH (no such group) means nothing is left.
+    let _ = killpg(nix::unistd::Pid::from_raw(raw), Signal::SIGKILL);
 }
 
 /// An MCP proxy in front of the child MCP server a command starts: the
@@ -814,12 +1221,15 @@ impl Proxy {
             redactor: redactor.clone(),
             program: program.clone(),
             exit: OnceLock::new(),
+            client: Mutex::new(None),
+            server: OnceLock::new(),
         });
 
         // The child's life: its exit status once it ends; on request, a grace
         // to exit (its stdin is closed by then), then a kill.
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<Duration>();
         let child_shared = shared.clone();
+        let pgid = child.id();
         let mut child_task = tokio::spawn(async move {
             let status = tokio::select! {
                 status = child.wait() => status,
@@ -834,6 +1244,11 @@ impl Proxy {
                     }
                 }
             };
+            // The child ended (by itself, or after its grace): what is left
+            // of its process group ends with it.
+            if let Some(pgid) = pgid {
+                end_group(pgid);
+            }
             let text = describe_exit(&status);
             let _ = child_shared.exit.set(text.clone());
             text
@@ -876,15 +1291,24 @@ impl Proxy {
         };
         let (client, child_tools) = match started {
             Ok(Ok(started)) => started,
-            Ok(Err(msg)) => return Err(Error::ChildStartup(msg)),
-            Err(_) => {
-                return Err(Error::ChildStartup(format!(
-                    "the MCP server {program} did not complete the handshake within {}s",
-                    STARTUP_TIMEOUT.as_secs()
-                )))
+            failed => {
+                // The child is stopped with its group before we give up.
+                let _ = stop_tx.send(Duration::ZERO);
+                let _ = child_task.await;
+                return Err(Error::ChildStartup(match failed {
+                    Ok(Err(msg)) => msg,
+                    _ => format!(
+                        "the MCP server {program} did not complete the handshake within {}s",
+                        STARTUP_TIMEOUT.as_secs()
+                    ),
+                }));
             }
         };
         let peer = client.peer().clone();
+        let child_capabilities = client
+            .peer_info()
+            .map(|info| info.capabilities.clone())
+            .unwrap_or_default();
         let client_stop = client.cancellation_token();
         let mut client_done = tokio::spawn(client.waiting());
 
@@ -893,19 +1317,62 @@ impl Proxy {
             workspace_diff: workdir.is_some(),
         };
         let tools = wrap_tools(child_tools, wrap, &peer, &shared);
-        let (executor, definitions) =
-            build_executor(tools, &pipeline, workdir.as_ref(), snapshot, &redactor)?;
-        let server = ProxyServer {
-            inner: Arc::new(ServerInner {
-                executor,
-                definitions,
-                shared: shared.clone(),
-                limits: pipeline.limits()?,
-                next_id: AtomicU64::new(1),
-                life: life.clone(),
-            }),
-        };
+        let (executor, definitions) = build_executor(
+            tools,
+            &pipeline,
+            workdir.as_ref(),
+            snapshot.clone(),
+            &redactor,
+        )?;
+        let inner = Arc::new(ServerInner {
+            tools: std::sync::RwLock::new((executor, Arc::new(definitions))),
+            rebuild: Rebuild {
+                pipeline: pipeline.clone(),
+                wrap,
+                workdir: workdir.clone(),
+                snapshot,
+                redactor: redactor.clone(),
+            },
+            child_capabilities,
+            child: peer.clone(),
+            shared: shared.clone(),
+            limits: pipeline.limits()?,
+            spilled: AtomicBool::new(false),
+            next_id: AtomicU64::new(1),
+            life: life.clone(),
+        });
+        let _ = shared.server.set(Arc::downgrade(&inner));
+        let server = ProxyServer { inner };
 
+        if let Transport::Http(options) = transport {
+            // Every HTTP session is served by the same proxy (one child, one
+            // executor; see the module docs); the shutdown token ends them.
+            let http_stop = CancellationToken::new();
+            let factory = move || Ok(server.clone());
+            let http = crate::http::serve_http(factory, options, http_stop.clone());
+            tokio::pin!(http);
+            let outcome = tokio::select! {
+                served = &mut http => served.map(|_| Outcome::Shutdown),
+                _ = &mut client_done => {
+                    life.drain(DRAIN_TIMEOUT).await;
+                    http_stop.cancel();
+                    let _ = http.await;
+                    let _ = stop_tx.send(Duration::ZERO);
+                    let status = child_status(child_task.await);
+                    return Ok(Outcome::ChildExited { program, status });
+                }
+                () = &mut stop => {
+                    http_stop.cancel();
+                    let _ = http.await;
+                    Ok(Outcome::Shutdown)
+                }
+            };
+            client_stop.cancel();
+            let _ = tokio::time::timeout(SIGNAL_CHILD_GRACE, client_done).await;
+            let _ = stop_tx.send(SIGNAL_CHILD_GRACE);
+            let _ = child_task.await;
+            return outcome;
+        }
         let running = tokio::select! {
             running = server.serve(life.stdio()) => running.map_err(|e| Error::Handshake(e.to_string()))?,
             _ = &mut client_done => {
@@ -956,7 +1423,6 @@ impl Proxy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::schema_object;
     use rmcp::model::{ImageContent, ToolAnnotations};
     use serde_json::json;
 

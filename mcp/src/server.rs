@@ -95,13 +95,29 @@ pub fn builtin_tool_definition(info: &ToolInfo) -> McpTool {
     );
     meta.0
         .insert(META_READ_ONLY.to_string(), Value::Bool(info.read_only));
-    McpTool::new(
+    let mut tool = McpTool::new(
         info.name.clone(),
         info.description.clone(),
         schema_object(&info.input_schema),
     )
     .with_annotations(annotations)
-    .with_meta(meta)
+    .with_meta(meta);
+    tool.title = builtin_title(&info.name).map(str::to_string);
+    tool
+}
+
+/// The human-readable title of a built-in tool (none for other tools).
+pub fn builtin_title(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "read" => "Read file",
+        "write" => "Write file",
+        "edit" => "Edit file",
+        "grep" => "Search file contents",
+        "glob" => "Find files by pattern",
+        "exec" => "Run shell command",
+        "tool_search" => "Search tools",
+        _ => return None,
+    })
 }
 
 /// The raw JSON text of a call's arguments (`{}` when there are none).
@@ -331,12 +347,24 @@ impl<R: AsyncRead + Unpin> AsyncRead for EofSignal<R> {
 pub struct BuiltinServer {
     executor: Executor,
     life: Arc<Lifecycle>,
+    /// Dropped (and an ephemeral directory removed) with the last clone of
+    /// the server, when its MCP session ends.
+    _scratch: Option<Arc<toolexec_limiter::ScratchSession>>,
 }
 
 impl BuiltinServer {
     /// A server running calls on `executor`.
     pub fn new(executor: Executor, life: Arc<Lifecycle>) -> Self {
-        BuiltinServer { executor, life }
+        BuiltinServer::of_session(Session::new(executor), life)
+    }
+
+    /// A server running the calls of `session`.
+    pub fn of_session(session: Session, life: Arc<Lifecycle>) -> Self {
+        BuiltinServer {
+            executor: session.executor,
+            life,
+            _scratch: session.scratch.map(Arc::new),
+        }
     }
 }
 
@@ -376,13 +404,91 @@ impl ServerHandler for BuiltinServer {
             request.name.to_string(),
             arguments_text(request.arguments),
         );
-        let result = self.life.run_call(&self.executor, call, &context.ct).await;
+        let run = self.life.run_call(&self.executor, call, &context.ct);
+        let result = match context.meta.get_progress_token() {
+            Some(token) => {
+                let (sink, forward) = McpProgress::start(context.peer.clone(), token);
+                let result = toolexec_core::with_progress_sink(sink, run).await;
+                // The reports sent so far go out before the result.
+                let _ = tokio::time::timeout(Duration::from_secs(1), forward).await;
+                result
+            }
+            None => run.await,
+        };
         Ok(call_tool_result(result).into())
     }
 }
 
-/// Makes the executor of one MCP session.
-pub type ExecutorFactory = Arc<dyn Fn() -> Result<Executor, Error> + Send + Sync>;
+/// Sends the progress reports of one call to the client that asked for
+/// them (`notifications/progress` with its token), in order.
+struct McpProgress {
+    tx: tokio::sync::mpsc::UnboundedSender<toolexec_core::Progress>,
+}
+
+impl McpProgress {
+    /// The sink, and the task that forwards its reports; the task ends
+    /// once the sink is dropped and everything was sent.
+    fn start(
+        peer: rmcp::Peer<RoleServer>,
+        token: rmcp::model::ProgressToken,
+    ) -> (Arc<McpProgress>, tokio::task::JoinHandle<()>) {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<toolexec_core::Progress>();
+        let forward = tokio::spawn(async move {
+            while let Some(report) = rx.recv().await {
+                let mut params =
+                    rmcp::model::ProgressNotificationParam::new(token.clone(), report.progress);
+                params.total = report.total;
+                params.message = report.message;
+                // The client may be gone; progress is best effort.
+                if peer.notify_progress(params).await.is_err() {
+                    break;
+                }
+            }
+        });
+        (Arc::new(McpProgress { tx }), forward)
+    }
+}
+
+impl toolexec_core::ProgressSink for McpProgress {
+    fn progress(&self, _call_id: &str, report: toolexec_core::Progress) {
+        let _ = self.tx.send(report);
+    }
+}
+
+/// What one MCP session runs its calls on: an executor and, when it has
+/// one of its own, the scratch session holding its spill files (removed
+/// when the MCP session ends, for an ephemeral one).
+#[derive(Debug)]
+pub struct Session {
+    executor: Executor,
+    scratch: Option<toolexec_limiter::ScratchSession>,
+}
+
+impl Session {
+    /// A session running its calls on `executor`.
+    pub fn new(executor: Executor) -> Self {
+        Session {
+            executor,
+            scratch: None,
+        }
+    }
+
+    /// Keeps `scratch` (the executor's spill directory) for the life of the
+    /// MCP session.
+    pub fn with_scratch(mut self, scratch: toolexec_limiter::ScratchSession) -> Self {
+        self.scratch = Some(scratch);
+        self
+    }
+}
+
+impl From<Executor> for Session {
+    fn from(executor: Executor) -> Self {
+        Session::new(executor)
+    }
+}
+
+/// Makes the [`Session`] of each MCP session.
+pub type SessionFactory = Arc<dyn Fn() -> Result<Session, Error> + Send + Sync>;
 
 /// An MCP server of an [`Executor`]: its tools, through its whole pipeline.
 ///
@@ -392,7 +498,7 @@ pub type ExecutorFactory = Arc<dyn Fn() -> Result<Executor, Error> + Send + Sync
 /// executor given to [`Server::new`] (then the sessions share them).
 #[derive(Clone)]
 pub struct Server {
-    sessions: ExecutorFactory,
+    sessions: SessionFactory,
     shutdown: CancellationToken,
 }
 
@@ -405,12 +511,13 @@ impl std::fmt::Debug for Server {
 impl Server {
     /// A server of `executor` (shared by every HTTP session).
     pub fn new(executor: Executor) -> Self {
-        Server::per_session(move || Ok(executor.clone()))
+        Server::per_session(move || Ok(Session::new(executor.clone())))
     }
 
-    /// A server that makes a new executor for each session.
+    /// A server that makes a new [`Session`] (its executor, its scratch)
+    /// for each MCP session.
     pub fn per_session(
-        factory: impl Fn() -> Result<Executor, Error> + Send + Sync + 'static,
+        factory: impl Fn() -> Result<Session, Error> + Send + Sync + 'static,
     ) -> Self {
         Server {
             sessions: Arc::new(factory),
@@ -431,18 +538,18 @@ impl Server {
     pub async fn serve(self, transport: Transport) -> Result<Outcome, Error> {
         match transport {
             Transport::Stdio => {
-                let executor = (self.sessions)()?;
+                let session = (self.sessions)()?;
                 let life = Arc::new(Lifecycle::new());
-                let handler = BuiltinServer::new(executor, life.clone());
+                let handler = BuiltinServer::of_session(session, life.clone());
                 serve_stdio(handler, &life, &self.shutdown).await
             }
             Transport::Http(options) => {
                 let sessions = self.sessions.clone();
                 let shutdown = self.shutdown.clone();
                 let factory = move || {
-                    let executor = sessions().map_err(std::io::Error::other)?;
+                    let session = sessions().map_err(std::io::Error::other)?;
                     let life = Arc::new(Lifecycle::child_of(&shutdown));
-                    Ok(BuiltinServer::new(executor, life))
+                    Ok(BuiltinServer::of_session(session, life))
                 };
                 crate::http::serve_http(factory, options, self.shutdown).await
             }

@@ -114,6 +114,13 @@
 //! - **Timeouts.** exec declares `timeout_ms` (default 120 s, at most
 //!   600 s); the other tools use the executor's default (120 s). grep and
 //!   glob stop walking when cancelled and return what they found.
+//! - **exec and concurrency.** exec is never `read_only` (a snapshot is
+//!   always taken around it), and it is `concurrency_safe` only for a
+//!   command that the conservative classifier of [`shell`] recognises as
+//!   read-only (`ls -la`, `cat a | grep x`, `git status 2>/dev/null`,
+//!   `sleep 1`; not `echo hi > x`, `sed -i …`, `cargo build`, `$(date)`);
+//!   asked without a command (a listing's `null`) it says not safe. The
+//!   [`shell`] module docs list every program and argument it accepts.
 //! - **Platform.** Unix only (process groups, permissions).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -147,12 +154,15 @@ mod walk;
 pub mod edit;
 #[cfg(feature = "exec")]
 pub mod exec;
+#[cfg(feature = "exec")]
+mod exec_output;
 #[cfg(feature = "glob")]
 pub mod glob;
 #[cfg(feature = "grep")]
 pub mod grep;
 #[cfg(feature = "read")]
 pub mod read;
+pub mod shell;
 #[cfg(feature = "tool-search")]
 pub mod tool_search;
 #[cfg(feature = "write")]

@@ -179,6 +179,8 @@ impl Tool for ReadTool {
                 Some(n) => n,
                 None => DEFAULT_READ_LIMIT,
             };
+            // The executor's note on a cut result counts the lines before it.
+            ctx.set_first_line(offset);
             let limit = limit.min(self.max_limit);
             let jail = Jail::new(ctx.workdir())?;
             let spill_dirs = self.extra_roots.clone();

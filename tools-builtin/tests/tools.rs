@@ -954,7 +954,14 @@ async fn exec_declares_its_timeout() {
         exec.timeout(&json!({"command": "x", "timeout_ms": "soon"})),
         Duration::from_secs(120)
     );
-    assert!(exec.concurrency_safe(&json!({})) && !exec.read_only(&json!({})));
+    // Without a command (or a listing's null input) exec is not safe; a
+    // read-only command is, and exec never counts as read-only.
+    assert!(!exec.concurrency_safe(&json!({})) && !exec.read_only(&json!({})));
+    assert!(!exec.concurrency_safe(&Value::Null));
+    assert!(!exec.concurrency_safe(&json!({"command": 5})));
+    assert!(exec.concurrency_safe(&json!({"command": "ls -la"})));
+    assert!(!exec.read_only(&json!({"command": "ls -la"})));
+    assert!(!exec.concurrency_safe(&json!({"command": "rm -rf x"})));
     for name in ["read", "write", "edit", "grep", "glob", "tool_search"] {
         let tool = fx.tools.get(name).unwrap();
         assert_eq!(
@@ -974,7 +981,7 @@ async fn exec_flags_and_schemas_follow_the_spec_table() {
         ("edit", &["path", "old_string", "new_string"], false, false),
         ("grep", &["pattern"], true, true),
         ("glob", &["pattern"], true, true),
-        ("exec", &["command"], false, true),
+        ("exec", &["command"], false, false),
         ("tool_search", &["query"], true, true),
     ];
     let names: Vec<&str> = fx.tools.tools.iter().map(|t| t.name()).collect();
@@ -1389,6 +1396,173 @@ proptest! {
             }
             Ok(())
         })?;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The read-only classifier of exec (SPEC §2.1).
+
+// The table is shared with the bench harness (cli/examples/bench_e2e.rs).
+include!("data/shell_table.rs");
+
+#[test]
+fn shell_classifier_table() {
+    assert!(SHELL_TABLE.len() >= 60);
+    let mut wrong = Vec::new();
+    for &(command, expected) in SHELL_TABLE {
+        let got = toolexec_tools::shell::classify(command);
+        if got.is_ok() != expected {
+            wrong.push(format!("{command:?}: expected {expected}, got {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "misclassified:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn shell_classifier_names_the_reason() {
+    use toolexec_tools::shell::{classify, NotReadOnly, MAX_COMMAND_LEN};
+    assert_eq!(
+        classify("cargo build"),
+        Err(NotReadOnly::UnknownProgram("cargo".into()))
+    );
+    assert_eq!(
+        classify("ls > out.txt"),
+        Err(NotReadOnly::Redirect("out.txt".into()))
+    );
+    assert_eq!(
+        classify("X=1 ls"),
+        Err(NotReadOnly::Assignment("X=1".into()))
+    );
+    assert_eq!(classify("echo $(date)"), Err(NotReadOnly::Substitution));
+    assert_eq!(
+        classify("find . -delete"),
+        Err(NotReadOnly::WritingArgument {
+            program: "find".into(),
+            argument: "-delete".into()
+        })
+    );
+    assert_eq!(classify(" "), Err(NotReadOnly::Empty));
+    let long = "ls ".repeat(MAX_COMMAND_LEN);
+    assert_eq!(classify(&long), Err(NotReadOnly::TooLong(long.len())));
+    assert_eq!(
+        classify("ls > out.txt").unwrap_err().to_string(),
+        "output redirected to out.txt"
+    );
+}
+
+#[test]
+fn shell_classifier_refuses_hostile_input_quickly() {
+    use toolexec_tools::shell::is_read_only;
+    for text in [
+        "$(".repeat(500_000),
+        "echo ".to_string() + &"$(".repeat(30_000),
+        "(".repeat(60_000),
+        "'".repeat(60_001),
+        "cat <<EOF\n".to_string() + &"x\n".repeat(30_000),
+        "ls | ".repeat(14_000) + "ls",
+        "xargs ".repeat(10_000),
+        "\"".to_string() + &"\\".repeat(60_000),
+    ] {
+        assert!(!is_read_only(&text), "{}", &text[..20]);
+    }
+    // Long but well-formed commands are still read.
+    assert!(is_read_only(&format!("{}ls", "ls | ".repeat(10_000))));
+}
+
+/// The commands the table calls read-only really leave the workspace as
+/// it was (run for real, through exec), and the writers of the table do
+/// write (so the check can fail).
+#[tokio::test]
+async fn shell_table_read_only_commands_change_no_file_when_run() {
+    let fx = Fixture::new();
+    fs::write(fx.root().join("a.txt"), "hello\nworld\na=b\n").unwrap();
+    fs::write(fx.root().join("b.txt"), "b\n").unwrap();
+    fs::create_dir(fx.root().join("src")).unwrap();
+    fs::write(fx.root().join("src/main.rs"), "fn main() {}\n").unwrap();
+    fs::create_dir(fx.root().join("sub")).unwrap();
+    let listing = |root: &Path| {
+        let mut out = Vec::new();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in fs::read_dir(&dir).unwrap() {
+                let entry = entry.unwrap();
+                let meta = entry.metadata().unwrap();
+                if meta.is_dir() {
+                    stack.push(entry.path());
+                }
+                out.push((entry.path(), meta.len(), meta.modified().unwrap()));
+            }
+        }
+        out.sort();
+        out
+    };
+    let before = listing(fx.root());
+    for &(command, safe) in SHELL_TABLE {
+        // Sleeps, tail and waits for stdin add nothing here.
+        if !safe || command.starts_with("sleep") || command == "tee" {
+            continue;
+        }
+        let out = fx
+            .call("exec", json!({"command": command, "timeout_ms": 10_000}))
+            .await
+            .unwrap();
+        assert!(out.contains("exit status: "), "{command:?}: {out}");
+        assert_eq!(
+            listing(fx.root()),
+            before,
+            "{command:?} changed the workspace"
+        );
+    }
+    for command in [
+        "echo hi > x",
+        "ls | tee b.txt",
+        "sort -o f a.txt",
+        "sed -i s/a/b/ a.txt",
+    ] {
+        assert!(!toolexec_tools::shell::is_read_only(command));
+        fx.call("exec", json!({"command": command})).await.unwrap();
+        assert_ne!(listing(fx.root()), before, "{command:?} wrote nothing");
+    }
+}
+
+proptest! {
+    #[test]
+    fn shell_classifier_never_panics_on_arbitrary_text(text in any::<String>()) {
+        let _ = toolexec_tools::shell::classify(&text);
+    }
+
+    #[test]
+    fn shell_classifier_never_panics_on_shell_like_text(
+        text in proptest::string::string_regex("[a-z $(){}`'\"\\\\;&|<>=*\n\t#-]{0,80}").unwrap()
+    ) {
+        let _ = toolexec_tools::shell::classify(&text);
+    }
+
+    /// Joining read-only commands keeps them read-only, and one writer
+    /// anywhere makes the whole command not read-only.
+    #[test]
+    fn shell_classifier_composes(
+        picks in proptest::collection::vec(0..SHELL_TABLE.len(), 1..5),
+        seps in proptest::collection::vec(prop::sample::select(vec![" ; ", " && ", " || ", " | ", "\n"]), 5),
+    ) {
+        // Only single-line table rows (here-documents need a newline
+        // right after their line).
+        let rows: Vec<(&str, bool)> = picks
+            .iter()
+            .map(|&i| SHELL_TABLE[i])
+            .filter(|(c, _)| !c.is_empty() && !c.contains(['\n', '#', '\'', '"', '\\'])
+                && !c.contains("<<") && !c.ends_with("&&") && !c.starts_with(';'))
+            .collect();
+        prop_assume!(!rows.is_empty());
+        let mut joined = String::new();
+        for (k, (command, _)) in rows.iter().enumerate() {
+            if k > 0 {
+                joined.push_str(seps[k]);
+            }
+            joined.push_str(command);
+        }
+        let expected = rows.iter().all(|(_, safe)| *safe);
+        prop_assert_eq!(toolexec_tools::shell::is_read_only(&joined), expected, "{:?}", joined);
     }
 }
 
