@@ -123,6 +123,26 @@ const ROWS: &[RowDef] = &[
         what: "exec spawn of `true` in the sandbox",
         run: row_exec_sandbox,
     },
+    RowDef {
+        name: "jail-read",
+        what: "read through the race-free jail, per call",
+        run: row_jail_read,
+    },
+    RowDef {
+        name: "jail-write",
+        what: "write through the race-free jail, per call",
+        run: row_jail_write,
+    },
+    RowDef {
+        name: "jail-edit",
+        what: "edit through the race-free jail, per call",
+        run: row_jail_edit,
+    },
+    RowDef {
+        name: "jail-grep",
+        what: "grep through the race-free jail, 10 000-file tree",
+        run: row_jail_grep,
+    },
 ];
 
 /// Run settings: `--quick` shrinks inputs and repetitions.
@@ -2003,5 +2023,338 @@ fn row_exec_sandbox(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         "≤ 2.0×, set-up ≤ 2 ms",
         verdict(o / r <= 2.0 && o - plain_m <= 0.002),
     );
+    Ok(())
+}
+
+// ------------------------------------------------------------------ jail (issue 14)
+
+/// The pre-issue-14 read, by path after the same `Jail::resolve` check:
+/// `metadata`, `open`, read the lines, number them.
+fn legacy_read(root: &Path, rel: &str) -> Result<String, String> {
+    let jail = toolexec_tools::Jail::new(root).map_err(|e| e.to_string())?;
+    let path = jail.resolve(rel).map_err(|e| e.to_string())?;
+    let meta = fs::metadata(&path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a file".into());
+    }
+    let text = fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let _ = fs::canonicalize(&path).map_err(|e| e.to_string())?;
+    let mut out = String::with_capacity(text.len() + 8 * 200);
+    for (i, line) in text.lines().take(2000).enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("{:>6}\t{line}", i + 1));
+    }
+    Ok(out)
+}
+
+/// The pre-issue-14 atomic write, by path after `Jail::resolve`.
+fn legacy_write(root: &Path, rel: &str, content: &[u8]) -> Result<(), String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let jail = toolexec_tools::Jail::new(root).map_err(|e| e.to_string())?;
+    let path = jail.resolve(rel).map_err(|e| e.to_string())?;
+    let parent = path.parent().ok_or("no parent")?;
+    fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+    let permissions = fs::metadata(&path).ok().map(|m| m.permissions());
+    let tmp = parent.join(format!(".legacy-{}.tmp", std::process::id()));
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o666)
+        .open(&tmp)
+        .map_err(|e| e.to_string())?;
+    file.write_all(content).map_err(|e| e.to_string())?;
+    if let Some(p) = permissions {
+        file.set_permissions(p).map_err(|e| e.to_string())?;
+    }
+    file.sync_all().map_err(|e| e.to_string())?;
+    drop(file);
+    fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
+    let _ = fs::canonicalize(&path);
+    Ok(())
+}
+
+fn jail_text(lines: usize) -> String {
+    (0..lines)
+        .map(|i| {
+            format!(
+                "    let value_{i} = some_function(argument_{i}, {});\n",
+                i * 7
+            )
+        })
+        .collect()
+}
+
+/// Runs `calls` tool calls per rep and reports the per-call median
+/// against the legacy closure doing the same job by path.
+fn jail_row(
+    out: &mut Out,
+    what: &str,
+    reps: usize,
+    calls: usize,
+    mut ours: impl FnMut(usize) -> Result<(), String>,
+    mut legacy: impl FnMut(usize) -> Result<(), String>,
+) -> Result<(), String> {
+    let failure = RefCell::new(None::<String>);
+    let round = Cell::new(0usize);
+    let (a, b) = interleaved(
+        reps,
+        || {
+            let base = round.get() * calls;
+            round.set(round.get() + 1);
+            let start = Instant::now();
+            for i in 0..calls {
+                if let Err(e) = ours(base + i) {
+                    failure.borrow_mut().get_or_insert(e);
+                }
+            }
+            secs(start) / calls as f64
+        },
+        || {
+            let base = round.get() * calls;
+            round.set(round.get() + 1);
+            let start = Instant::now();
+            for i in 0..calls {
+                if let Err(e) = legacy(base + i) {
+                    failure.borrow_mut().get_or_insert(e);
+                }
+            }
+            secs(start) / calls as f64
+        },
+    );
+    if let Some(e) = failure.into_inner() {
+        return Err(e);
+    }
+    let (o, r) = (median(a), median(b));
+    out.row(
+        what,
+        &fmt_time(o),
+        &format!("{} by path (pre-jail)", fmt_time(r)),
+        &fmt_ratio(o / r),
+        "≤ 1.2×",
+        verdict(o / r <= 1.2),
+    );
+    Ok(())
+}
+
+fn row_jail_read(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let (reps, calls) = (cfg.pick(5, 15), cfg.pick(200, 1000));
+    let dir = temp_dir("jail-read")?;
+    let root = dir.path().to_path_buf();
+    fs::create_dir_all(root.join("src/deep")).map_err(|e| e.to_string())?;
+    write_file(&root.join("src/deep/file.rs"), jail_text(200).as_bytes())?;
+    let rt = runtime()?;
+    let tools = toolexec_tools::builtin_tools(&toolexec_tools::BuiltinConfig::default());
+    let read = tools.get("read").ok_or("no read tool")?.clone();
+    progress(&format!(
+        "read tool vs path-based read, {calls} calls × {reps} reps"
+    ));
+    jail_row(
+        out,
+        "read, 200-line file, per call",
+        reps,
+        calls,
+        |_| {
+            rt.block_on(read.call(
+                json!({"path": "src/deep/file.rs"}),
+                ToolContext::new(&root, "b"),
+            ))
+            .map(|t| {
+                black_box(t);
+            })
+            .map_err(|e| e.message().to_string())
+        },
+        // Like the old tool: the same work in a blocking task.
+        |_| {
+            let root = root.clone();
+            rt.block_on(rt.spawn_blocking(move || legacy_read(&root, "src/deep/file.rs")))
+                .map_err(|e| e.to_string())?
+                .map(|t| {
+                    black_box(t);
+                })
+        },
+    )
+}
+
+fn row_jail_write(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let (reps, calls) = (cfg.pick(5, 15), cfg.pick(100, 400));
+    let dir = temp_dir("jail-write")?;
+    let root = dir.path().to_path_buf();
+    let content = jail_text(100);
+    let rt = runtime()?;
+    let tools = toolexec_tools::builtin_tools(&toolexec_tools::BuiltinConfig::default());
+    let write = tools.get("write").ok_or("no write tool")?.clone();
+    progress(&format!(
+        "write tool vs path-based atomic write, {calls} new files × {reps} reps"
+    ));
+    jail_row(
+        out,
+        "write, new 6 KB file in a subdirectory, per call",
+        reps,
+        calls,
+        |i| {
+            rt.block_on(write.call(
+                json!({"path": format!("ours/d{}/f{i}.rs", i % 10), "content": content}),
+                ToolContext::new(&root, "b"),
+            ))
+            .map(|_| ())
+            .map_err(|e| e.message().to_string())
+        },
+        |i| {
+            legacy_write(
+                &root,
+                &format!("legacy/d{}/f{i}.rs", i % 10),
+                content.as_bytes(),
+            )
+        },
+    )
+}
+
+fn row_jail_edit(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let (reps, calls) = (cfg.pick(5, 15), cfg.pick(100, 400));
+    let dir = temp_dir("jail-edit")?;
+    let root = dir.path().to_path_buf();
+    let text = jail_text(200);
+    for name in ["ours.rs", "legacy.rs"] {
+        write_file(&root.join(name), text.as_bytes())?;
+    }
+    let rt = runtime()?;
+    let tools = toolexec_tools::builtin_tools(&toolexec_tools::BuiltinConfig::default());
+    let edit = tools.get("edit").ok_or("no edit tool")?.clone();
+    let read = tools.get("read").ok_or("no read tool")?.clone();
+    rt.block_on(read.call(json!({"path": "ours.rs"}), ToolContext::new(&root, "r")))
+        .map_err(|e| e.message().to_string())?;
+    // Each call flips one line between two values, so every call edits.
+    progress(&format!(
+        "edit tool vs path-based edit, {calls} calls × {reps} reps"
+    ));
+    let mut seen = std::collections::HashSet::new();
+    let mut legacy_seen = std::collections::HashSet::new();
+    jail_row(
+        out,
+        "edit, 200-line file, per call",
+        reps,
+        calls,
+        |i| {
+            let line = i % 200;
+            let (old, new) = if seen.insert(line) {
+                (format!("argument_{line},"), format!("argument_{line}x,"))
+            } else {
+                seen.remove(&line);
+                (format!("argument_{line}x,"), format!("argument_{line},"))
+            };
+            rt.block_on(edit.call(
+                json!({"path": "ours.rs", "old_string": old, "new_string": new}),
+                ToolContext::new(&root, "b"),
+            ))
+            .map(|_| ())
+            .map_err(|e| e.message().to_string())
+        },
+        |i| {
+            let line = i % 200;
+            let (old, new) = if legacy_seen.insert(line) {
+                (format!("argument_{line},"), format!("argument_{line}x,"))
+            } else {
+                legacy_seen.remove(&line);
+                (format!("argument_{line}x,"), format!("argument_{line},"))
+            };
+            let jail = toolexec_tools::Jail::new(&root).map_err(|e| e.to_string())?;
+            let path = jail.resolve("legacy.rs").map_err(|e| e.to_string())?;
+            let meta = fs::metadata(&path).map_err(|e| e.to_string())?;
+            if !meta.is_file() {
+                return Err("not a file".into());
+            }
+            let bytes = fs::read(&path).map_err(|e| e.to_string())?;
+            // (The old edit also hashed the bytes for the tracker; left out
+            // here, which only makes the reference cheaper.)
+            let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
+            if text.matches(old.as_str()).count() != 1 {
+                return Err(format!("legacy edit: {old} not unique"));
+            }
+            legacy_write(&root, "legacy.rs", text.replacen(&old, &new, 1).as_bytes())
+        },
+    )
+}
+
+fn row_jail_grep(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let reps = cfg.pick(5, 15);
+    let mut rng = Rng::new();
+    let dir = temp_dir("jail-grep")?;
+    let root: PathBuf = dir.path().to_path_buf();
+    let needles = grep_tree(&root, &mut rng)?;
+    let rt = runtime()?;
+    let tool = Arc::new(GrepTool::new());
+    let wrong = RefCell::new(None::<String>);
+    progress(&format!(
+        "grep tool vs grep -rn on 10 000 files × {reps} reps"
+    ));
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let start = Instant::now();
+            let result = rt.block_on(tool.call(
+                json!({"pattern": "needle_[0-9]+", "max_results": 10_000}),
+                ToolContext::new(&root, "b"),
+            ));
+            let t = secs(start);
+            let n = result.as_ref().map(|s| s.lines().count()).unwrap_or(0);
+            if n != needles {
+                wrong
+                    .borrow_mut()
+                    .get_or_insert(format!("grep tool found {n}, expected {needles}"));
+            }
+            t
+        },
+        || {
+            let start = Instant::now();
+            let _ = Command::new("grep")
+                .args(["-rnE", "needle_[0-9]+", "."])
+                .current_dir(&root)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .status();
+            secs(start)
+        },
+    );
+    if let Some(e) = wrong.into_inner() {
+        return Err(e);
+    }
+    let (o, r) = (median(ours), median(reference));
+    out.row(
+        &format!("grep through the jail, 10 000-file tree ({needles} matches)"),
+        &fmt_time(o),
+        &format!("{} grep -rn", fmt_time(r)),
+        &fmt_ratio(o / r),
+        "≤ 0.6×",
+        verdict(o / r <= 0.6),
+    );
+    let rg = Command::new("rg")
+        .args(["-n", "needle_[0-9]+", "."])
+        .current_dir(&root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status();
+    match rg {
+        Ok(_) => {
+            let times: Vec<f64> = (0..reps)
+                .map(|_| {
+                    let start = Instant::now();
+                    let _ = Command::new("rg")
+                        .args(["-n", "needle_[0-9]+", "."])
+                        .current_dir(&root)
+                        .stdin(Stdio::null())
+                        .stdout(Stdio::null())
+                        .status();
+                    secs(start)
+                })
+                .collect();
+            out.note(&format!(
+                "jail-grep: rg -n on the same tree: {}",
+                fmt_time(median(times))
+            ));
+        }
+        Err(_) => out.note("jail-grep: rg is not installed on this machine; not compared"),
+    }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The read-before-edit tracker (SPEC §6).
 
 use std::collections::HashMap;
-use std::fs::{self, File, Metadata};
+use std::fs::{self, Metadata};
 use std::io::{self, Read};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -43,9 +43,22 @@ impl Fingerprint {
     /// The fingerprint of the file at `path` now: streams the content
     /// through the hash (bounded memory) unless the file is larger than
     /// [`HASH_LIMIT`].
+    /// The file is opened with `O_NONBLOCK | O_NOFOLLOW` and must be a
+    /// regular file, so a FIFO or link swapped in never blocks or leads
+    /// the tracker elsewhere.
     pub(crate) fn of_file(path: &Path) -> io::Result<Self> {
-        let file = File::open(path)?;
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc_flags())
+            .open(path)?;
         let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a regular file",
+            ));
+        }
         Self::of_open_file(file, &meta)
     }
 
@@ -79,6 +92,12 @@ impl Fingerprint {
             Ok(Fingerprint::of_bytes(content))
         }
     }
+}
+
+/// `O_NONBLOCK | O_NOFOLLOW` as `custom_flags` wants them.
+fn libc_flags() -> i32 {
+    let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOFOLLOW;
+    i32::try_from(flags.bits()).unwrap_or(0)
 }
 
 /// Incremental content hashing, for readers that see the bytes once.
