@@ -1,5 +1,12 @@
 //! `toolexec demo`: the seed scenario of SPEC §7, run through the real,
 //! default-configured pipeline with only the budget set to 400.
+//!
+//! Besides the three demo tools the executor registers the built-in `read`
+//! tool, allowed to open the demo's scratch directory: the hints the demo
+//! prints (`use read on SCRATCH/tool_result_….txt with offset=15`, `Use
+//! read tool on this path`) name a tool the model could call, so they hold
+//! (SPEC §5.4). With `--keep` the workspace and the scratch directory stay,
+//! so the printed spill files can be opened.
 
 use std::fs;
 use std::io::{self, Write};
@@ -104,6 +111,9 @@ pub fn calls() -> Vec<ToolCall> {
 
 /// Builds the demo executor over `workspace`, spilling into `scratch`.
 pub fn executor(workspace: &Path, scratch: &Path) -> Result<Executor, toolexec_core::BuildError> {
+    let tracker = std::sync::Arc::new(toolexec_tools::FileTracker::new());
+    let read =
+        toolexec_tools::ReadTool::new(tracker.clone()).with_extra_roots([scratch.to_path_buf()]);
     Executor::builder(workspace)
         .tool(QuietWriter(json!({
             "type": "object",
@@ -116,6 +126,8 @@ pub fn executor(workspace: &Path, scratch: &Path) -> Result<Executor, toolexec_c
             "required": ["n"]
         })))
         .tool(Crasher(json!({"type": "object"})))
+        .tool(read)
+        .observer(tracker)
         .limits(Some(
             toolexec_limiter::Limits::default()
                 .budget(400)

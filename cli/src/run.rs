@@ -3,7 +3,7 @@
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use clap::Args;
 use serde_json::Value;
@@ -32,6 +32,9 @@ pub struct RunArgs {
     /// secret (repeatable).
     #[arg(long = "allow-env", value_name = "NAME")]
     pub allow_env: Vec<String>,
+    /// The shape of stdin and stdout: toolexec's own, or a model API's.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: crate::format::RunFormat,
 }
 
 /// Reads the calls: a JSON array of `{"id", "name", "input"}` objects.
@@ -86,25 +89,39 @@ struct EventLine<'a> {
     error_kind: Option<&'a str>,
 }
 
-fn event_sink() -> impl Fn(Event) + Send + Sync + 'static {
-    let stderr = Arc::new(Mutex::new(io::stderr()));
-    move |e: Event| {
-        let line = EventLine {
-            event: e.event,
-            id: &e.id,
-            name: &e.name,
-            index: e.index,
-            is_error: e.result.as_ref().map(|r| r.is_error),
-            error_kind: e
-                .result
-                .as_ref()
-                .and_then(|r| r.error_kind)
-                .map(|k| k.as_str()),
-        };
-        if let (Ok(text), Ok(mut err)) = (serde_json::to_string(&line), stderr.lock()) {
-            let _ = writeln!(err, "{text}");
+/// The `--events` sink: the batch's task only queues each event; a thread
+/// of its own formats and writes the lines, so a slow or blocked stderr
+/// never holds the batch up. Join the handle once the options (and so the
+/// sink) are dropped, to have every line written.
+fn event_sink() -> (
+    impl Fn(Event) + Send + Sync + 'static,
+    std::thread::JoinHandle<()>,
+) {
+    let (tx, rx) = std::sync::mpsc::channel::<Event>();
+    let writer = std::thread::spawn(move || {
+        let mut err = io::stderr();
+        for e in rx {
+            let line = EventLine {
+                event: e.event,
+                id: &e.id,
+                name: &e.name,
+                index: e.index,
+                is_error: e.result.as_ref().map(|r| r.is_error),
+                error_kind: e
+                    .result
+                    .as_ref()
+                    .and_then(|r| r.error_kind)
+                    .map(|k| k.as_str()),
+            };
+            if let Ok(text) = serde_json::to_string(&line) {
+                let _ = writeln!(err, "{text}");
+            }
         }
-    }
+    });
+    let sink = move |e: Event| {
+        let _ = tx.send(e);
+    };
+    (sink, writer)
 }
 
 /// Runs `toolexec run`.
@@ -114,7 +131,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
     io::stdin()
         .read_to_string(&mut text)
         .map_err(|e| CliError::Usage(format!("cannot read stdin: {e}")))?;
-    let calls = parse_calls(&text).map_err(CliError::Usage)?;
+    let (calls, reply) = crate::format::read_calls(args.format, &text).map_err(CliError::Usage)?;
     let mut pipeline = args.pipeline.options();
     // SPEC §6 Scratch: the per-user root (or --scratch DIR), checked, and
     // the workspace's session directory in it, shared by every run on this
@@ -138,12 +155,19 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Runtime(e.to_string()))?;
 
     let mut options = BatchOptions::new();
+    let mut writer = None;
     if args.events {
-        options = options.events(event_sink());
+        let (sink, thread) = event_sink();
+        options = options.events(sink);
+        writer = Some(thread);
     }
     let results = executor.run_batch(calls, &options).await;
-    let mut text =
-        serde_json::to_string_pretty(&results).map_err(|e| CliError::Runtime(e.to_string()))?;
+    drop(options);
+    if let Some(writer) = writer {
+        let _ = writer.join();
+    }
+    let mut text = crate::format::write_results(reply, &results)
+        .map_err(|e| CliError::Runtime(e.to_string()))?;
     text.push('\n');
     let stdout = io::stdout();
     let mut out = stdout.lock();

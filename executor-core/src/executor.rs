@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -142,6 +143,22 @@ struct Inner {
     guard: Option<Arc<RwLock<toolexec_guard::Guard>>>,
     #[cfg(feature = "limit")]
     batch_budget: Option<usize>,
+    /// The limiter, for the batch budget.
+    #[cfg(feature = "limit")]
+    limiter: Option<Arc<toolexec_limiter::Limiter>>,
+    /// The tool hints may name this turn (shared with the limit stage).
+    #[cfg(feature = "limit")]
+    reader: crate::stages::limit::ReaderSlot,
+    /// The limiter's reader tool setting (named only when callable).
+    #[cfg(feature = "limit")]
+    reader_tool: Option<String>,
+    /// The redacting output sink offered to tools (with limits on).
+    sink: Option<Arc<crate::sink::OutputSinkConfig>>,
+    /// Masks the ids and names that results and events echo.
+    #[cfg(feature = "redact")]
+    redactor: Option<Arc<toolexec_redact::Redactor>>,
+    /// Numbers calls in arrival (and input) order, for the overlap line.
+    order_seq: AtomicU64,
     /// Admission for calls arriving one by one (`run_call`): safe calls
     /// share it, a non-safe call takes it alone.
     admission: tokio::sync::RwLock<()>,
@@ -219,6 +236,29 @@ impl Executor {
         }
         let catalog = build_catalog(&inner.tools, &inner.order, &turn);
         *inner.catalog.write().unwrap_or_else(|p| p.into_inner()) = catalog;
+        #[cfg(feature = "limit")]
+        {
+            let reader = callable_reader(inner.reader_tool.as_deref(), &inner.tools, &turn);
+            *inner.reader.write().unwrap_or_else(|p| p.into_inner()) = reader;
+        }
+    }
+
+    /// The id and name of a call as results and events echo them: masked
+    /// (SPEC §4), the input left out.
+    fn head_of(&self, call: &ToolCall) -> ToolCall {
+        ToolCall {
+            id: self.mask(&call.id),
+            name: self.mask(&call.name),
+            input: String::new(),
+        }
+    }
+
+    fn mask(&self, text: &str) -> String {
+        #[cfg(feature = "redact")]
+        if let Some(redactor) = &self.inner.redactor {
+            return redactor.redact(text).into_owned();
+        }
+        text.to_string()
     }
 
     /// Runs a batch: schedules the calls (SPEC §2 step 1), runs each
@@ -231,8 +271,9 @@ impl Executor {
         let events = Events(options.events.clone());
         let cancel = &options.cancel;
         let n = calls.len();
-        let flags: Vec<CallFlags> = calls.iter().map(|c| self.flags(c)).collect();
+        let mut flags: Vec<CallFlags> = calls.iter().map(|c| self.flags(c)).collect();
         let safe: Vec<bool> = flags.iter().map(|f| f.concurrency_safe).collect();
+        let first_order = self.inner.order_seq.fetch_add(n as u64, Ordering::Relaxed);
         let mut calls: Vec<Option<ToolCall>> = calls.into_iter().map(Some).collect();
         let mut outcomes: Vec<Option<(ToolCall, Outcome)>> = (0..n).map(|_| None).collect();
 
@@ -244,22 +285,24 @@ impl Executor {
                     end += 1;
                 }
             }
-            for (index, call) in calls.iter().enumerate().take(end).skip(start) {
-                if let Some(call) = call {
-                    events.emit(EventKind::Queued, index, &call.id, &call.name, None);
-                }
-            }
-            let group: Vec<(usize, ToolCall)> = (start..end)
-                .filter_map(|i| calls[i].take().map(|c| (i, c)))
+            let group: Vec<(usize, ToolCall, ToolCall, CallFlags)> = (start..end)
+                .filter_map(|i| {
+                    calls[i].take().map(|c| {
+                        let head = self.head_of(&c);
+                        (i, c, head, std::mem::take(&mut flags[i]))
+                    })
+                })
                 .collect();
-            let flags = &flags;
+            for (index, _, head, _) in &group {
+                events.emit(EventKind::Queued, *index, &head.id, &head.name, None);
+            }
             let mut running = stream::iter(group)
-                .map(|(index, call)| {
+                .map(|(index, call, head, flags)| {
                     let events = &events;
                     async move {
-                        let read_only = flags[index].read_only;
+                        let order = first_order + index as u64;
                         let (call, outcome) = self
-                            .run_started(index, call, read_only, cancel, events)
+                            .run_started(index, order, call, head, flags, cancel, events)
                             .await;
                         (index, call, outcome)
                     }
@@ -271,8 +314,8 @@ impl Executor {
             start = end;
         }
 
-        let mut outcomes: Vec<(ToolCall, Outcome)> = outcomes.into_iter().flatten().collect();
-        self.apply_batch_budget(&mut outcomes);
+        let outcomes: Vec<(ToolCall, Outcome)> = outcomes.into_iter().flatten().collect();
+        let outcomes = self.apply_batch_budget(outcomes).await;
         outcomes
             .into_iter()
             .map(|(call, outcome)| assemble(call, outcome))
@@ -286,9 +329,11 @@ impl Executor {
     pub async fn run_call(&self, call: ToolCall, options: &BatchOptions) -> ToolResult {
         let events = Events(options.events.clone());
         let cancel = &options.cancel;
-        events.emit(EventKind::Queued, 0, &call.id, &call.name, None);
+        let head = self.head_of(&call);
+        events.emit(EventKind::Queued, 0, &head.id, &head.name, None);
         let flags = self.flags(&call);
         let safe = flags.concurrency_safe;
+        let order = self.inner.order_seq.fetch_add(1, Ordering::Relaxed);
         let inner = &self.inner;
         let admitted = async {
             if safe {
@@ -306,19 +351,19 @@ impl Executor {
         };
         let (call, outcome) = match guards {
             Some(_guards) => {
-                self.run_started(0, call, flags.read_only, cancel, &events)
+                self.run_started(0, order, call, head, flags, cancel, &events)
                     .await
             }
             None => {
-                let outcome = cancelled_before_start(&call.name);
+                let outcome = self.finish_unstarted(&call.name);
                 events.emit(
                     EventKind::Finished,
                     0,
-                    &call.id,
-                    &call.name,
-                    Some(&assemble(call.clone(), outcome.clone())),
+                    &head.id,
+                    &head.name,
+                    Some(&assemble(head.clone(), outcome.clone())),
                 );
-                (call, outcome)
+                (head, outcome)
             }
         };
         assemble(call, outcome)
@@ -327,6 +372,9 @@ impl Executor {
     /// The scheduling flags of a call, asked of its tool with the parsed
     /// input. A call of an unknown tool, or whose input is not JSON, is
     /// neither concurrency-safe nor read-only.
+    ///
+    /// The parsed input is kept and handed on to the chain (the guard does
+    /// not parse it again).
     fn flags(&self, call: &ToolCall) -> CallFlags {
         let Some(tool) = self.inner.tools.get(&call.name) else {
             return CallFlags::default();
@@ -335,42 +383,51 @@ impl Executor {
             Ok(input) => CallFlags {
                 concurrency_safe: tool.concurrency_safe(&input),
                 read_only: tool.read_only(&input),
+                input: Some(input),
             },
             Err(_) => CallFlags::default(),
         }
     }
 
+    /// The outcome of a call cancelled before it started, its message
+    /// masked like every text that leaves the executor.
+    fn finish_unstarted(&self, name: &str) -> Outcome {
+        let mut outcome = cancelled_before_start(name);
+        outcome.content = self.mask(&outcome.content);
+        outcome
+    }
+
     /// Runs one call that got its slot: `started`, the chain, `finished`.
-    /// Hands back the call's id and name (its input moved into the chain,
-    /// so that a large `write` is never copied) with the outcome.
+    /// Hands back the call's masked id and name (its input moved into the
+    /// chain, so that a large `write` is never copied) with the outcome.
+    #[allow(clippy::too_many_arguments)]
     async fn run_started(
         &self,
         index: usize,
+        order: u64,
         call: ToolCall,
-        read_only: bool,
+        head: ToolCall,
+        flags: CallFlags,
         cancel: &CancellationToken,
         events: &Events,
     ) -> (ToolCall, Outcome) {
-        let head = ToolCall {
-            id: call.id.clone(),
-            name: call.name.clone(),
-            input: String::new(),
-        };
         let outcome = if cancel.is_cancelled() {
-            cancelled_before_start(&call.name)
+            self.finish_unstarted(&call.name)
         } else {
-            events.emit(EventKind::Started, index, &call.id, &call.name, None);
+            events.emit(EventKind::Started, index, &head.id, &head.name, None);
             let ctx = ToolContext::with_shared_workdir(
                 self.inner.shared_workdir.clone(),
                 call.id.clone(),
             )
             .with_cancel(cancel.clone())
-            .with_catalog(self.catalog());
+            .with_catalog(self.catalog())
+            .with_shared_output_sink(self.inner.sink.clone())
+            .with_order(order);
             let inv = Invocation {
                 tool: self.inner.tools.get(&call.name).cloned(),
                 call,
-                input: None,
-                read_only,
+                input: flags.input,
+                read_only: flags.read_only,
                 ctx,
             };
             self.inner.chain.run(inv).await
@@ -388,15 +445,60 @@ impl Executor {
         (head, outcome)
     }
 
+    /// The per-batch budget, cut on tokio's blocking pool (it may read
+    /// and write spill files). A panic there leaves the results as the
+    /// per-result limits made them.
     #[cfg(feature = "limit")]
-    fn apply_batch_budget(&self, outcomes: &mut [(ToolCall, Outcome)]) {
-        if let Some(total) = self.inner.batch_budget {
-            crate::stages::limit::fit_batch(total, outcomes);
+    async fn apply_batch_budget(
+        &self,
+        mut outcomes: Vec<(ToolCall, Outcome)>,
+    ) -> Vec<(ToolCall, Outcome)> {
+        let (Some(total), Some(limiter)) = (self.inner.batch_budget, self.inner.limiter.clone())
+        else {
+            return outcomes;
+        };
+        let fits = outcomes
+            .iter()
+            .map(|(_, o)| o.content.len())
+            .fold(0usize, usize::saturating_add)
+            <= total;
+        if !fits {
+            let reader = crate::stages::limit::current_reader(&self.inner.reader);
+            let job = tokio::task::spawn_blocking(move || {
+                let fitted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    crate::stages::limit::fit_batch(
+                        &limiter,
+                        reader.as_deref(),
+                        total,
+                        &mut outcomes,
+                    )
+                }));
+                if fitted.is_err() {
+                    tracing::warn!("the batch budget panicked; results keep their own limits");
+                }
+                outcomes
+            });
+            match job.await {
+                Ok(done) => outcomes = done,
+                Err(err) => {
+                    tracing::warn!(%err, "the batch budget did not complete");
+                    return Vec::new();
+                }
+            }
         }
+        for (_, outcome) in &mut outcomes {
+            outcome.complete = None;
+        }
+        outcomes
     }
 
     #[cfg(not(feature = "limit"))]
-    fn apply_batch_budget(&self, _outcomes: &mut [(ToolCall, Outcome)]) {}
+    async fn apply_batch_budget(
+        &self,
+        outcomes: Vec<(ToolCall, Outcome)>,
+    ) -> Vec<(ToolCall, Outcome)> {
+        outcomes
+    }
 }
 
 fn cancelled_before_start(name: &str) -> Outcome {
@@ -416,6 +518,7 @@ fn assemble(call: ToolCall, outcome: Outcome) -> ToolResult {
         changes,
         report,
         spill_path,
+        ..
     } = outcome;
     if !report.is_empty() {
         if !content.is_empty() {
@@ -674,17 +777,41 @@ impl ExecutorBuilder {
         };
 
         let mut chain = Chain::new();
+        #[cfg(feature = "redact")]
+        let redactor = self
+            .redactor
+            .unwrap_or_else(|| Some(Arc::new(crate::stages::redact::default_redactor())));
         #[cfg(feature = "limit")]
-        if let Some(limits) = self.limits {
-            let limiter = Arc::new(toolexec_limiter::Limiter::new(limits));
-            chain.push(crate::stages::limit::LimitStage::new(limiter));
+        let reader_tool = self.limits.as_ref().and_then(|l| l.reader_tool.clone());
+        #[cfg(feature = "limit")]
+        let reader: crate::stages::limit::ReaderSlot = Arc::new(RwLock::new(callable_reader(
+            reader_tool.as_deref(),
+            &tools,
+            &turn,
+        )));
+        #[allow(unused_mut)]
+        let mut sink = None;
+        #[cfg(feature = "limit")]
+        let limiter = self.limits.map(|limits| {
+            let mut config = crate::sink::OutputSinkConfig::new(limits.scratch_dir.clone());
+            #[cfg(feature = "redact")]
+            {
+                config = config.redactor(redactor.clone());
+            }
+            sink = Some(Arc::new(config));
+            Arc::new(toolexec_limiter::Limiter::new(limits))
+        });
+        #[cfg(feature = "limit")]
+        if let Some(limiter) = &limiter {
+            chain.push(
+                crate::stages::limit::LimitStage::new(limiter.clone())
+                    .reader_slot(reader.clone())
+                    .keep_complete(self.batch_budget.is_some()),
+            );
         }
         #[cfg(feature = "redact")]
-        if let Some(redactor) = self
-            .redactor
-            .unwrap_or_else(|| Some(Arc::new(crate::stages::redact::default_redactor())))
-        {
-            chain.push(crate::stages::redact::RedactStage::new(redactor));
+        if let Some(redactor) = &redactor {
+            chain.push(crate::stages::redact::RedactStage::new(redactor.clone()));
         }
         #[cfg(feature = "guard")]
         let guard = {
@@ -739,6 +866,16 @@ impl ExecutorBuilder {
                 guard: Some(guard),
                 #[cfg(feature = "limit")]
                 batch_budget: self.batch_budget,
+                #[cfg(feature = "limit")]
+                limiter,
+                #[cfg(feature = "limit")]
+                reader,
+                #[cfg(feature = "limit")]
+                reader_tool,
+                sink,
+                #[cfg(feature = "redact")]
+                redactor,
+                order_seq: AtomicU64::new(0),
                 admission: tokio::sync::RwLock::new(()),
                 slots: tokio::sync::Semaphore::new(self.max_concurrency),
             }),
@@ -746,9 +883,26 @@ impl ExecutorBuilder {
     }
 }
 
-/// What the scheduler asked of a call's tool (SPEC §2 step 1).
-#[derive(Debug, Clone, Copy, Default)]
+/// What the scheduler asked of a call's tool (SPEC §2 step 1), and the
+/// input it parsed to ask.
+#[derive(Debug, Clone, Default)]
 struct CallFlags {
     concurrency_safe: bool,
     read_only: bool,
+    input: Option<Value>,
+}
+
+/// The reader tool when the model can call it: registered, offered and not
+/// disabled this turn.
+#[cfg(feature = "limit")]
+fn callable_reader(
+    reader: Option<&str>,
+    tools: &HashMap<String, Arc<dyn Tool>>,
+    turn: &Turn,
+) -> Option<Arc<str>> {
+    let name = reader?;
+    let callable = tools.contains_key(name)
+        && turn.offered.as_ref().is_none_or(|o| o.contains(name))
+        && !turn.disabled.contains(name);
+    callable.then(|| Arc::from(name))
 }

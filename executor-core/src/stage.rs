@@ -15,9 +15,13 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use futures_util::future::BoxFuture;
+use std::panic::AssertUnwindSafe;
+
+use futures_util::future::{BoxFuture, FutureExt};
 use serde_json::Value;
 
+use crate::sink::SpilledOutput;
+use crate::stages::stage_panic;
 use crate::tool::{Tool, ToolContext};
 use crate::types::{ErrorKind, FileChange, ToolCall};
 
@@ -45,6 +49,8 @@ pub struct Invocation {
 impl Invocation {
     /// Takes the parsed input, parsing the raw text when no guard did; an
     /// `invocation` outcome with the guard's wording when it is not JSON.
+    // The refusal is the cold path; boxing it would cost every caller.
+    #[allow(clippy::result_large_err)]
     pub fn take_input(&mut self) -> Result<Value, Outcome> {
         match self.input.take() {
             Some(input) => Ok(input),
@@ -80,8 +86,23 @@ pub struct Outcome {
     pub changes: Vec<FileChange>,
     /// The change report text; empty when nothing changed.
     pub report: String,
-    /// The spill file, when the content was too large.
+    /// The spill file, when the content was too large (or when it holds
+    /// the complete output of a cut result).
     pub spill_path: Option<PathBuf>,
+    /// The tool's complete output, when it wrote it through the redacting
+    /// output sink ([`ToolContext::output_sink`]): the file is already
+    /// redacted, `content` is then only a header (e.g. the timeout
+    /// message; empty for none) that the limit stage puts before the
+    /// limited view of the file, after a blank line.
+    pub full_output: Option<SpilledOutput>,
+    /// The complete redacted content when `content` is a cut of it; kept by
+    /// the limit stage only when a batch budget needs it (the budget cuts
+    /// from it, never from already cut text).
+    pub complete: Option<String>,
+    /// `Some(lines_before)` when the content is the reader tool's own view
+    /// of a file that starts after `lines_before` lines (set by the limit
+    /// stage; its notes count them).
+    pub reader_view: Option<u64>,
 }
 
 impl Outcome {
@@ -130,6 +151,31 @@ pub trait Stage: Send + Sync + 'static {
     /// Handles `inv`, usually by calling `next.run(inv)` and looking at or
     /// changing the outcome.
     fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome>;
+
+    /// The name a panic of this stage is reported under
+    /// (`stage NAME panic: MESSAGE`). The default is the type's name
+    /// without its module path.
+    fn name(&self) -> &str {
+        let full = std::any::type_name::<Self>();
+        let base = full.split('<').next().unwrap_or(full);
+        base.rsplit("::").next().unwrap_or(base)
+    }
+}
+
+/// Runs one stage with panic capture: a panic in [`Stage::call`] itself or
+/// while its future is polled ends the call with `stage NAME panic:
+/// MESSAGE` (a panic of a stage further in is caught at that stage, and the
+/// tool's own panic by the deadline stage).
+fn run_stage<'a>(stage: &'a dyn Stage, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| stage.call(inv, next))) {
+        Ok(fut) => Box::pin(AssertUnwindSafe(fut).catch_unwind().map(move |done| {
+            done.unwrap_or_else(|payload| stage_panic(stage.name(), payload.as_ref()))
+        })),
+        Err(payload) => {
+            let outcome = stage_panic(stage.name(), payload.as_ref());
+            Box::pin(std::future::ready(outcome))
+        }
+    }
 }
 
 impl fmt::Debug for dyn Stage {
@@ -149,7 +195,7 @@ impl<'a> Next<'a> {
     /// the last one.
     pub fn run(self, inv: Invocation) -> BoxFuture<'a, Outcome> {
         match self.rest.split_first() {
-            Some((stage, rest)) => stage.call(inv, Next { rest }),
+            Some((stage, rest)) => run_stage(stage.as_ref(), inv, Next { rest }),
             None => Box::pin(call_tool(inv)),
         }
     }
@@ -220,11 +266,26 @@ async fn call_tool(mut inv: Invocation) -> Outcome {
         Err(refusal) => return refusal,
     };
     let Invocation { call, ctx, .. } = inv;
-    match tool.call(input, ctx).await {
-        Ok(content) if content.is_empty() => {
-            Outcome::error(ErrorKind::Execution, empty_result_message(&call.name))
+    let state = ctx.state().clone();
+    let returned = tool.call(input, ctx).await;
+    let spilled = state.spilled.lock().ok().and_then(|mut slot| slot.take());
+    match (returned, spilled) {
+        (Ok(_), Some(out)) if out.bytes > 0 => Outcome {
+            full_output: Some(out),
+            ..Outcome::default()
+        },
+        (returned, spilled) => {
+            if let Some(out) = spilled {
+                // An error (or an empty output) does not use the file.
+                let _ = std::fs::remove_file(&out.path);
+            }
+            match returned {
+                Ok(content) if content.is_empty() => {
+                    Outcome::error(ErrorKind::Execution, empty_result_message(&call.name))
+                }
+                Ok(content) => Outcome::success(content),
+                Err(err) => Outcome::error(ErrorKind::Execution, err.message()),
+            }
         }
-        Ok(content) => Outcome::success(content),
-        Err(err) => Outcome::error(ErrorKind::Execution, err.message()),
     }
 }

@@ -2,12 +2,15 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
+
+use crate::sink::{OutputSink, OutputSinkConfig, SpilledOutput};
 
 /// The deadline a tool gets when it declares none: 120 s.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -352,16 +355,32 @@ impl ToolInfo {
     }
 }
 
+/// What one call leaves for the executor besides its returned text
+/// (shared by the clones of its context).
+#[derive(Debug, Default)]
+pub(crate) struct CallState {
+    pub(crate) partial: Mutex<Option<String>>,
+    pub(crate) spilled: Mutex<Option<SpilledOutput>>,
+    sink_taken: AtomicBool,
+    /// Lines of the read file before the output's first line, plus one
+    /// (0: not set).
+    line_offset: AtomicU64,
+}
+
 /// What a tool gets besides its input: the workspace root, the call id, a
-/// cancellation token, a slot for partial output and the catalogue of
-/// registered tools.
+/// cancellation token, a slot for partial output, the catalogue of
+/// registered tools and (from an executor with limits) a redacting output
+/// sink for output that does not fit in memory.
 #[derive(Debug, Clone)]
 pub struct ToolContext {
     workdir: Arc<Path>,
     call_id: Arc<str>,
     cancel: CancellationToken,
-    partial: Arc<Mutex<Option<String>>>,
+    state: Arc<CallState>,
     catalog: Arc<[ToolInfo]>,
+    sink: Option<Arc<OutputSinkConfig>>,
+    /// The call's place in arrival (and input) order.
+    order: u64,
 }
 
 impl ToolContext {
@@ -371,8 +390,10 @@ impl ToolContext {
             workdir: Arc::from(workdir.into().into_boxed_path()),
             call_id: Arc::from(call_id.into()),
             cancel: CancellationToken::new(),
-            partial: Arc::new(Mutex::new(None)),
+            state: Arc::default(),
             catalog: Arc::from(Vec::new()),
+            sink: None,
+            order: 0,
         }
     }
 
@@ -383,14 +404,29 @@ impl ToolContext {
             workdir,
             call_id: Arc::from(call_id.into()),
             cancel: CancellationToken::new(),
-            partial: Arc::new(Mutex::new(None)),
+            state: Arc::default(),
             catalog: Arc::from(Vec::new()),
+            sink: None,
+            order: 0,
         }
     }
 
     /// Replaces the cancellation token.
     pub fn with_cancel(mut self, cancel: CancellationToken) -> Self {
         self.cancel = cancel;
+        self
+    }
+
+    /// Offers a redacting output sink with these settings
+    /// ([`output_sink`](Self::output_sink); `None`: none).
+    pub fn with_output_sink(self, config: Option<OutputSinkConfig>) -> Self {
+        self.with_shared_output_sink(config.map(Arc::new))
+    }
+
+    /// [`with_output_sink`](Self::with_output_sink) with already shared
+    /// settings (the executor's, one allocation fewer per call).
+    pub fn with_shared_output_sink(mut self, config: Option<Arc<OutputSinkConfig>>) -> Self {
+        self.sink = config;
         self
     }
 
@@ -432,14 +468,75 @@ impl ToolContext {
     /// the timeout message. A tool that returns during the grace period
     /// hands back its output directly instead.
     pub fn set_partial_output(&self, text: impl Into<String>) {
-        if let Ok(mut slot) = self.partial.lock() {
+        if let Ok(mut slot) = self.state.partial.lock() {
             *slot = Some(text.into());
         }
     }
 
     /// Takes the text recorded with [`set_partial_output`](Self::set_partial_output).
     pub fn take_partial_output(&self) -> Option<String> {
-        self.partial.lock().ok().and_then(|mut slot| slot.take())
+        self.state
+            .partial
+            .lock()
+            .ok()
+            .and_then(|mut slot| slot.take())
+    }
+
+    /// A redacting file sink for this call's complete output, when the
+    /// executor offers one (it does when results are limited: the sink
+    /// writes into the scratch directory) and none was taken yet for this
+    /// call. See [`crate::sink`]: write every byte of the output, in order,
+    /// then [`OutputSink::finish`]; the executor then uses the file as the
+    /// call's output (the text the tool returns is not used).
+    ///
+    /// Must be called inside a tokio runtime (the sink's writer runs on
+    /// the blocking pool).
+    pub fn output_sink(&self) -> Option<OutputSink> {
+        let config = self.sink.as_ref()?;
+        if self.state.sink_taken.swap(true, Ordering::AcqRel) {
+            return None;
+        }
+        Some(OutputSink::start(config, self.state.clone()))
+    }
+
+    /// Takes the output a finished sink registered for this call (the
+    /// executor does this when the tool returns).
+    pub fn take_spilled_output(&self) -> Option<SpilledOutput> {
+        self.state
+            .spilled
+            .lock()
+            .ok()
+            .and_then(|mut slot| slot.take())
+    }
+
+    /// Says that the output's first line is line `first_line` (1-based) of
+    /// the file the call read, so that a middle-truncation note of the
+    /// reader tool's result counts it (`read` with `offset=500` calls
+    /// `set_first_line(500)`).
+    pub fn set_first_line(&self, first_line: u64) {
+        self.state
+            .line_offset
+            .store(first_line.max(1), Ordering::Release);
+    }
+
+    /// The line set with [`set_first_line`](Self::set_first_line) (1 when
+    /// not set).
+    pub fn first_line(&self) -> u64 {
+        self.state.line_offset.load(Ordering::Acquire).max(1)
+    }
+
+    pub(crate) fn with_order(mut self, order: u64) -> Self {
+        self.order = order;
+        self
+    }
+
+    /// The call's place in arrival order (input order within a batch).
+    pub(crate) fn order(&self) -> u64 {
+        self.order
+    }
+
+    pub(crate) fn state(&self) -> &Arc<CallState> {
+        &self.state
     }
 
     /// Every registered tool, offered this turn or not (for `tool_search`).

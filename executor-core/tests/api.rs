@@ -124,13 +124,44 @@ fn call(id: &str, name: &str, input: &str) -> ToolCall {
     ToolCall::new(id, name, input)
 }
 
-fn executor(tools: Vec<TestTool>) -> Executor {
-    let dir = std::env::temp_dir();
-    let mut b = Executor::builder(dir);
+/// An executor over a workspace of its own (removed with it).
+struct TestExecutor {
+    ex: Executor,
+    _dir: tempfile::TempDir,
+}
+
+impl std::ops::Deref for TestExecutor {
+    type Target = Executor;
+    fn deref(&self) -> &Executor {
+        &self.ex
+    }
+}
+
+/// A fresh directory holding the workspace `ws/` and, beside it, the
+/// scratch directory `scratch/` (so spill files never show as changes).
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("ws")).unwrap();
+    dir
+}
+
+/// A builder over the workspace of `dir`, spilling into its scratch dir.
+fn builder(dir: &tempfile::TempDir) -> toolexec_core::ExecutorBuilder {
+    Executor::builder(dir.path().join("ws")).limits(Some(
+        toolexec_limiter::Limits::default().scratch_dir(dir.path().join("scratch")),
+    ))
+}
+
+fn executor(tools: Vec<TestTool>) -> TestExecutor {
+    let dir = workspace();
+    let mut b = builder(&dir);
     for t in tools {
         b = b.tool(t);
     }
-    b.build().expect("executor builds")
+    TestExecutor {
+        ex: b.build().expect("executor builds"),
+        _dir: dir,
+    }
 }
 
 #[tokio::test]
@@ -220,7 +251,8 @@ async fn results_keep_input_order_when_later_calls_finish_first() {
 #[tokio::test]
 async fn queued_events_of_a_group_precede_the_start_of_a_waiting_call() {
     let t = Arc::new(Tracker::default());
-    let ex = Executor::builder(std::env::temp_dir())
+    let dir = workspace();
+    let ex = builder(&dir)
         .tool(tracked("read", true, &t))
         .max_concurrency(2)
         .build()
@@ -354,7 +386,8 @@ impl Tool for SyncPanic {
 
 #[tokio::test]
 async fn panic_in_call_itself_is_captured() {
-    let ex = Executor::builder(std::env::temp_dir())
+    let dir = workspace();
+    let ex = builder(&dir)
         .tool(SyncPanic(json!({"type":"object"})))
         .build()
         .unwrap();
@@ -417,7 +450,8 @@ async fn tool_handling_its_own_timeout_gets_its_result() {
 
 #[tokio::test]
 async fn timeout_override_applies_to_every_tool() {
-    let ex = Executor::builder(std::env::temp_dir())
+    let dir = workspace();
+    let ex = builder(&dir)
         .tool(TestTool::new("slow", true, |_, _| async {
             tokio::time::sleep(Duration::from_secs(60)).await;
             Ok("x".into())
@@ -482,7 +516,8 @@ async fn cancelling_a_batch_stops_running_calls_and_skips_the_rest() {
 async fn pre_hooks_run_in_order_and_the_first_verdict_wins() {
     let ran = Arc::new(AtomicUsize::new(0));
     let r = ran.clone();
-    let ex = Executor::builder(std::env::temp_dir())
+    let dir = workspace();
+    let ex = builder(&dir)
         .tool(TestTool::new("exec", true, move |_, _| {
             r.fetch_add(1, Ordering::SeqCst);
             async { Ok("ran".to_string()) }
@@ -526,7 +561,8 @@ impl Stage for Tag {
 
 #[tokio::test]
 async fn user_stages_wrap_the_tool() {
-    let ex = Executor::builder(std::env::temp_dir())
+    let dir = workspace();
+    let ex = builder(&dir)
         .tool(TestTool::new("t", true, |_, _| async {
             Ok("hi".to_string())
         }))
@@ -758,7 +794,8 @@ async fn spill_files_hold_only_redacted_text() {
         Ok(format!("token {secret}\n").repeat(2_000))
     });
     leaky.read_only = false;
-    let ex = Executor::builder(std::env::temp_dir())
+    let dir = workspace();
+    let ex = builder(&dir)
         .tool(leaky)
         .snapshot(None)
         .tool(TestTool::new("short", true, move |_, _| async move {
@@ -790,7 +827,8 @@ async fn spill_files_hold_only_redacted_text() {
 #[cfg(feature = "limit")]
 #[tokio::test]
 async fn batch_budget_cuts_the_largest_results_but_never_the_change_report() {
-    let ex = Executor::builder(std::env::temp_dir())
+    let dir = workspace();
+    let ex = builder(&dir)
         .tool(TestTool::new("big", true, |_, _| async {
             Ok("x\n".repeat(3_000))
         }))

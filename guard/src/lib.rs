@@ -300,6 +300,23 @@ impl Guard {
     /// The first failing check, as a [`Rejection`] whose `Display` is the
     /// message for the model.
     pub fn check(&self, name: &str, raw_input: &str) -> Result<Value, Rejection> {
+        self.check_parsed(name, raw_input, None)
+    }
+
+    /// [`Guard::check`] for a caller that already parsed `raw_input`
+    /// (`parsed` must be `serde_json::from_str(raw_input)`'s value; `None`:
+    /// parse here). The checks and their order are the same; the input is
+    /// just not parsed twice.
+    ///
+    /// # Errors
+    ///
+    /// As [`Guard::check`].
+    pub fn check_parsed(
+        &self,
+        name: &str,
+        raw_input: &str,
+        parsed: Option<Value>,
+    ) -> Result<Value, Rejection> {
         let Some(entry) = self.tools.get(name) else {
             return Err(Rejection::UnknownTool {
                 tool: name.to_owned(),
@@ -315,7 +332,7 @@ impl Guard {
                 tool: name.to_owned(),
             });
         }
-        let input: Value = match serde_json::from_str(raw_input) {
+        let input: Value = match parsed.map_or_else(|| serde_json::from_str(raw_input), Ok) {
             Ok(value) => value,
             Err(err) => {
                 return Err(Rejection::InvalidJson {

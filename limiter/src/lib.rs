@@ -6,15 +6,29 @@
 //! # Example
 //!
 //! ```
-//! use toolexec_limiter::{Limiter, Limits};
+//! use toolexec_limiter::{Context, Limiter, Limits};
 //!
 //! let scratch = tempfile::tempdir()?;
 //! let limiter = Limiter::new(Limits::default().budget(400).scratch_dir(scratch.path()));
 //! let line = |i: usize| format!("line {i:04} of a long build log\n");
 //!
 //! // 200 lines (6 000 chars) from a read-only tool: E = 1200, middle truncation.
+//! // The complete output is saved first, and the note names the file.
 //! let log: String = (1..=200).map(line).collect();
-//! let out = limiter.limit(&log, true).into_content();
+//! let limited = limiter.limit(&log, true);
+//! let path = limited.spill_path.clone().expect("saved for the note");
+//! let note = format!(
+//!     "...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; \
+//!      use read on {} with offset=15 to see middle]...",
+//!     path.display()
+//! );
+//! assert_eq!(limited.content, format!("{}\n{note}\n{}", &log[..400], &log[log.len() - 400..]));
+//! assert_eq!(std::fs::read_to_string(&path)?, log);
+//!
+//! // The same text as `read`'s own view of a file (from line 1): no file
+//! // is written, the model re-reads the file it read.
+//! let ctx = Context::new(true).reader(Some("read")).reader_view(Some(0));
+//! let out = limiter.limit_with(&log, &ctx).into_content();
 //! let note = "...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; \
 //!             use read with offset=15 to see middle]...";
 //! assert_eq!(out, format!("{}\n{note}\n{}", &log[..400], &log[log.len() - 400..]));
@@ -77,8 +91,28 @@
 //!   line-truncated). The message uses `scratch_dir.join(name)` as given
 //!   (a relative scratch directory gives a relative path).
 //! - **Scratch directory** is created with mode 0700 (with any missing
-//!   parents, also 0700) when absent; an existing directory's mode is left
-//!   alone. Files are created with `O_CREAT|O_EXCL` and mode 0600 (never
+//!   parents, also 0700) when absent; an existing directory must be private
+//!   to this user (a directory, not a symbolic link, owned by the effective
+//!   uid, not group- or world-writable), else the spill fails with
+//!   [`LimitError::Scratch`] (checked before every spill: one `lstat`).
+//! - **Sessions** (SPEC §6 Scratch, [`ScratchRoot`] / [`ScratchSession`]):
+//!   the per-user root defaults to `$TMPDIR/toolexec-<uid>` (checked as
+//!   above; `--scratch DIR` is the root and is checked the same way). A
+//!   workspace session (`toolexec run`) is `ROOT/ws-<16 hex digits of the
+//!   FNV-1a hash of the canonical workspace path>`, the same for every run
+//!   on that workspace and kept; an ephemeral session (an MCP server
+//!   process, one HTTP session) is a fresh `ROOT/session-<pid>-<n>-<nanos>`
+//!   removed with its files when the [`ScratchSession`] is dropped (a
+//!   process killed with SIGKILL leaves it to the next sweep). Starting
+//!   either sweeps: spill files older than 24 h ([`SPILL_MAX_AGE`], by
+//!   mtime) in the root and in every session directory are removed, then
+//!   session directories left empty and older than 24 h; other files,
+//!   symbolic links and other owners' entries are left alone. Only the
+//!   root itself is checked, not its parents (the system temp dir is
+//!   sticky). [`open_spill_file`] is what `read` uses: the path must name
+//!   `tool_result_<digits>.txt` directly in the session directory (after
+//!   lexical `..` normalization), opened with `O_NOFOLLOW | O_NONBLOCK` and
+//!   checked with `fstat` (regular file, own uid). Files are created with `O_CREAT|O_EXCL` and mode 0600 (never
 //!   overwriting, never following a planted symlink). The name's number is
 //!   the wall clock in nanoseconds, kept strictly increasing within the
 //!   process; a name taken by another process is skipped for the next
@@ -101,6 +135,7 @@
 mod batch;
 mod count;
 mod error;
+mod hint;
 mod limiter;
 mod lines;
 mod middle;
@@ -110,13 +145,15 @@ mod spill;
 pub use batch::{fit_batch, BatchFit, BatchItem};
 pub use count::{char_len, line_count};
 pub use error::LimitError;
-pub use limiter::{spill_failure_line, Limited, Limiter, Limits};
+pub use hint::Context;
+pub use limiter::{spill_failure_line, Limited, Limiter, Limits, SpilledOutput};
 pub use lines::truncate_long_lines;
 pub use middle::{middle_truncate, middle_truncate_with_cut, MiddleCut};
 pub use scratch::{
     ensure_private_dir, is_spill_file_name, open_spill_file, ScratchError, ScratchRoot,
     ScratchSession, SPILL_MAX_AGE,
 };
+pub use spill::create_spill_file;
 
 /// The README's example, compiled and run as a doc test.
 #[cfg(doctest)]

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 
 use crate::count::char_len;
 use crate::error::LimitError;
+use crate::hint::{spill_message, Context, NoteHint};
 use crate::lines::View;
 use crate::middle::{truncate_view, MiddleCut};
-use crate::spill::{spill, spill_message};
+use crate::spill::spill;
 
 /// The size settings of SPEC §5.
 ///
@@ -20,6 +21,10 @@ use crate::spill::{spill, spill_message};
 /// let limits = Limits::default().budget(400).scratch_dir("/tmp/my-agent");
 /// assert_eq!((limits.budget, limits.max_line, limits.spill_floor), (400, 2_000, 20_000));
 /// assert_eq!(limits.effective_budget(true), 1_200);
+/// assert_eq!(limits.reader_tool.as_deref(), Some("read"));
+/// // A proxy whose model reads spill files with its own tool:
+/// let proxy = Limits::default().reader_tool(Some("toolexec_read_spill"));
+/// assert_eq!(proxy.reader_tool.as_deref(), Some("toolexec_read_spill"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -37,6 +42,12 @@ pub struct Limits {
     /// [`ScratchRoot::default_path`]: crate::ScratchRoot::default_path
     /// [`ScratchSession::dir`]: crate::ScratchSession::dir
     pub scratch_dir: PathBuf,
+    /// The tool that hints tell the model to use on a spill file or to
+    /// re-read a cut file (default `read`; a proxy sets
+    /// `toolexec_read_spill`). `None`: no such tool exists, hints name the
+    /// path alone. A hint names it only when it can be called this turn
+    /// ([`Context::reader`]); [`Limiter::limit`] assumes it can.
+    pub reader_tool: Option<String>,
 }
 
 impl Default for Limits {
@@ -46,6 +57,7 @@ impl Default for Limits {
             max_line: Self::DEFAULT_MAX_LINE,
             spill_floor: Self::DEFAULT_SPILL_FLOOR,
             scratch_dir: crate::scratch::ScratchRoot::default_path(),
+            reader_tool: Some(Self::DEFAULT_READER_TOOL.to_string()),
         }
     }
 }
@@ -57,6 +69,8 @@ impl Limits {
     pub const DEFAULT_MAX_LINE: usize = 2_000;
     /// Default spill floor.
     pub const DEFAULT_SPILL_FLOOR: usize = 20_000;
+    /// The default tool hints name.
+    pub const DEFAULT_READER_TOOL: &'static str = "read";
 
     /// The defaults (same as [`Limits::default`]).
     #[must_use]
@@ -89,6 +103,13 @@ impl Limits {
     #[must_use]
     pub fn scratch_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.scratch_dir = dir.into();
+        self
+    }
+
+    /// Sets the tool hints name (`None`: hints name the path alone).
+    #[must_use]
+    pub fn reader_tool(mut self, tool: Option<&str>) -> Self {
+        self.reader_tool = tool.map(str::to_string);
         self
     }
 
@@ -184,21 +205,44 @@ impl Limiter {
         &self.limits.scratch_dir
     }
 
-    /// Turns one (already redacted) result into what the model sees.
+    /// Turns one (already redacted) result into what the model sees, for a
+    /// tool other than the reader, assuming the reader tool
+    /// ([`Limits::reader_tool`]) can be called: [`Limiter::limit_with`]
+    /// with [`Context::new`]`(read_only_success)` and that reader.
     ///
     /// `read_only_success` is true for a successful result of a `read_only`
-    /// tool (effective budget × 3). Never panics and never fails: when the
-    /// spill cannot be written the content is line- and middle-truncated and
-    /// ends with one line `[spill failed: REASON; output truncated instead]`.
+    /// tool (effective budget × 3). Never panics and never fails: when a
+    /// spill file cannot be written the content is line- and
+    /// middle-truncated and ends with one line
+    /// `[spill failed: REASON; output truncated instead]`.
     #[must_use]
     pub fn limit<'a>(&self, content: &'a str, read_only_success: bool) -> Limited<'a> {
+        let ctx = Context::new(read_only_success).reader(self.limits.reader_tool.as_deref());
+        self.limit_with(content, &ctx)
+    }
+
+    /// SPEC §5 for one (already redacted) result, with hints that hold
+    /// (§5.4):
+    ///
+    /// 1. over max(spill floor, 3 × E) characters: the whole content is
+    ///    spilled and the model gets the spill message (its second line,
+    ///    which names the reader, only when `ctx.reader` is set);
+    /// 2. long lines are replaced;
+    /// 3. over E characters: the middle is cut. For the reader's own view
+    ///    of a file (`ctx.reader_view`) the note says `use READER with
+    ///    offset=N` (N counts the lines before the view). For any other
+    ///    result the complete content is first saved to a spill file and
+    ///    the note says `use READER on PATH with offset=B+1 to see middle`,
+    ///    or `the full output is in PATH` without a reader.
+    #[must_use]
+    pub fn limit_with<'a>(&self, content: &'a str, ctx: &Context<'_>) -> Limited<'a> {
         let chars = char_len(content);
         let mut spill_error = None;
-        if chars > self.limits.spill_threshold(read_only_success) {
+        if chars > self.limits.spill_threshold(ctx.read_only_success) {
             match spill(&self.limits.scratch_dir, content) {
                 Ok(path) => {
                     return Limited {
-                        content: Cow::Owned(spill_message(chars, &path)),
+                        content: Cow::Owned(spill_message(chars, &path, ctx.reader)),
                         spill_path: Some(path),
                         spill_error: None,
                         original_chars: chars,
@@ -210,8 +254,27 @@ impl Limiter {
             }
         }
         let view = View::new(content, self.limits.max_line, chars);
-        let (mut text, middle) =
-            truncate_view(&view, self.limits.effective_budget(read_only_success));
+        let budget = self.limits.effective_budget(ctx.read_only_success);
+        let mut spill_path = None;
+        let (mut text, middle) = if view.chars <= budget {
+            (view.materialize(), None)
+        } else if let Some((reader, before)) = ctx.own_view() {
+            truncate_view(&view, budget, &|cut: &MiddleCut| NoteHint::Reread {
+                reader,
+                offset: before.saturating_add(cut.reread_offset() as u64),
+            })
+        } else {
+            if spill_error.is_none() {
+                match spill(&self.limits.scratch_dir, content) {
+                    Ok(path) => spill_path = Some(path),
+                    Err(error) => spill_error = Some(error),
+                }
+            }
+            let path = spill_path.as_deref();
+            truncate_view(&view, budget, &|cut: &MiddleCut| {
+                file_hint(path, ctx.reader, cut.reread_offset() as u64)
+            })
+        };
         if let Some(error) = &spill_error {
             let text = text.to_mut();
             if !text.is_empty() && !text.ends_with('\n') {
@@ -221,11 +284,137 @@ impl Limiter {
         }
         Limited {
             content: text,
-            spill_path: None,
+            spill_path,
             spill_error,
             original_chars: chars,
             lines_truncated: view.replaced,
             middle,
+        }
+    }
+
+    /// SPEC §5 for a result whose complete (already redacted) output is in
+    /// a file of the scratch directory (written through a redacting sink):
+    /// over the spill threshold the model gets the spill message naming
+    /// that file, with the file's character count; otherwise the file is
+    /// read back (it is at most the threshold long) and limited as
+    /// [`Limiter::limit_with`] would, the note naming that same file. A
+    /// file whose content fits whole is removed (no hint names it).
+    ///
+    /// # Errors
+    ///
+    /// Reading the file back failed; the file is left in place.
+    pub fn limit_spilled(
+        &self,
+        output: &SpilledOutput,
+        ctx: &Context<'_>,
+    ) -> std::io::Result<Limited<'static>> {
+        let chars = usize::try_from(output.chars).unwrap_or(usize::MAX);
+        if chars > self.limits.spill_threshold(ctx.read_only_success) {
+            return Ok(Limited {
+                content: Cow::Owned(spill_message(chars, &output.path, ctx.reader)),
+                spill_path: Some(output.path.clone()),
+                spill_error: None,
+                original_chars: chars,
+                lines_truncated: 0,
+                middle: None,
+            });
+        }
+        let bytes = std::fs::read(&output.path)?;
+        let content = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
+        };
+        let chars = char_len(&content);
+        let view = View::new(&content, self.limits.max_line, chars);
+        let budget = self.limits.effective_budget(ctx.read_only_success);
+        if view.chars <= budget {
+            let text = view.materialize().into_owned();
+            let _ = std::fs::remove_file(&output.path);
+            return Ok(Limited {
+                content: Cow::Owned(text),
+                spill_path: None,
+                spill_error: None,
+                original_chars: chars,
+                lines_truncated: view.replaced,
+                middle: None,
+            });
+        }
+        let path = Some(output.path.as_path());
+        let (text, middle) = truncate_view(&view, budget, &|cut: &MiddleCut| {
+            file_hint(path, ctx.reader, cut.reread_offset() as u64)
+        });
+        Ok(Limited {
+            content: Cow::Owned(text.into_owned()),
+            spill_path: Some(output.path.clone()),
+            spill_error: None,
+            original_chars: chars,
+            lines_truncated: view.replaced,
+            middle,
+        })
+    }
+
+    /// Holds a batch's contents to `total` characters ([`fit_batch`](crate::fit_batch)),
+    /// cutting from each result's complete content with this limiter's
+    /// line length, and saving the complete content of each cut result that
+    /// has no spill file yet (and is not the reader's own view) to a new
+    /// one, which its note names.
+    pub fn fit_batch(&self, items: &mut [crate::BatchItem<'_>], total: usize) -> crate::BatchFit {
+        crate::batch::fit(items, total, Some(&self.limits))
+    }
+
+    /// Creates a new empty spill file in the scratch directory (see
+    /// [`create_spill_file`](crate::create_spill_file)).
+    ///
+    /// # Errors
+    ///
+    /// The scratch directory or the file could not be created.
+    pub fn create_spill_file(&self) -> Result<(std::fs::File, PathBuf), LimitError> {
+        crate::spill::create_spill_file(&self.limits.scratch_dir)
+    }
+}
+
+/// The hint of a cut whose complete content is in `path` (if it could be
+/// written).
+pub(crate) fn file_hint<'a>(
+    path: Option<&'a Path>,
+    reader: Option<&'a str>,
+    offset: u64,
+) -> NoteHint<'a> {
+    match (path, reader) {
+        (Some(path), Some(reader)) => NoteHint::ReadFile {
+            reader,
+            path,
+            offset,
+        },
+        (Some(path), None) => NoteHint::Path(path),
+        (None, _) => NoteHint::Gone,
+    }
+}
+
+/// A file holding the complete, already redacted output of one call (as a
+/// redacting sink wrote it): its path and size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SpilledOutput {
+    /// The spill file.
+    pub path: PathBuf,
+    /// Characters (Unicode scalar values) of its content.
+    pub chars: u64,
+    /// Lines of its content (`\n` count + 1).
+    pub lines: u64,
+    /// Bytes of its content.
+    pub bytes: u64,
+}
+
+impl SpilledOutput {
+    /// Describes the file at `path` with these counts.
+    #[must_use]
+    pub fn new(path: PathBuf, chars: u64, lines: u64, bytes: u64) -> Self {
+        SpilledOutput {
+            path,
+            chars,
+            lines,
+            bytes,
         }
     }
 }

@@ -4,13 +4,18 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::count::char_len;
+use crate::hint::NoteHint;
 use crate::lines::View;
 
 /// What a middle truncation removed, in the numbers of its note.
 ///
-/// [`Display`](fmt::Display) prints the note itself:
+/// [`Display`](fmt::Display) prints the note of a `read` result that
+/// started at line 1:
 /// `...[truncated N chars; showing lines A-B and C-D of T total; use read with offset=B+1 to see middle]...`
-/// (A is always 1 and D is always T).
+/// (A is always 1 and D is always T). The limiter writes the note each
+/// result's hint calls for (SPEC §5.3–5.4): the spill file for other tools,
+/// the call's own offset for `read`, the path alone when no reading tool
+/// can be called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct MiddleCut {
@@ -37,10 +42,25 @@ impl MiddleCut {
         self.head_end_line + 1
     }
 
-    /// The note line (without newlines).
+    /// The note line (without newlines), as [`Display`](fmt::Display) prints it.
     #[must_use]
     pub fn note(&self) -> String {
         self.to_string()
+    }
+
+    /// The note with this hint.
+    pub(crate) fn note_with(&self, hint: &NoteHint<'_>) -> String {
+        let mut out = format!(
+            "...[truncated {} chars; showing lines 1-{} and {}-{} of {} total",
+            self.removed,
+            self.head_end_line,
+            self.tail_start_line,
+            self.total_lines,
+            self.total_lines,
+        );
+        hint.write_to(&mut out);
+        out.push_str("]...");
+        out
     }
 }
 
@@ -60,8 +80,9 @@ impl fmt::Display for MiddleCut {
 }
 
 /// Characters of the longest note a cut of a text with `chars` characters
-/// and `lines` lines can have, plus the two joining newlines.
-pub(crate) fn note_cost_bound(chars: usize, lines: usize) -> usize {
+/// and `lines` lines can have with `hint` (whose offset is the largest it
+/// can be), plus the two joining newlines.
+pub(crate) fn note_cost_bound(chars: usize, lines: usize, hint: &NoteHint<'_>) -> usize {
     let worst = MiddleCut {
         removed: chars,
         head_chars: 0,
@@ -70,8 +91,7 @@ pub(crate) fn note_cost_bound(chars: usize, lines: usize) -> usize {
         tail_start_line: lines.saturating_add(1),
         total_lines: lines,
     };
-    // The note is ASCII: bytes are chars.
-    worst.to_string().len() + 2
+    char_len(&worst.note_with(hint)) + 2
 }
 
 /// Keeps the first `head` and last `tail` characters of the view's text
@@ -81,7 +101,12 @@ pub(crate) fn note_cost_bound(chars: usize, lines: usize) -> usize {
 /// ends with `\n`, and after it unless the tail is empty or already starts
 /// with `\n`; so the note is always exactly one line and no empty line is
 /// invented.
-pub(crate) fn cut(view: &View<'_>, head: usize, tail: usize) -> (String, MiddleCut) {
+pub(crate) fn cut<'h>(
+    view: &View<'_>,
+    head: usize,
+    tail: usize,
+    hint: &dyn Fn(&MiddleCut) -> NoteHint<'h>,
+) -> (String, MiddleCut) {
     debug_assert!(head + tail < view.chars);
     let (head_text, head_end_line) = view.head(head);
     let (tail_text, tail_start_line) = view.tail(tail);
@@ -93,7 +118,7 @@ pub(crate) fn cut(view: &View<'_>, head: usize, tail: usize) -> (String, MiddleC
         tail_start_line,
         total_lines: view.lines,
     };
-    let note = cut.to_string();
+    let note = cut.note_with(&hint(&cut));
     let mut out = String::with_capacity(head_text.len() + note.len() + tail_text.len() + 2);
     out.push_str(&head_text);
     if !head_text.is_empty() && !head_text.ends_with('\n') {
@@ -108,16 +133,25 @@ pub(crate) fn cut(view: &View<'_>, head: usize, tail: usize) -> (String, MiddleC
 }
 
 /// Layer 3 on a view: cut to `budget` when longer (⌊budget/3⌋ each side).
-pub(crate) fn truncate_view<'a>(
+pub(crate) fn truncate_view<'a, 'h>(
     view: &View<'a>,
     budget: usize,
+    hint: &dyn Fn(&MiddleCut) -> NoteHint<'h>,
 ) -> (Cow<'a, str>, Option<MiddleCut>) {
     if view.chars <= budget {
         return (view.materialize(), None);
     }
     let keep = budget / 3;
-    let (text, cut) = cut(view, keep, keep);
+    let (text, cut) = cut(view, keep, keep, hint);
     (Cow::Owned(text), Some(cut))
+}
+
+/// The hint of a `read` result that started at line 1 (the legacy note).
+pub(crate) fn reread_from_start(cut: &MiddleCut) -> NoteHint<'static> {
+    NoteHint::Reread {
+        reader: "read",
+        offset: cut.reread_offset() as u64,
+    }
 }
 
 /// Middle truncation (SPEC §5, layer 3): when `text` is longer than `budget`
@@ -144,5 +178,9 @@ pub fn middle_truncate_with_cut(text: &str, budget: usize) -> (Cow<'_, str>, Opt
     if chars <= budget {
         return (Cow::Borrowed(text), None);
     }
-    truncate_view(&View::new(text, usize::MAX, chars), budget)
+    truncate_view(
+        &View::new(text, usize::MAX, chars),
+        budget,
+        &reread_from_start,
+    )
 }

@@ -30,14 +30,6 @@ fn next_stamp() -> u64 {
     }
 }
 
-/// The message the model gets instead of a spilled result (SPEC §5).
-pub(crate) fn spill_message(chars: usize, path: &Path) -> String {
-    format!(
-        "Result too large ({chars} chars). Full output was spilled to scratch file: {}\nUse read tool on this path if you need full content.",
-        path.display()
-    )
-}
-
 fn create_new(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     // create_new = O_CREAT | O_EXCL: never overwrites, never follows a
@@ -54,11 +46,36 @@ pub(crate) fn spill(dir: &Path, content: &str) -> Result<PathBuf, LimitError> {
     spill_with_stamps(dir, content, next_stamp)
 }
 
-fn spill_with_stamps(
+/// Creates a new, empty spill file `dir/tool_result_<unix-nanos>.txt`
+/// (exclusively, mode 0600, the directory 0700 when it is created) for a
+/// caller that writes the content itself, e.g. as a stream.
+///
+/// The caller must write exactly the complete (redacted) output into it,
+/// or remove it: a spill file is only ever named to the model as the whole
+/// output.
+///
+/// ```
+/// use std::io::Write;
+/// let scratch = tempfile::tempdir()?;
+/// let (mut file, path) = toolexec_limiter::create_spill_file(scratch.path())?;
+/// file.write_all(b"all of it")?;
+/// assert!(path.file_name().unwrap().to_str().unwrap().starts_with("tool_result_"));
+/// assert_eq!(std::fs::read_to_string(&path)?, "all of it");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`LimitError::CreateScratchDir`], [`LimitError::CreateSpillFile`] or
+/// [`LimitError::NoFreeName`].
+pub fn create_spill_file(dir: &Path) -> Result<(File, PathBuf), LimitError> {
+    create_with_stamps(dir, next_stamp)
+}
+
+fn create_with_stamps(
     dir: &Path,
-    content: &str,
     mut stamp: impl FnMut() -> u64,
-) -> Result<PathBuf, LimitError> {
+) -> Result<(File, PathBuf), LimitError> {
     // Created 0700 when absent; an existing directory must be private to
     // this user (SPEC §6: owner and mode checked before use).
     crate::scratch::ensure_private_dir(dir).map_err(|error| match error {
@@ -70,29 +87,37 @@ fn spill_with_stamps(
     })?;
     for _ in 0..ATTEMPTS {
         let path = dir.join(format!("tool_result_{}.txt", stamp()));
-        let mut file = match create_new(&path) {
-            Ok(file) => file,
+        match create_new(&path) {
+            Ok(file) => return Ok((file, path)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(source) => return Err(LimitError::CreateSpillFile { path, source }),
-        };
-        return match file
-            .write_all(content.as_bytes())
-            .and_then(|()| file.flush())
-        {
-            Ok(()) => Ok(path),
-            Err(source) => {
-                drop(file);
-                // Best effort: a partial spill must not be mistaken for the
-                // full output later.
-                let _ = fs::remove_file(&path);
-                Err(LimitError::WriteSpillFile { path, source })
-            }
-        };
+        }
     }
     Err(LimitError::NoFreeName {
         dir: dir.to_path_buf(),
         attempts: ATTEMPTS,
     })
+}
+
+fn spill_with_stamps(
+    dir: &Path,
+    content: &str,
+    stamp: impl FnMut() -> u64,
+) -> Result<PathBuf, LimitError> {
+    let (mut file, path) = create_with_stamps(dir, stamp)?;
+    match file
+        .write_all(content.as_bytes())
+        .and_then(|()| file.flush())
+    {
+        Ok(()) => Ok(path),
+        Err(source) => {
+            drop(file);
+            // Best effort: a partial spill must not be mistaken for the
+            // full output later.
+            let _ = fs::remove_file(&path);
+            Err(LimitError::WriteSpillFile { path, source })
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use toolexec_limiter::{
     char_len, fit_batch, line_count, middle_truncate, middle_truncate_with_cut, spill_failure_line,
-    truncate_long_lines, BatchItem, LimitError, Limiter, Limits, MiddleCut,
+    truncate_long_lines, BatchItem, Context, LimitError, Limiter, Limits, MiddleCut,
 };
 
 const SPEC_NOTE: &str =
@@ -123,7 +123,9 @@ fn spec_example_200_lines_read_only_budget_400_gives_exact_note_between_first_an
     let limiter = Limiter::new(Limits::default().budget(400).scratch_dir(scratch.path()));
     let log = build_log(200);
     assert_eq!(char_len(&log), 6_000);
-    let limited = limiter.limit(&log, true);
+    // `read`'s own view of a file from line 1.
+    let ctx = Context::new(true).reader(Some("read")).reader_view(Some(0));
+    let limited = limiter.limit_with(&log, &ctx);
     assert!(limited.spill_path.is_none());
     let head = first_chars(&log, 400);
     let tail = last_chars(&log, 400);
@@ -144,6 +146,84 @@ fn spec_example_200_lines_read_only_budget_400_gives_exact_note_between_first_an
         0,
         "nothing spilled"
     );
+}
+
+#[test]
+fn spec_example_of_another_tool_names_the_spill_file_holding_the_complete_output() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let limiter = Limiter::new(Limits::default().budget(400).scratch_dir(scratch.path()));
+    let log = build_log(200);
+    let limited = limiter.limit(&log, true);
+    let path = limited.spill_path.clone().expect("complete output saved");
+    assert_eq!(fs::read_to_string(&path).expect("spill file"), log);
+    #[cfg(unix)]
+    assert_eq!(mode(&path), 0o600);
+    let note = format!(
+        "...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; use read on {} with offset=15 to see middle]...",
+        path.display()
+    );
+    let head = first_chars(&log, 400);
+    let tail = last_chars(&log, 400);
+    assert_eq!(limited.content, format!("{head}\n{note}\n{tail}"));
+    // Following the hint: line 15 of the file is the first line not shown whole.
+    let line15 = fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .nth(14)
+        .unwrap()
+        .to_string();
+    assert_eq!(line15, "line 0015 of a long build log");
+
+    // No reading tool this turn: the path alone.
+    let bare = limiter.limit_with(&log, &Context::new(true));
+    let path = bare.spill_path.clone().expect("saved");
+    let note = format!(
+        "...[truncated 5200 chars; showing lines 1-14 and 187-201 of 201 total; the full output is in {}]...",
+        path.display()
+    );
+    assert_eq!(bare.content, format!("{head}\n{note}\n{tail}"));
+}
+
+#[test]
+fn read_view_note_counts_the_call_offset() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let limiter = Limiter::new(Limits::default().budget(400).scratch_dir(scratch.path()));
+    let log = build_log(200);
+    // The view started at offset=500: 499 lines come before it.
+    let ctx = Context::new(true)
+        .reader(Some("read"))
+        .reader_view(Some(499));
+    let limited = limiter.limit_with(&log, &ctx);
+    assert!(limited
+        .content
+        .contains("use read with offset=514 to see middle]..."));
+    assert!(limited.spill_path.is_none());
+}
+
+#[test]
+fn spill_message_without_a_reader_names_no_tool() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let limiter = Limiter::new(Limits::default().budget(400).scratch_dir(scratch.path()));
+    let log = build_log(2000);
+    let limited = limiter.limit_with(&log, &Context::new(true));
+    let path = limited.spill_path.clone().expect("spilled");
+    assert_eq!(
+        limited.content,
+        format!(
+            "Result too large (60000 chars). Full output was spilled to scratch file: {}",
+            path.display()
+        )
+    );
+    let proxy = Limiter::new(
+        Limits::default()
+            .budget(400)
+            .scratch_dir(scratch.path())
+            .reader_tool(Some("toolexec_read_spill")),
+    );
+    let limited = proxy.limit(&log, true);
+    assert!(limited
+        .content
+        .ends_with("\nUse toolexec_read_spill tool on this path if you need full content."));
 }
 
 #[test]
@@ -220,14 +300,18 @@ fn spill_threshold_is_max_of_spill_floor_and_three_times_effective_budget() {
     assert_eq!(Limits::default().budget(400).spill_threshold(false), 20_000);
     let limiter = Limiter::new(limits);
     let at = "a".repeat(30_000);
+    let limited = limiter.limit(&at, false);
     assert!(
-        limiter.limit(&at, false).spill_path.is_none(),
-        "exactly at the threshold is not spilled"
+        limited.middle.is_some() && !limited.content.starts_with("Result too large"),
+        "exactly at the threshold is not spilled (but cut, its complete output saved)"
     );
     let over = "a".repeat(30_001);
-    assert!(limiter.limit(&over, false).spill_path.is_some());
+    assert!(limiter
+        .limit(&over, false)
+        .content
+        .starts_with("Result too large"));
     assert!(
-        limiter.limit(&over, true).spill_path.is_none(),
+        limiter.limit(&over, true).middle.is_some(),
         "read-only success: threshold 90 000"
     );
 }
@@ -276,10 +360,14 @@ fn spill_failure_under_a_non_directory_gives_truncated_result_and_one_failure_li
     )));
     assert!(line.ends_with("; output truncated instead]"));
     let cut = limited.middle.expect("middle truncation instead");
+    // No file holds the middle: the note points nowhere.
+    let note = format!(
+        "...[truncated {} chars; showing lines 1-{} and {}-{} of {} total]...",
+        cut.removed, cut.head_end_line, cut.tail_start_line, cut.total_lines, cut.total_lines
+    );
     let expected = format!(
-        "{}\n{}\n{}{line}",
+        "{}\n{note}\n{}{line}",
         first_chars(&log, 400),
-        cut.note(),
         last_chars(&log, 400)
     );
     assert_eq!(limited.content, expected);
@@ -366,7 +454,11 @@ fn line_truncation_happens_before_middle_truncation_and_the_note_counts_its_resu
         "x".repeat(500),
         "y".repeat(500)
     );
-    let limited = limiter.limit(&content, false);
+    // A `read` result from line 1: the note is the plain re-read hint.
+    let ctx = Context::new(false)
+        .reader(Some("read"))
+        .reader_view(Some(0));
+    let limited = limiter.limit_with(&content, &ctx);
     let truncated = truncate_long_lines(&content, 20);
     assert_eq!(
         truncated,
@@ -588,7 +680,9 @@ proptest! {
         text in text(), budget in 0..3_000usize, max_line in 0..400usize, read_only in any::<bool>()
     ) {
         let limiter = Limiter::new(Limits::default().budget(budget).max_line(max_line).spill_floor(usize::MAX));
-        let limited = limiter.limit(&text, read_only);
+        // `read`'s own view from line 1: the note is the plain re-read hint.
+        let ctx = Context::new(read_only).reader(Some("read")).reader_view(Some(0));
+        let limited = limiter.limit_with(&text, &ctx);
         let e = if read_only { budget * 3 } else { budget };
         let lines = truncate_long_lines(&text, max_line);
         let (expected, cut) = middle_truncate_with_cut(&lines, e);

@@ -16,6 +16,7 @@ use toolexec_core::{Tool, ToolContext, ToolError, ToolFuture};
 
 use crate::args::Args;
 use crate::error::ToolsError;
+use crate::exec_output::Output;
 use crate::jail::Jail;
 
 /// Whether an environment variable is left out of exec's child
@@ -129,8 +130,11 @@ const SELF_TIMEOUT_SLACK: Duration = Duration::from_secs(1);
 ///   after it, for use without an executor.
 /// - **Capture.** stdout and stderr are read concurrently into one buffer
 ///   in arrival order (as a terminal would interleave them). Past
-///   [`ExecConfig::capture_cap`] bytes (1 MiB) only the first and last
-///   halves are kept and the middle is counted, so memory is bounded
+///   [`ExecConfig::capture_cap`] bytes (1 MiB) the complete output streams
+///   through the executor's redacting output sink
+///   ([`ToolContext::output_sink`]) into the call's spill file, so it stays
+///   available whole, while memory keeps only the first and last halves;
+///   without a sink the middle is dropped and counted. Memory is bounded
 ///   whatever the command prints. Decoding is lossy UTF-8.
 /// - **Environment.** The parent's environment without secret-looking
 ///   variables ([`is_secret_env_name`]) unless allowed by name; stdin is
@@ -143,6 +147,10 @@ const SELF_TIMEOUT_SLACK: Duration = Duration::from_secs(1);
 /// line, `exit status: N` or `exit status: killed by signal N (SIGNAME)`.
 /// A non-zero exit status is an ordinary result (not an error): the model
 /// reads it in the last line.
+///
+/// Flags: never [`Tool::read_only`]; [`Tool::concurrency_safe`] only when
+/// the call's `command` is read-only by [`crate::shell::classify`], so a
+/// writing command never runs beside another call.
 #[derive(Debug)]
 pub struct ExecTool {
     config: ExecConfig,
@@ -220,8 +228,12 @@ impl Tool for ExecTool {
         false
     }
 
-    fn concurrency_safe(&self, _input: &Value) -> bool {
-        true
+    /// Only for a command that [`crate::shell::is_read_only`] recognises.
+    fn concurrency_safe(&self, input: &Value) -> bool {
+        input
+            .get("command")
+            .and_then(Value::as_str)
+            .is_some_and(crate::shell::is_read_only)
     }
 
     fn timeout(&self, input: &Value) -> Duration {
@@ -279,101 +291,6 @@ impl Drop for GroupGuard {
     }
 }
 
-/// Output kept within a fixed budget: the first `head_cap` bytes, the last
-/// `tail_cap` bytes (a ring), and the count of everything in between.
-pub(crate) struct Capture {
-    head: Vec<u8>,
-    head_cap: usize,
-    tail: Vec<u8>,
-    tail_cap: usize,
-    /// Next write position in `tail` once it is full.
-    tail_pos: usize,
-    total: u64,
-}
-
-impl Capture {
-    pub(crate) fn new(cap: usize) -> Self {
-        let cap = cap.max(2);
-        let head_cap = cap / 2;
-        Capture {
-            head: Vec::new(),
-            head_cap,
-            tail: Vec::new(),
-            tail_cap: cap - head_cap,
-            tail_pos: 0,
-            total: 0,
-        }
-    }
-
-    pub(crate) fn push(&mut self, mut data: &[u8]) {
-        self.total += data.len() as u64;
-        if self.head.len() < self.head_cap {
-            let take = data.len().min(self.head_cap - self.head.len());
-            self.head.extend_from_slice(&data[..take]);
-            data = &data[take..];
-        }
-        if data.is_empty() {
-            return;
-        }
-        if data.len() >= self.tail_cap {
-            self.tail.clear();
-            self.tail
-                .extend_from_slice(&data[data.len() - self.tail_cap..]);
-            self.tail_pos = 0;
-            return;
-        }
-        if self.tail.len() < self.tail_cap {
-            let take = data.len().min(self.tail_cap - self.tail.len());
-            self.tail.extend_from_slice(&data[..take]);
-            data = &data[take..];
-            if data.is_empty() {
-                return;
-            }
-        }
-        // The ring is full: overwrite from tail_pos, wrapping once at most.
-        let first = data.len().min(self.tail_cap - self.tail_pos);
-        self.tail[self.tail_pos..self.tail_pos + first].copy_from_slice(&data[..first]);
-        let rest = &data[first..];
-        self.tail[..rest.len()].copy_from_slice(rest);
-        self.tail_pos = (self.tail_pos + data.len()) % self.tail_cap;
-    }
-
-    /// Bytes received in all.
-    pub(crate) fn total(&self) -> u64 {
-        self.total
-    }
-
-    /// The kept bytes as text: head, `[... N bytes dropped ...]`, tail.
-    pub(crate) fn render(&self) -> String {
-        let mut tail = Vec::with_capacity(self.tail.len());
-        tail.extend_from_slice(&self.tail[self.tail_pos..]);
-        tail.extend_from_slice(&self.tail[..self.tail_pos]);
-        let kept = (self.head.len() + tail.len()) as u64;
-        let dropped = self.total - kept;
-        if dropped == 0 {
-            let mut all = self.head.clone();
-            all.extend_from_slice(&tail);
-            return String::from_utf8_lossy(&all).into_owned();
-        }
-        // Do not start the tail inside a UTF-8 sequence.
-        let skip = tail
-            .iter()
-            .take(3)
-            .take_while(|&&b| (b & 0b1100_0000) == 0b1000_0000)
-            .count();
-        let mut out = String::from_utf8_lossy(&self.head).into_owned();
-        if !out.is_empty() && !out.ends_with('\n') {
-            out.push('\n');
-        }
-        out.push_str(&format!(
-            "[... {} bytes dropped ...]\n",
-            dropped + skip as u64
-        ));
-        out.push_str(&String::from_utf8_lossy(&tail[skip..]));
-        out
-    }
-}
-
 async fn read_from<R: AsyncRead + Unpin>(
     reader: &mut Option<R>,
     buf: &mut [u8],
@@ -399,18 +316,18 @@ impl Pipes {
 
     /// Reads on until both pipes reach end of file, they stay quiet for
     /// `quiet`, or `max` passed.
-    async fn drain(&mut self, capture: &mut Capture, quiet: Duration, max: Duration) {
+    async fn drain(&mut self, capture: &mut Output, quiet: Duration, max: Duration) {
         let end = Instant::now() + max;
         while self.open() && Instant::now() < end {
             let pause = tokio::time::sleep_until((Instant::now() + quiet).min(end));
             tokio::select! {
                 biased;
                 r = read_from(&mut self.stdout, &mut self.out_buf) => match r {
-                    Ok(n) if n > 0 => capture.push(&self.out_buf[..n]),
+                    Ok(n) if n > 0 => capture.push(&self.out_buf[..n]).await,
                     _ => self.stdout = None,
                 },
                 r = read_from(&mut self.stderr, &mut self.err_buf) => match r {
-                    Ok(n) if n > 0 => capture.push(&self.err_buf[..n]),
+                    Ok(n) if n > 0 => capture.push(&self.err_buf[..n]).await,
                     _ => self.stderr = None,
                 },
                 () = pause => break,
@@ -437,23 +354,6 @@ fn status_line(status: Option<&ExitStatus>) -> String {
         },
         None => "exit status: unknown (the process group was killed)".to_string(),
     }
-}
-
-fn assemble(capture: &Capture, notes: &[String], status: Option<&ExitStatus>) -> String {
-    let mut out = if capture.total() == 0 {
-        "(no output)".to_string()
-    } else {
-        capture.render()
-    };
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    for note in notes {
-        out.push_str(note);
-        out.push('\n');
-    }
-    out.push_str(&status_line(status));
-    out
 }
 
 async fn run(
@@ -490,7 +390,7 @@ async fn run(
         out_buf: vec![0; 64 * 1024],
         err_buf: vec![0; 64 * 1024],
     };
-    let mut capture = Capture::new(config.capture_cap);
+    let mut capture = Output::new(config.capture_cap, ctx);
     let mut wait = std::pin::pin!(child.wait());
     let mut deadline = std::pin::pin!(tokio::time::sleep(timeout + SELF_TIMEOUT_SLACK));
     let mut cancelled = std::pin::pin!(ctx.cancelled());
@@ -502,11 +402,17 @@ async fn run(
             () = &mut deadline => break End::TimedOut,
             status = &mut wait => break End::Exited(status),
             r = read_from(&mut pipes.stdout, &mut pipes.out_buf) => match r {
-                Ok(n) if n > 0 => { capture.push(&pipes.out_buf[..n]); progress.output(&pipes.out_buf[..n]) }
+                Ok(n) if n > 0 => {
+                    progress.output(&pipes.out_buf[..n]);
+                    capture.push(&pipes.out_buf[..n]).await
+                }
                 _ => pipes.stdout = None,
             },
             r = read_from(&mut pipes.stderr, &mut pipes.err_buf) => match r {
-                Ok(n) if n > 0 => { capture.push(&pipes.err_buf[..n]); progress.output(&pipes.err_buf[..n]) }
+                Ok(n) if n > 0 => {
+                    progress.output(&pipes.err_buf[..n]);
+                    capture.push(&pipes.err_buf[..n]).await
+                }
                 _ => pipes.stderr = None,
             },
         }
@@ -538,7 +444,9 @@ async fn run(
                 _ => "[cancelled; the process group was killed]".to_string(),
             };
             // In case the executor drops this future before it returns.
-            ctx.set_partial_output(assemble(&capture, std::slice::from_ref(&note), None));
+            ctx.set_partial_output(
+                capture.preview(std::slice::from_ref(&note), &status_line(None)),
+            );
             guard.signal(Signal::SIGTERM);
             let term_end = Instant::now() + TERM_GRACE;
             let mut status = None;
@@ -546,11 +454,11 @@ async fn run(
                 tokio::select! {
                     s = &mut wait => { status = Some(s); break; }
                     r = read_from(&mut pipes.stdout, &mut pipes.out_buf) => match r {
-                        Ok(n) if n > 0 => capture.push(&pipes.out_buf[..n]),
+                        Ok(n) if n > 0 => capture.push(&pipes.out_buf[..n]).await,
                         _ => pipes.stdout = None,
                     },
                     r = read_from(&mut pipes.stderr, &mut pipes.err_buf) => match r {
-                        Ok(n) if n > 0 => capture.push(&pipes.err_buf[..n]),
+                        Ok(n) if n > 0 => capture.push(&pipes.err_buf[..n]).await,
                         _ => pipes.stderr = None,
                     },
                     () = tokio::time::sleep_until(term_end) => break,
@@ -567,28 +475,12 @@ async fn run(
             status.and_then(Result::ok)
         }
     };
-    Ok(assemble(&capture, &notes, status.as_ref()))
+    Ok(capture.finish(&notes, &status_line(status.as_ref())).await)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    #[test]
-    fn capture_keeps_everything_under_the_cap() {
-        let mut c = Capture::new(10);
-        c.push(b"hello ");
-        c.push(b"w");
-        assert_eq!(c.render(), "hello w");
-    }
-
-    #[test]
-    fn capture_drops_and_counts_the_middle() {
-        let mut c = Capture::new(8);
-        c.push(b"0123456789abcdef");
-        assert_eq!(c.render(), "0123\n[... 8 bytes dropped ...]\ncdef");
-    }
 
     #[test]
     fn secret_names() {
@@ -660,36 +552,5 @@ mod tests {
             status_line(Some(&ExitStatus::from_raw(9))),
             "exit status: killed by signal 9 (SIGKILL)"
         );
-    }
-
-    proptest! {
-        /// Whatever the chunking, the capture keeps exactly the first and
-        /// last halves of the stream and counts the rest.
-        #[test]
-        fn capture_is_head_plus_tail(
-            chunks in proptest::collection::vec(proptest::collection::vec(b'a'..=b'z', 0..40), 0..30),
-            cap in 2usize..64,
-        ) {
-            let mut c = Capture::new(cap);
-            let all: Vec<u8> = chunks.concat();
-            for chunk in &chunks {
-                c.push(chunk);
-            }
-            let head_cap = cap / 2;
-            let tail_cap = cap - head_cap;
-            let expected = if all.len() <= cap {
-                String::from_utf8(all.clone()).unwrap()
-            } else {
-                let head = &all[..head_cap];
-                let tail = &all[all.len() - tail_cap..];
-                format!(
-                    "{}\n[... {} bytes dropped ...]\n{}",
-                    String::from_utf8_lossy(head),
-                    all.len() - cap,
-                    String::from_utf8_lossy(tail)
-                )
-            };
-            prop_assert_eq!(c.render(), expected);
-        }
     }
 }

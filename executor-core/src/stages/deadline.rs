@@ -88,6 +88,10 @@ enum Interrupt {
 }
 
 impl Stage for DeadlineStage {
+    fn name(&self) -> &str {
+        "deadline"
+    }
+
     fn call<'a>(&'a self, mut inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         Box::pin(async move {
             let name = inv.call.name.clone();
@@ -129,9 +133,14 @@ impl Stage for DeadlineStage {
                     Outcome::error(ErrorKind::Cancelled, format!("tool {name} was cancelled"))
                 }
                 Interrupt::Deadline => {
+                    let mut full_output = None;
                     let partial = tokio::select! {
                         biased;
                         done = &mut fut => match done {
+                            Ok(out) if out.full_output.is_some() => {
+                                full_output = out.full_output;
+                                None
+                            }
                             Ok(out) if out.content != empty_result_message(&name) => Some(out.content),
                             _ => None,
                         },
@@ -139,15 +148,21 @@ impl Stage for DeadlineStage {
                         _ = batch.cancelled() => None,
                     };
                     drop(fut);
-                    let partial = partial
-                        .filter(|p| !p.is_empty())
-                        .or_else(|| ctx.take_partial_output().filter(|p| !p.is_empty()));
                     let mut message = timeout_message(&name, timeout);
-                    if let Some(partial) = partial {
-                        message.push_str("\n\n");
-                        message.push_str(&partial);
+                    if full_output.is_none() {
+                        let partial = partial
+                            .filter(|p| !p.is_empty())
+                            .or_else(|| ctx.take_partial_output().filter(|p| !p.is_empty()));
+                        if let Some(partial) = partial {
+                            message.push_str("\n\n");
+                            message.push_str(&partial);
+                        }
                     }
-                    Outcome::error(ErrorKind::Timeout, message)
+                    // With a sink file the message is the header the limit
+                    // stage puts before the limited view of the file.
+                    let mut outcome = Outcome::error(ErrorKind::Timeout, message);
+                    outcome.full_output = full_output;
+                    outcome
                 }
             }
         })

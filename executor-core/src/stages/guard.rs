@@ -24,10 +24,16 @@ impl GuardStage {
 }
 
 impl Stage for GuardStage {
+    fn name(&self) -> &str {
+        "guard"
+    }
+
     fn call<'a>(&'a self, mut inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         let verdict = {
             let guard = self.guard.read().unwrap_or_else(|p| p.into_inner());
-            guard.check(&inv.call.name, &inv.call.input)
+            // The scheduler parsed the input to ask the tool's flags: it
+            // is handed on, not parsed again.
+            guard.check_parsed(&inv.call.name, &inv.call.input, inv.input.take())
         };
         match verdict {
             Ok(input) => {

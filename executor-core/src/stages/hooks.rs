@@ -62,6 +62,10 @@ impl HooksStage {
 }
 
 impl Stage for HooksStage {
+    fn name(&self) -> &str {
+        "pre-hook"
+    }
+
     fn call<'a>(&'a self, mut inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         if self.hooks.is_empty() {
             return next.run(inv);

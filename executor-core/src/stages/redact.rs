@@ -52,9 +52,19 @@ fn mask(redactor: &Redactor, outcome: &mut Outcome) {
             outcome.report = masked;
         }
     }
+    // The structured list echoes the same paths (SPEC §4).
+    for change in &mut outcome.changes {
+        if let Cow::Owned(masked) = redactor.redact(&change.path) {
+            change.path = masked;
+        }
+    }
 }
 
 impl Stage for RedactStage {
+    fn name(&self) -> &str {
+        "redact"
+    }
+
     fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         let name = inv.call.name.clone();
         next.run(inv)
@@ -71,12 +81,15 @@ impl Stage for RedactStage {
                 .await
                 .unwrap_or_else(|err| {
                     // Never let unmasked text through: drop it instead.
-                    Outcome::error(
-                        ErrorKind::Execution,
-                        format!(
-                            "tool {name}: its output could not be redacted and was withheld: {err}"
+                    match err.try_into_panic() {
+                        Ok(payload) => crate::stages::stage_panic("redact", payload.as_ref()),
+                        Err(err) => Outcome::error(
+                            ErrorKind::Execution,
+                            format!(
+                                "tool {name}: its output could not be redacted and was withheld: {err}"
+                            ),
                         ),
-                    )
+                    }
                 })
             })
             .boxed()

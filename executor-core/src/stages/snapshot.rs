@@ -2,7 +2,7 @@
 //! steps 4 and 6, §3).
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use futures_util::future::BoxFuture;
 use toolexec_snapshot::{Bounds, Diff, Snapshot};
@@ -59,6 +59,90 @@ pub struct SnapshotStage {
     root: PathBuf,
     config: SnapshotConfig,
     observers: Arc<[Arc<dyn ChangeObserver>]>,
+    windows: Arc<Windows>,
+}
+
+/// The snapshot windows open right now, to tell which calls overlapped
+/// (SPEC §2 step 6): two windows overlap exactly when one opens while the
+/// other is open, so each opening records itself in every open window and
+/// every open window in itself.
+#[derive(Debug, Default)]
+struct Windows {
+    open: Mutex<Vec<Window>>,
+}
+
+#[derive(Debug)]
+struct Window {
+    key: u64,
+    /// (arrival order, call id) of this call.
+    me: (u64, String),
+    /// The calls whose windows overlapped this one.
+    overlapped: Vec<(u64, String)>,
+}
+
+impl Windows {
+    fn open(&self, order: u64, id: &str) -> u64 {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let key = open.iter().map(|w| w.key + 1).max().unwrap_or(0);
+        let me = (order, id.to_string());
+        let mut overlapped = Vec::with_capacity(open.len());
+        for window in open.iter_mut() {
+            window.overlapped.push(me.clone());
+            overlapped.push(window.me.clone());
+        }
+        open.push(Window {
+            key,
+            me,
+            overlapped,
+        });
+        key
+    }
+
+    /// Closes the window and returns the ids that overlapped it, in
+    /// arrival (input) order.
+    fn close(&self, key: u64) -> Vec<String> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(at) = open.iter().position(|w| w.key == key) else {
+            return Vec::new();
+        };
+        let mut overlapped = open.swap_remove(at).overlapped;
+        drop(open);
+        overlapped.sort();
+        overlapped.dedup();
+        overlapped.into_iter().map(|(_, id)| id).collect()
+    }
+}
+
+/// Closes a window when the call ends, however it ends (also when its
+/// future is dropped).
+struct WindowGuard<'a> {
+    windows: &'a Windows,
+    key: Option<u64>,
+}
+
+impl WindowGuard<'_> {
+    fn close(mut self) -> Vec<String> {
+        self.key
+            .take()
+            .map(|key| self.windows.close(key))
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for WindowGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(key) = self.key.take() {
+            self.windows.close(key);
+        }
+    }
+}
+
+/// The line that ends the report of a call whose window overlapped others.
+pub fn overlap_line(ids: &[String]) -> String {
+    format!(
+        "(calls {} ran at the same time; some changes may be theirs)",
+        ids.join(", ")
+    )
 }
 
 impl std::fmt::Debug for SnapshotStage {
@@ -82,6 +166,7 @@ impl SnapshotStage {
             root,
             config,
             observers: observers.into(),
+            windows: Arc::default(),
         }
     }
 
@@ -124,14 +209,22 @@ impl SnapshotStage {
         Some(toolexec_snapshot::diff(&before?, &after?))
     }
 
+    /// The watcher's mark and the before-snapshot, both on the blocking
+    /// pool (the watcher's `begin` waits for its event thread).
     #[cfg(feature = "watch")]
-    fn begin(&self) -> Option<toolexec_snapshot::CallMark> {
-        self.config.watcher.as_ref().map(|w| w.begin())
+    async fn begin(&self) -> (Option<toolexec_snapshot::CallMark>, Option<Snapshot>) {
+        let mark = match self.config.watcher.clone() {
+            Some(watcher) => tokio::task::spawn_blocking(move || watcher.begin())
+                .await
+                .ok(),
+            None => None,
+        };
+        (mark, self.take().await)
     }
 
     #[cfg(not(feature = "watch"))]
-    fn begin(&self) -> Option<()> {
-        None
+    async fn begin(&self) -> (Option<()>, Option<Snapshot>) {
+        (None, self.take().await)
     }
 }
 
@@ -144,20 +237,33 @@ fn kind_of(kind: toolexec_snapshot::ChangeKind) -> ChangeKind {
 }
 
 impl Stage for SnapshotStage {
+    fn name(&self) -> &str {
+        "snapshot"
+    }
+
     fn call<'a>(&'a self, inv: Invocation, next: Next<'a>) -> BoxFuture<'a, Outcome> {
         if inv.read_only() || inv.tool.is_none() {
             return next.run(inv);
         }
         Box::pin(async move {
-            let mark = self.begin();
-            let before = self.take().await;
+            let window = WindowGuard {
+                key: Some(self.windows.open(inv.ctx.order(), &inv.call.id)),
+                windows: &self.windows,
+            };
+            let (mark, before) = self.begin().await;
             let mut outcome = next.run(inv).await;
-            let Some(diff) = self.after(mark, before).await else {
+            let diff = self.after(mark, before).await;
+            let overlapped = window.close();
+            let Some(diff) = diff else {
                 return outcome;
             };
             outcome.report = diff.report();
             if diff.is_empty() {
                 return outcome;
+            }
+            if !overlapped.is_empty() {
+                outcome.report.push('\n');
+                outcome.report.push_str(&overlap_line(&overlapped));
             }
             outcome.changes = diff
                 .changes()
@@ -183,12 +289,20 @@ impl Stage for SnapshotStage {
                 // Observers may hash files: keep that off the async threads,
                 // and finish before the result is handed back, so that the
                 // next call already sees the new baseline.
-                let _ = tokio::task::spawn_blocking(move || {
+                let observed = tokio::task::spawn_blocking(move || {
                     for observer in observers.iter() {
                         observer.files_changed(&root, &observed);
                     }
                 })
                 .await;
+                if let Err(err) = observed {
+                    if err.is_panic() {
+                        let mut failed = crate::stages::panic_outcome("observer", err);
+                        failed.changes = outcome.changes;
+                        failed.report = outcome.report;
+                        return failed;
+                    }
+                }
             }
             outcome
         })
