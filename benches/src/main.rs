@@ -143,6 +143,16 @@ const ROWS: &[RowDef] = &[
         what: "grep through the race-free jail, 10 000-file tree",
         run: row_jail_grep,
     },
+    RowDef {
+        name: "mcp-stdio",
+        what: "MCP round trip of a no-op tools/call over stdio",
+        run: row_mcp_stdio,
+    },
+    RowDef {
+        name: "mcp-http",
+        what: "MCP round trip of a no-op tools/call over Streamable HTTP",
+        run: row_mcp_http,
+    },
 ];
 
 /// Run settings: `--quick` shrinks inputs and repetitions.
@@ -1509,6 +1519,17 @@ fn probe(kind: &str, arg: u64) -> Result<(), String> {
             println!("PROBE\t{hwm}\t{arg}");
             Ok(())
         }
+        "mcp-serve" => {
+            // The MCP server of the mcp-stdio row, on this process's stdio.
+            let rt = runtime()?;
+            let executor = noop_executor(&std::env::temp_dir())?;
+            rt.block_on(toolexec_mcp::serve(
+                executor,
+                toolexec_mcp::Transport::Stdio,
+            ))
+            .map_err(|e| e.to_string())?;
+            Ok(())
+        }
         _ => Err(format!("unknown probe {kind:?}")),
     }
 }
@@ -1759,6 +1780,214 @@ fn row_grep(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         &fmt_ratio(o / r),
         "report",
         "report",
+    );
+    Ok(())
+}
+
+// ------------------------------------------------------------------ MCP
+
+/// The executor of the MCP rows: the no-op tool, the default chain without
+/// the snapshot stage.
+fn noop_executor(dir: &Path) -> Result<Executor, String> {
+    Executor::builder(dir)
+        .tool(Noop(path_schema()))
+        .snapshot(None)
+        .build()
+        .map_err(|e| format!("executor: {e}"))
+}
+
+/// Median seconds of one direct `Executor::run_call` of the no-op tool.
+fn direct_call_secs(rt: &tokio::runtime::Runtime, executor: &Executor, n: usize) -> f64 {
+    let mut times = Vec::with_capacity(n);
+    for i in 0..n {
+        let call = ToolCall::new(i.to_string(), "noop", r#"{"path":"src/main.rs"}"#);
+        let start = Instant::now();
+        let r = rt.block_on(executor.run_call(call, &BatchOptions::new()));
+        times.push(secs(start));
+        black_box(r);
+    }
+    median(times)
+}
+
+fn mcp_row(out: &mut Out, what: &str, per_ours: f64, per_ref: f64, goal: Option<f64>) {
+    let added = per_ours - per_ref;
+    out.row(
+        what,
+        &format!("{}/call ({})", fmt_time(per_ours), fmt_added(added)),
+        &format!("{}/call executor directly", fmt_time(per_ref)),
+        &fmt_ratio(per_ours / per_ref),
+        goal.map_or("report", |_| "≤ 200 µs added"),
+        match goal {
+            Some(g) => verdict(added <= g),
+            None => "report",
+        },
+    );
+}
+
+fn row_mcp_stdio(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    use rmcp::ServiceExt;
+    let n = cfg.pick(300, 2_000);
+    let rt = runtime()?;
+    let dir = temp_dir("mcp-stdio")?;
+    let executor = noop_executor(dir.path())?;
+    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+    progress(&format!("{n} tools/call round trips over stdio"));
+    let per_ours = rt.block_on(async {
+        let mut child = tokio::process::Command::new(&exe)
+            .args(["--probe", "mcp-serve"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| format!("spawn the server: {e}"))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err("no pipes".to_string());
+        };
+        let client = ().serve((stdout, stdin)).await.map_err(|e| format!("handshake: {e}"))?;
+        let mut times = Vec::with_capacity(n);
+        for i in 0..n + 20 {
+            let mut params = rmcp::model::CallToolRequestParams::new("noop");
+            params.arguments = json!({"path": "src/main.rs"}).as_object().cloned();
+            let start = Instant::now();
+            let r = client
+                .peer()
+                .call_tool(params)
+                .await
+                .map_err(|e| format!("call: {e}"))?;
+            let t = secs(start);
+            if r.is_error == Some(true) {
+                return Err(format!("the call failed: {r:?}"));
+            }
+            if i >= 20 {
+                times.push(t);
+            }
+        }
+        let _ = client.cancel().await;
+        let _ = child.wait().await;
+        Ok::<_, String>(median(times))
+    })?;
+    let per_ref = direct_call_secs(&rt, &executor, n);
+    mcp_row(
+        out,
+        "MCP round trip of a no-op tools/call over stdio (rmcp client, `toolexec_mcp::serve` in a child process)",
+        per_ours,
+        per_ref,
+        Some(200e-6),
+    );
+    Ok(())
+}
+
+/// One HTTP/1.1 POST on a kept-alive connection; the response's head and
+/// body (chunked SSE or plain) as text.
+async fn http_post(
+    stream: &mut tokio::net::TcpStream,
+    addr: &str,
+    session: Option<&str>,
+    body: &str,
+) -> Result<(String, String), String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if let Some(id) = session {
+        request.push_str(&format!("Mcp-Session-Id: {id}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("connection closed".to_string());
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&buf);
+        let Some((head, rest)) = text.split_once("\r\n\r\n") else {
+            continue;
+        };
+        let head_l = head.to_ascii_lowercase();
+        if let Some(len) = head_l
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length: "))
+            .and_then(|v| v.trim().parse::<usize>().ok())
+        {
+            if rest.len() >= len {
+                return Ok((head.to_string(), rest.to_string()));
+            }
+        } else if rest.ends_with("0\r\n\r\n") {
+            return Ok((head.to_string(), rest.to_string()));
+        }
+    }
+}
+
+fn row_mcp_http(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let n = cfg.pick(300, 2_000);
+    let rt = runtime()?;
+    let dir = temp_dir("mcp-http")?;
+    let executor = noop_executor(dir.path())?;
+    progress(&format!("{n} tools/call round trips over Streamable HTTP"));
+    let per_ours = rt.block_on(async {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let tx = std::sync::Mutex::new(Some(tx));
+        let options = toolexec_mcp::HttpOptions::new(([127, 0, 0, 1], 0).into()).on_listening(
+            move |addr| {
+                if let Some(tx) = tx.lock().ok().and_then(|mut t| t.take()) {
+                    let _ = tx.send(addr);
+                }
+            },
+        );
+        let stop = tokio_util::sync::CancellationToken::new();
+        let server = toolexec_mcp::Server::new(executor.clone()).shutdown_on(stop.clone());
+        let serving = tokio::spawn(server.serve(toolexec_mcp::Transport::Http(options)));
+        let addr = rx.await.map_err(|_| "the server did not listen".to_string())?.to_string();
+        let mut stream = tokio::net::TcpStream::connect(&addr).await.map_err(|e| e.to_string())?;
+        let (head, _) = http_post(
+            &mut stream,
+            &addr,
+            None,
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#,
+        )
+        .await?;
+        let session = head
+            .lines()
+            .find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.eq_ignore_ascii_case("mcp-session-id").then(|| v.trim().to_string())
+            })
+            .ok_or("no session id")?;
+        http_post(&mut stream, &addr, Some(&session), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await?;
+        let mut times = Vec::with_capacity(n);
+        for i in 1..=n + 20 {
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"noop","arguments":{{"path":"src/main.rs"}}}}}}"#
+            );
+            let start = Instant::now();
+            let (_, reply) = http_post(&mut stream, &addr, Some(&session), &body).await?;
+            let t = secs(start);
+            if !reply.contains(r#"\"isError\":false"#) && !reply.contains(r#""isError":false"#) {
+                return Err(format!("unexpected reply: {reply}"));
+            }
+            if i > 20 {
+                times.push(t);
+            }
+        }
+        stop.cancel();
+        let _ = serving.await;
+        Ok::<_, String>(median(times))
+    })?;
+    let per_ref = direct_call_secs(&rt, &executor, n);
+    mcp_row(
+        out,
+        "MCP round trip of a no-op tools/call over Streamable HTTP (one kept-alive connection, SSE replies)",
+        per_ours,
+        per_ref,
+        None,
     );
     Ok(())
 }

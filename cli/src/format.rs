@@ -96,7 +96,12 @@ pub fn write_tools(format: ToolsFormat, tools: &[ToolInfo]) -> serde_json::Resul
         ToolsFormat::Anthropic => serde_json::to_string_pretty(&formats::anthropic_tools(tools)),
         // As `toolexec mcp` lists them: exec alone reaches outside.
         ToolsFormat::Mcp => {
-            serde_json::to_string_pretty(&formats::mcp_tools(tools, |t| t.name == "exec"))
+            // The very definitions `toolexec mcp` lists (titles included).
+            let list: Vec<_> = tools
+                .iter()
+                .map(toolexec_mcp::server::builtin_tool_definition)
+                .collect();
+            serde_json::to_string_pretty(&list)
         }
     }
 }

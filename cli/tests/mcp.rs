@@ -968,7 +968,7 @@ async fn proxy_spills_a_100000_char_result() {
     // The proxy offers no `read`: the message names a tool only when the
     // model can call it (SPEC §5.4).
     assert!(
-        t.ends_with(".txt\nUse toolexec_read_spill on this path if you need full content."),
+        t.ends_with(".txt\nUse toolexec_read_spill tool on this path if you need full content."),
         "{t}"
     );
     let spill = meta(&r, "toolexec/spillPath");
@@ -994,7 +994,7 @@ async fn proxy_spill_hint_names_its_spill_reader_which_reads_only_its_spill_file
     let path = meta(&r, "toolexec/spillPath").as_str().unwrap().to_string();
     assert!(
         t.ends_with(&format!(
-            "{path}\nUse toolexec_read_spill on this path if you need full content."
+            "{path}\nUse toolexec_read_spill tool on this path if you need full content."
         )),
         "{t}"
     );
@@ -1348,6 +1348,76 @@ async fn proxy_fails_pending_calls_and_exits_non_zero_when_the_child_dies() {
         s.stderr().contains("exited (exit status: 3)")
     })
     .await;
+}
+
+// ---------------------------------------------------------------- bad input
+
+/// Runs `toolexec ARGS` with `lines` on stdin (then end of input); its
+/// stdout lines parsed as JSON (each must be JSON) and its exit status.
+fn raw_session(args: &[&str], lines: &[String]) -> (Vec<Value>, Option<i32>) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(TOOLEXEC)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = lines.to_vec();
+    let writer = std::thread::spawn(move || {
+        for line in lines {
+            if stdin.write_all(line.as_bytes()).is_err() || stdin.write_all(b"\n").is_err() {
+                return;
+            }
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let text = String::from_utf8(out.stdout).expect("utf-8 stdout");
+    let values = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    (values, out.status.code())
+}
+
+#[test]
+fn mcp_answers_bad_input_on_stdio_with_errors_and_keeps_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = "a".repeat(10 * 1024 * 1024);
+    let initialize = r#"{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    // Only the request after the last line (tools/list, id 7) needs an
+    // answer before end of input: sleep on nothing, the writer just ends.
+    let lines = vec![
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.to_string(),
+        "this is not json".to_string(),
+        format!(r#"{{"jsonrpc":"2.0","id":2,"method":"ping","params":{{"x":"{big}"}}}}"#),
+        r#"{"jsonrpc":"2.0","id":3,"method":"nope/nothing"}"#.to_string(),
+        initialize.to_string(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_string(),
+        "{\"unterminated".to_string(),
+        r#"{"jsonrpc":"2.0","id":5,"method":"nope/nothing"}"#.to_string(),
+        format!(r#"{{"jsonrpc":"2.0","id":6,"method":"ping","params":{{"x":"{big}"}}}}"#),
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#.to_string(),
+    ];
+    let (replies, code) = raw_session(&["mcp", "--workdir", dir_str(dir.path())], &lines);
+    assert_eq!(code, Some(0));
+    let by_id = |id: u64| {
+        replies
+            .iter()
+            .find(|r| r["id"] == json!(id))
+            .unwrap_or_else(|| panic!("no reply {id}: {replies:?}"))
+            .clone()
+    };
+    // Before initialize: an error naming what is missing, no crash.
+    assert!(by_id(1)["error"]["message"].is_string(), "{}", by_id(1));
+    assert!(by_id(3)["error"]["message"].is_string(), "{}", by_id(3));
+    assert_eq!(by_id(4)["result"]["serverInfo"]["name"], json!("toolexec"));
+    assert_eq!(by_id(5)["error"]["code"], json!(-32601));
+    assert_eq!(by_id(6)["result"], json!({}));
+    let tools = by_id(7)["result"]["tools"].as_array().unwrap().len();
+    assert!(tools >= 6, "{}", by_id(7));
 }
 
 /// `toolexec tools --format mcp` prints exactly what `toolexec mcp` lists.

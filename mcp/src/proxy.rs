@@ -1036,8 +1036,12 @@ fn build_executor(
             Some(dir) => dir.clone(),
             None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
         };
+        // Hints name the proxy's own spill reader (the child may have no
+        // read tool, or refuse the scratch path).
+        let limits = pipeline.limits()?.reader_tool(Some(READ_SPILL));
         let mut builder = pipeline
             .apply(Executor::builder(root), redactor.clone())?
+            .limits(Some(limits))
             .snapshot(snapshot.clone());
         let mut definitions = HashMap::new();
         for (tool, definition) in &tools {

@@ -476,11 +476,17 @@ async fn run(
             () = &mut deadline => break End::TimedOut,
             status = &mut wait => break End::Exited(status),
             r = read_from(&mut pipes.stdout, &mut pipes.out_buf) => match r {
-                Ok(n) if n > 0 => { capture.push(&pipes.out_buf[..n]).await; progress.output(&pipes.out_buf[..n]) }
+                Ok(n) if n > 0 => {
+                    progress.output(&pipes.out_buf[..n]);
+                    capture.push(&pipes.out_buf[..n]).await
+                }
                 _ => pipes.stdout = None,
             },
             r = read_from(&mut pipes.stderr, &mut pipes.err_buf) => match r {
-                Ok(n) if n > 0 => { capture.push(&pipes.err_buf[..n]).await; progress.output(&pipes.err_buf[..n]) }
+                Ok(n) if n > 0 => {
+                    progress.output(&pipes.err_buf[..n]);
+                    capture.push(&pipes.err_buf[..n]).await
+                }
                 _ => pipes.stderr = None,
             },
         }
