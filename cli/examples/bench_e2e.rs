@@ -109,6 +109,16 @@ const ROWS: &[RowDef] = &[
         run: row_grep,
     },
     RowDef {
+        name: "formats-openai",
+        what: "OpenAI message → calls → tool messages, 100 calls",
+        run: row_formats_openai,
+    },
+    RowDef {
+        name: "shell-classifier",
+        what: "exec read-only classifier, per command",
+        run: row_shell_classifier,
+    },
+    RowDef {
         name: "exec-sandbox",
         what: "exec spawn of `true` in the sandbox",
         run: row_exec_sandbox,
@@ -1718,6 +1728,161 @@ fn row_grep(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         "report",
         "report",
     );
+    Ok(())
+}
+
+// ------------------------------------------------------------------ shell classifier row
+
+// The table of tools-builtin's classifier test: `SHELL_TABLE`.
+include!("../../tools-builtin/tests/data/shell_table.rs");
+
+/// The read-only classifier that decides whether an exec call may run
+/// concurrently: median time per command over the test table, against
+/// one spawn of `sh -c true` (what the call costs anyway).
+fn row_shell_classifier(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let reps = cfg.pick(30, 200);
+    let rounds = cfg.pick(20, 100);
+    let dir = temp_dir("shell")?;
+    let commands = SHELL_TABLE.len();
+    let wrong = SHELL_TABLE
+        .iter()
+        .filter(|(c, safe)| toolexec_tools::shell::is_read_only(black_box(c)) != *safe)
+        .count();
+    if wrong > 0 {
+        return Err(format!("{wrong} commands misclassified"));
+    }
+    progress(&format!(
+        "classify {commands} commands × {rounds} rounds vs sh -c true × {reps} reps"
+    ));
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let start = Instant::now();
+            for _ in 0..rounds {
+                for (command, _) in SHELL_TABLE {
+                    black_box(toolexec_tools::shell::is_read_only(black_box(command)));
+                }
+            }
+            secs(start) / (rounds * commands) as f64
+        },
+        || {
+            let start = Instant::now();
+            let _ = Command::new("sh")
+                .args(["-c", "true"])
+                .current_dir(dir.path())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            secs(start)
+        },
+    );
+    let (ours, reference) = (median(ours), median(reference));
+    out.row(
+        &format!("exec read-only classifier, per command ({commands} commands)"),
+        &fmt_time(ours),
+        &format!("{} (spawn of sh -c true)", fmt_time(reference)),
+        &fmt_ratio(ours / reference),
+        "≤ 5 µs",
+        verdict(ours <= 5e-6),
+    );
+    Ok(())
+}
+
+// ------------------------------------------------------------------ formats row
+
+/// Converting a 100-call OpenAI assistant message to calls and the results
+/// back to tool messages, against the executor's own time for the same
+/// 100 no-op calls (full chain without snapshot).
+fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    use toolexec_core::formats::{openai_calls, openai_results};
+    const CALLS: usize = 100;
+    let reps = cfg.pick(50, 300);
+    let rt = runtime()?;
+    let dir = temp_dir("formats")?;
+    let executor = Executor::builder(dir.path())
+        .tool(Noop(path_schema()))
+        .snapshot(None)
+        .build()
+        .map_err(|e| format!("executor: {e}"))?;
+    let mut rng = Rng::new();
+    let message = json!({
+        "role": "assistant",
+        "content": null,
+        "tool_calls": (0..CALLS).map(|_| json!({
+            "id": format!("call_{}", rng.chars(24, ALNUM)),
+            "type": "function",
+            "function": {"name": "noop", "arguments": "{\"path\":\"src/main.rs\"}"}
+        })).collect::<Vec<_>>()
+    });
+    let text = message.to_string();
+    let batch = openai_calls(&message).map_err(|e| e.to_string())?;
+    let results = rt.block_on(executor.run_batch(batch.calls.clone(), &BatchOptions::new()));
+    if results.iter().any(|r| r.is_error) {
+        return Err("the executor refused a call".to_string());
+    }
+    progress(&format!(
+        "{CALLS}-call message × {reps} reps, conversion vs run_batch"
+    ));
+    let bad = Cell::new(0usize);
+    let (ours, reference) = interleaved(
+        reps,
+        || {
+            let start = Instant::now();
+            let got = openai_calls(black_box(&message)).map(|b| b.calls.len());
+            let reply = openai_results(batch.api, black_box(&results));
+            let t = secs(start);
+            if got != Ok(CALLS) || reply.len() != CALLS {
+                bad.set(bad.get() + 1);
+            }
+            t
+        },
+        || {
+            let calls = batch.calls.clone();
+            let start = Instant::now();
+            let results = rt.block_on(executor.run_batch(calls, &BatchOptions::new()));
+            let t = secs(start);
+            if results.len() != CALLS {
+                bad.set(bad.get() + 1);
+            }
+            t
+        },
+    );
+    // The same from and to JSON text, for the note.
+    let mut text_times = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let start = Instant::now();
+        let value: Value = serde_json::from_str(black_box(&text)).map_err(|e| e.to_string())?;
+        let calls = openai_calls(&value).map_err(|e| e.to_string())?;
+        let reply = serde_json::to_string(&openai_results(calls.api, &results))
+            .map_err(|e| e.to_string())?;
+        black_box(reply);
+        text_times.push(secs(start));
+    }
+    if bad.get() > 0 {
+        return Err(format!(
+            "{} rounds gave the wrong number of calls",
+            bad.get()
+        ));
+    }
+    let (ours, reference) = (median(ours), median(reference));
+    let ratio = ours / reference;
+    out.row(
+        &format!("OpenAI message → calls → tool messages ({CALLS} calls, parsed value to values)"),
+        &fmt_time(ours),
+        &format!(
+            "{} run_batch of the same {CALLS} no-op calls",
+            fmt_time(reference)
+        ),
+        &format!("{:.2} %", ratio * 100.0),
+        "≤ 1 % of the batch",
+        verdict(ratio <= 0.01),
+    );
+    out.note(&format!(
+        "formats-openai: from JSON text ({} bytes) to JSON text, parsing and printing included: {} per {CALLS}-call batch.",
+        text.len(),
+        fmt_time(median(text_times))
+    ));
     Ok(())
 }
 

@@ -11,6 +11,7 @@
 //! failures); 2 for unusable arguments or input, with one line on stderr.
 
 mod demo;
+mod format;
 mod mcp;
 mod run;
 
@@ -41,7 +42,11 @@ enum Command {
     /// Mask secrets from stdin to stdout.
     Redact(RedactArgs),
     /// Print the built-in tools with their schemas, as JSON.
-    Tools,
+    Tools {
+        /// The shape: toolexec's own, or a model API's tool list.
+        #[arg(long, value_enum, default_value_t)]
+        format: format::ToolsFormat,
+    },
     /// Serve the built-in tools over MCP on stdio, through the pipeline.
     Mcp(mcp::McpArgs),
     /// Serve the tools of the child MCP server CMD over MCP on stdio,
@@ -104,7 +109,7 @@ fn main() -> ExitCode {
             Command::Demo { keep } => demo::run(keep).await.map_err(CliError::Runtime),
             Command::Run(args) => run::run(args).await,
             Command::Redact(args) => redact(args),
-            Command::Tools => tools(),
+            Command::Tools { format } => tools(format),
             Command::Mcp(args) => mcp::run(args).await,
             Command::Proxy(args) => mcp::run_proxy(args).await,
         }
@@ -153,28 +158,16 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn tools() -> Result<(), CliError> {
+fn tools(format: format::ToolsFormat) -> Result<(), CliError> {
     let dir = std::env::temp_dir();
     let executor =
         toolexec_mcp::builtin_executor_builder(&dir, &toolexec_mcp::ToolOptions::default())
             .build()
             .map_err(|e| CliError::Runtime(e.to_string()))?;
-    let catalog = executor.catalog();
-    let list: Vec<serde_json::Value> = catalog
-        .iter()
-        .map(|t| {
-            serde_json::json!({
-                "name": t.name,
-                "description": t.description,
-                "input_schema": t.input_schema,
-                "read_only": t.read_only,
-                "concurrency_safe": t.concurrency_safe,
-            })
-        })
-        .collect();
+    let text = format::write_tools(format, &executor.catalog())
+        .map_err(|e| CliError::Runtime(e.to_string()))?;
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    serde_json::to_writer_pretty(&mut out, &list).map_err(|e| CliError::Runtime(e.to_string()))?;
-    writeln!(out).map_err(|e| CliError::Runtime(e.to_string()))?;
+    writeln!(out, "{text}").map_err(|e| CliError::Runtime(e.to_string()))?;
     Ok(())
 }

@@ -35,6 +35,9 @@ pub struct RunArgs {
     /// The sandbox options.
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+    /// The shape of stdin and stdout: toolexec's own, or a model API's.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: crate::format::RunFormat,
 }
 
 /// Reads the calls: a JSON array of `{"id", "name", "input"}` objects.
@@ -131,7 +134,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
     io::stdin()
         .read_to_string(&mut text)
         .map_err(|e| CliError::Usage(format!("cannot read stdin: {e}")))?;
-    let calls = parse_calls(&text).map_err(CliError::Usage)?;
+    let (calls, reply) = crate::format::read_calls(args.format, &text).map_err(CliError::Usage)?;
     let mut pipeline = args.pipeline.options();
     // SPEC §6 Scratch: the per-user root (or --scratch DIR), checked, and
     // the workspace's session directory in it, shared by every run on this
@@ -193,8 +196,8 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
     if let Some(writer) = writer {
         let _ = writer.join();
     }
-    let mut text =
-        serde_json::to_string_pretty(&results).map_err(|e| CliError::Runtime(e.to_string()))?;
+    let mut text = crate::format::write_results(reply, &results)
+        .map_err(|e| CliError::Runtime(e.to_string()))?;
     text.push('\n');
     let stdout = io::stdout();
     let mut out = stdout.lock();

@@ -387,8 +387,98 @@ fn tools_lists_the_builtin_tools_with_schemas() {
     );
     let exec = &tools[5];
     assert_eq!(exec["input_schema"]["required"][0], "command");
+    // Listed without a call (input null) exec is neither: only a call
+    // with a read-only command is concurrency-safe.
     assert_eq!(exec["read_only"], false);
-    assert_eq!(exec["concurrency_safe"], true);
+    assert_eq!(exec["concurrency_safe"], false);
+    for (i, tool) in tools.as_array().unwrap().iter().enumerate() {
+        let reads = !matches!(i, 1 | 2 | 5);
+        assert_eq!(tool["read_only"], reads, "{}", tool["name"]);
+        assert_eq!(tool["concurrency_safe"], reads, "{}", tool["name"]);
+    }
+}
+
+/// The README's `run` example: the writing exec runs alone, before grep,
+/// so grep finds the file it wrote.
+#[test]
+fn readme_run_example_grep_finds_the_file_exec_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let (results, _) = run_batch(
+        dir.path(),
+        &["--events"],
+        r#"[{"id":"1","name":"exec","input":{"command":"echo hello > x.txt; cat x.txt"}},
+            {"id":"2","name":"grep","input":{"pattern":"hel+o"}}]"#,
+    );
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["is_error"], false, "{:?}", results[0]);
+    let exec = results[0]["content"].as_str().unwrap();
+    assert!(exec.starts_with("hello\n"), "{exec}");
+    assert!(exec.contains("+ x.txt (created, 6 B)"), "{exec}");
+    assert_eq!(results[1]["is_error"], false, "{:?}", results[1]);
+    assert_eq!(results[1]["content"], "x.txt:1:hello");
+}
+
+/// Read-only execs still run side by side: every call starts before the
+/// first one finishes (event order, not wall time).
+#[test]
+fn read_only_execs_overlap_and_writing_ones_run_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = [
+        "sleep 1",
+        "sleep 1 && ls",
+        "sleep 1; cat /dev/null",
+        "sleep 1 | wc -l",
+        "sleep 1 2>/dev/null",
+        "sleep 0.1; echo hi > y.txt",
+        "sleep 0.1 && ls",
+    ];
+    let calls: Vec<Value> = commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| serde_json::json!({"id": i.to_string(), "name": "exec", "input": {"command": c}}))
+        .collect();
+    let (results, stderr) = run_batch(
+        dir.path(),
+        &["--events"],
+        &serde_json::to_string(&calls).unwrap(),
+    );
+    let ids: Vec<&str> = results.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["0", "1", "2", "3", "4", "5", "6"]);
+    assert!(
+        results.iter().all(|r| r["is_error"] == false),
+        "{results:?}"
+    );
+    let events: Vec<(String, String)> = stderr
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| {
+            let e: Value = serde_json::from_str(l).unwrap();
+            (
+                e["event"].as_str().unwrap().to_string(),
+                e["id"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let pos = |k: &str, id: &str| {
+        events
+            .iter()
+            .position(|(a, b)| a == k && b == id)
+            .unwrap_or_else(|| panic!("no {k} {id} in {events:?}"))
+    };
+    let first_finish = (0..5)
+        .map(|i| pos("finished", &i.to_string()))
+        .min()
+        .unwrap();
+    for i in 0..5 {
+        assert!(pos("started", &i.to_string()) < first_finish, "{events:?}");
+    }
+    // The writer starts after all five finished, and the next call after it.
+    let last_finish = (0..5)
+        .map(|i| pos("finished", &i.to_string()))
+        .max()
+        .unwrap();
+    assert!(pos("started", "5") > last_finish, "{events:?}");
+    assert!(pos("started", "6") > pos("finished", "5"), "{events:?}");
 }
 
 #[test]
@@ -432,4 +522,262 @@ fn the_watcher_reports_deep_changes_and_extra_roots_and_no_watch_turns_it_off() 
     let content = res[0]["content"].as_str().unwrap();
     assert!(!content.contains("deeper.txt"), "{content}");
     assert!(res[0]["changes"].as_array().unwrap().is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// --format openai|anthropic (SPEC §7)
+
+fn run_format(dir: &std::path::Path, format: &str, stdin: &str) -> Value {
+    let wd = dir.to_str().unwrap();
+    let out = run_with_stdin(&["run", "--workdir", wd, "--format", format], stdin);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}: {stderr}", out.status);
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+#[test]
+fn run_format_openai_chat_runs_parallel_calls_and_answers_with_tool_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "hello\n").unwrap();
+    let response = serde_json::json!({
+        "id": "chatcmpl-1", "object": "chat.completion",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": null,
+            "tool_calls": [
+                {"id": "call_read", "type": "function",
+                 "function": {"name": "read", "arguments": "{\"path\":\"a.txt\"}"}},
+                {"id": "call_bad", "type": "function",
+                 "function": {"name": "grep", "arguments": "{\"pattern\": \"hel"}},
+                {"id": "call_exec", "type": "function",
+                 "function": {"name": "exec", "arguments": "{\"command\":\"echo hi > b.txt\"}"}}
+            ]
+        }}]
+    });
+    let reply = run_format(dir.path(), "openai", &response.to_string());
+    let messages = reply.as_array().unwrap();
+    assert_eq!(messages.len(), 3);
+    for (m, id) in messages.iter().zip(["call_read", "call_bad", "call_exec"]) {
+        let keys: Vec<&String> = m.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["content", "role", "tool_call_id"], "{m}");
+        assert_eq!(m["role"], "tool");
+        assert_eq!(m["tool_call_id"], id);
+    }
+    assert_eq!(messages[0]["content"], "     1\thello");
+    assert_eq!(
+        messages[1]["content"],
+        "tool grep: invalid input: EOF while parsing a string at line 1 column 16"
+    );
+    let exec = messages[2]["content"].as_str().unwrap();
+    assert!(exec.contains("+ b.txt (created, 3 B)"), "{exec}");
+}
+
+#[test]
+fn run_format_openai_responses_items_get_function_call_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "x\n").unwrap();
+    let items = r#"[
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "glob", "arguments": "{\"pattern\":\"*.txt\"}"},
+        {"type": "function_call", "id": "fc_2", "call_id": "call_2", "name": "nope", "arguments": "{}"}
+    ]"#;
+    let reply = run_format(dir.path(), "openai", items);
+    assert_eq!(
+        reply,
+        serde_json::json!([
+            {"type": "function_call_output", "call_id": "call_1", "output": "a.txt"},
+            {"type": "function_call_output", "call_id": "call_2", "output": "unknown tool: nope"}
+        ])
+    );
+}
+
+#[test]
+fn run_format_anthropic_answers_tool_use_blocks_with_one_user_message() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "hello\n").unwrap();
+    let message = r#"{"id": "msg_1", "type": "message", "role": "assistant", "stop_reason": "tool_use",
+        "content": [
+            {"type": "thinking", "thinking": "Look first.", "signature": "s"},
+            {"type": "text", "text": "I'll search."},
+            {"type": "tool_use", "id": "toolu_1", "name": "grep", "input": {"pattern": "hel+o"}},
+            {"type": "tool_use", "id": "toolu_2", "name": "read", "input": {}}
+        ]}"#;
+    let reply = run_format(dir.path(), "anthropic", message);
+    assert_eq!(
+        reply,
+        serde_json::json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.txt:1:hello", "is_error": false},
+            {"type": "tool_result", "tool_use_id": "toolu_2",
+             "content": "tool read: invalid input: missing required field \"path\"", "is_error": true}
+        ]})
+    );
+}
+
+#[test]
+fn run_format_without_tool_calls_gives_an_empty_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let reply = run_format(
+        dir.path(),
+        "openai",
+        r#"{"role":"assistant","content":"Done."}"#,
+    );
+    assert_eq!(reply, serde_json::json!([]));
+    let reply = run_format(
+        dir.path(),
+        "anthropic",
+        r#"{"role":"assistant","content":[{"type":"text","text":"Done."}]}"#,
+    );
+    assert_eq!(reply, serde_json::json!({"role": "user", "content": []}));
+    // native stays the default
+    let reply = run_format(dir.path(), "native", "[]");
+    assert_eq!(reply, serde_json::json!([]));
+}
+
+#[test]
+fn run_format_refuses_unusable_input_with_exit_2_and_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let wd = dir.path().to_str().unwrap();
+    for (format, stdin, want) in [
+        ("openai", "not json", "toolexec: stdin is not valid JSON: "),
+        (
+            "openai",
+            r#"{"role":"user","content":"hi"}"#,
+            r#"toolexec: openai: role: expected "assistant", got "user""#,
+        ),
+        (
+            "openai",
+            r#"{"tool_calls":[{"id":"a","function":{"arguments":"{}"}}]}"#,
+            "toolexec: openai: tool_calls[0].function.name: missing",
+        ),
+        (
+            "openai",
+            "42",
+            "toolexec: openai: expected an OpenAI assistant message",
+        ),
+        (
+            "anthropic",
+            r#"{"content":[{"type":"tool_use","name":"x","input":{}}]}"#,
+            "toolexec: anthropic: content[0].id: missing",
+        ),
+        (
+            "anthropic",
+            "[1]",
+            "toolexec: anthropic: [0]: expected an object, got a number",
+        ),
+        (
+            "anthropic",
+            "{}",
+            "toolexec: anthropic: expected an Anthropic assistant message",
+        ),
+    ] {
+        let out = run_with_stdin(&["run", "--workdir", wd, "--format", format], stdin);
+        assert_eq!(out.status.code(), Some(2), "{stdin}");
+        assert!(out.stdout.is_empty(), "{stdin}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(want), "{stdin}: {err}");
+    }
+    let out = run_with_stdin(&["run", "--workdir", wd, "--format", "gemini"], "[]");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
+}
+
+#[test]
+fn tools_format_prints_each_apis_tool_list() {
+    let list = |format: &str| -> Vec<Value> {
+        let out = toolexec()
+            .args(["tools", "--format", format])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{format}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let native = list("native");
+    let openai = list("openai");
+    let anthropic = list("anthropic");
+    let mcp = list("mcp");
+    assert_eq!(native.len(), 7);
+    for (i, tool) in native.iter().enumerate() {
+        assert_eq!(
+            openai[i],
+            serde_json::json!({"type": "function", "function": {
+                "name": tool["name"], "description": tool["description"], "parameters": tool["input_schema"]
+            }})
+        );
+        assert_eq!(
+            anthropic[i],
+            serde_json::json!({"name": tool["name"], "description": tool["description"], "input_schema": tool["input_schema"]})
+        );
+        assert_eq!(mcp[i]["name"], tool["name"]);
+        assert_eq!(mcp[i]["inputSchema"], tool["input_schema"]);
+        assert_eq!(mcp[i]["annotations"]["readOnlyHint"], tool["read_only"]);
+        assert_eq!(
+            mcp[i]["_meta"]["toolexec/concurrencySafe"],
+            tool["concurrency_safe"]
+        );
+    }
+    let out = toolexec()
+        .args(["tools", "--format", "xml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
+}
+
+/// SPEC §6 Scratch through `toolexec run`: the workspace is the session, so
+/// a later run reads an earlier run's spill file; another workspace's
+/// session cannot; an unsafe `--scratch` root is refused with exit 2.
+#[test]
+fn run_spills_into_the_workspace_session_that_later_runs_can_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let base = tempfile::tempdir().unwrap();
+    let scratch = base.path().join("scratch");
+    let scratch_arg = scratch.to_str().unwrap();
+    let ws = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let spill_calls = r#"[{"id":"1","name":"exec","input":{"command":"seq 1 30000"}}]"#;
+    let (res, _) = run_batch(ws.path(), &["--scratch", scratch_arg], spill_calls);
+    let spill = res[0]["spill_path"].as_str().expect("spilled").to_string();
+    let session = std::path::Path::new(&spill).parent().unwrap();
+    assert_eq!(
+        session.parent().unwrap(),
+        std::fs::canonicalize(&scratch).unwrap()
+    );
+    let mode = std::fs::metadata(session).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+
+    let read = format!(r#"[{{"id":"1","name":"read","input":{{"path":"{spill}","limit":2}}}}]"#);
+    let (res, _) = run_batch(ws.path(), &["--scratch", scratch_arg], &read);
+    assert_eq!(res[0]["is_error"], false, "{}", res[0]["content"]);
+    assert!(res[0]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("     1\t1\n     2\t2"));
+    // Another workspace is another session.
+    let (res, _) = run_batch(other.path(), &["--scratch", scratch_arg], &read);
+    assert_eq!(res[0]["is_error"], true);
+    assert!(res[0]["content"]
+        .as_str()
+        .unwrap()
+        .contains("is outside the workspace"));
+
+    let open = base.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let out = run_with_stdin(
+        &[
+            "run",
+            "--workdir",
+            ws.path().to_str().unwrap(),
+            "--scratch",
+            open.to_str().unwrap(),
+        ],
+        spill_calls,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("is not private to this user: it has mode 0777"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
 }

@@ -288,9 +288,11 @@ async fn mcp_lists_the_builtin_tools_with_annotations_and_meta() {
         );
         assert_eq!(a.open_world_hint, Some(name == "exec"), "{name}");
     }
+    // exec is concurrency-safe only for a read-only command, so its
+    // listing (asked without a call) says false.
     for (name, safe) in [
         ("read", true),
-        ("exec", true),
+        ("exec", false),
         ("write", false),
         ("edit", false),
     ] {
@@ -583,16 +585,20 @@ async fn mcp_end_of_input_and_sigterm_stop_running_execs() {
 async fn mcp_concurrent_safe_calls_run_at_the_same_time() {
     let work = tempfile::tempdir().unwrap();
     let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
-    // Each call waits for the other's flag: they finish only if they overlap.
-    let wait_for = |mine: &str, other: &str| {
-        format!(
-            "touch {mine}; i=0; while [ ! -e {other} ]; do sleep 0.05; i=$((i+1)); \
-             if [ $i -gt 200 ]; then echo alone; exit 7; fi; done; echo met"
-        )
+    // Two read-only execs, each a sleep with a marker of its own: seen
+    // running at the same moment, they overlap.
+    let pid = std::process::id();
+    let (mark_a, mark_b) = (format!("sleep 2.{pid}1"), format!("sleep 2.{pid}2"));
+    let both = async {
+        eventually("both sleeps at once", || {
+            !processes_with(&mark_a).is_empty() && !processes_with(&mark_b).is_empty()
+        })
+        .await
     };
-    let (a, b) = tokio::join!(
-        s.call("exec", json!({"command": wait_for("a.flag", "b.flag")})),
-        s.call("exec", json!({"command": wait_for("b.flag", "a.flag")})),
+    let (a, b, ()) = tokio::join!(
+        s.call("exec", json!({"command": format!("{mark_a} && echo met")})),
+        s.call("exec", json!({"command": format!("{mark_b} && echo met")})),
+        both,
     );
     assert!(text(&a).contains("met"), "{}", text(&a));
     assert!(text(&b).contains("met"), "{}", text(&b));
@@ -602,19 +608,18 @@ async fn mcp_concurrent_safe_calls_run_at_the_same_time() {
 async fn mcp_a_non_safe_call_waits_until_it_can_run_alone() {
     let work = tempfile::tempdir().unwrap();
     let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
-    // exec (concurrency-safe) runs first and watches for the file that
-    // write (not safe) creates: write must wait until exec is done.
+    // A read-only (concurrency-safe) exec runs first and then looks for
+    // the file that write (not safe) creates: write must wait until exec
+    // is done.
+    let marker = format!("sleep 1.{}3", std::process::id());
     let peer = s.client.peer().clone();
+    let command = format!("{marker}; test -e x.txt && echo met || echo alone");
     let exec = tokio::spawn(async move {
         let mut params = CallToolRequestParams::new("exec");
-        params.arguments = Some(object(json!({
-            "command": "touch started.flag; i=0; while [ $i -lt 30 ]; do \
-                        if [ -e x.txt ]; then echo met; exit 0; fi; sleep 0.05; i=$((i+1)); done; echo alone"
-        })));
+        params.arguments = Some(object(json!({ "command": command })));
         peer.call_tool(params).await
     });
-    let started = work.path().join("started.flag");
-    eventually("exec to start", || started.exists()).await;
+    eventually("exec to start", || !processes_with(&marker).is_empty()).await;
     let w = s
         .call("write", json!({"path": "x.txt", "content": "x"}))
         .await;
@@ -1022,4 +1027,27 @@ async fn proxy_fails_pending_calls_and_exits_non_zero_when_the_child_dies() {
         s.stderr().contains("exited (exit status: 3)")
     })
     .await;
+}
+
+/// `toolexec tools --format mcp` prints exactly what `toolexec mcp` lists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_format_mcp_matches_the_servers_tools_list() {
+    let work = tempfile::tempdir().unwrap();
+    let s = Session::start(&["mcp", "--workdir", dir_str(work.path())]).await;
+    let mut served: Vec<Value> = s
+        .tools()
+        .await
+        .iter()
+        .map(|t| serde_json::to_value(t).unwrap())
+        .collect();
+    let out = std::process::Command::new(TOOLEXEC)
+        .args(["tools", "--format", "mcp"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut printed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let by_name = |v: &Value| v["name"].as_str().unwrap().to_string();
+    served.sort_by_key(by_name);
+    printed.sort_by_key(by_name);
+    assert_eq!(printed, served);
 }

@@ -65,7 +65,9 @@
 //! # Features
 //!
 //! `guard`, `snapshot`, `redact` and `limit` (all on by default) each add
-//! one stage crate and its adapter. Without `guard`, unknown tools and
+//! one stage crate and its adapter. `formats` (on by default, serde only)
+//! adds [`formats`]: calls from OpenAI and Anthropic messages, results back
+//! to them, tool lists in each API's shape. Without `guard`, unknown tools and
 //! invalid JSON are still refused by the innermost step, but disabled /
 //! offered sets and required fields are not checked.
 #![deny(missing_docs)]
@@ -73,6 +75,8 @@
 pub mod duration;
 pub mod event;
 pub mod executor;
+#[cfg(feature = "formats")]
+pub mod formats;
 pub mod observer;
 pub mod sink;
 pub mod stage;

@@ -91,8 +91,28 @@
 //!   line-truncated). The message uses `scratch_dir.join(name)` as given
 //!   (a relative scratch directory gives a relative path).
 //! - **Scratch directory** is created with mode 0700 (with any missing
-//!   parents, also 0700) when absent; an existing directory's mode is left
-//!   alone. Files are created with `O_CREAT|O_EXCL` and mode 0600 (never
+//!   parents, also 0700) when absent; an existing directory must be private
+//!   to this user (a directory, not a symbolic link, owned by the effective
+//!   uid, not group- or world-writable), else the spill fails with
+//!   [`LimitError::Scratch`] (checked before every spill: one `lstat`).
+//! - **Sessions** (SPEC §6 Scratch, [`ScratchRoot`] / [`ScratchSession`]):
+//!   the per-user root defaults to `$TMPDIR/toolexec-<uid>` (checked as
+//!   above; `--scratch DIR` is the root and is checked the same way). A
+//!   workspace session (`toolexec run`) is `ROOT/ws-<16 hex digits of the
+//!   FNV-1a hash of the canonical workspace path>`, the same for every run
+//!   on that workspace and kept; an ephemeral session (an MCP server
+//!   process, one HTTP session) is a fresh `ROOT/session-<pid>-<n>-<nanos>`
+//!   removed with its files when the [`ScratchSession`] is dropped (a
+//!   process killed with SIGKILL leaves it to the next sweep). Starting
+//!   either sweeps: spill files older than 24 h ([`SPILL_MAX_AGE`], by
+//!   mtime) in the root and in every session directory are removed, then
+//!   session directories left empty and older than 24 h; other files,
+//!   symbolic links and other owners' entries are left alone. Only the
+//!   root itself is checked, not its parents (the system temp dir is
+//!   sticky). [`open_spill_file`] is what `read` uses: the path must name
+//!   `tool_result_<digits>.txt` directly in the session directory (after
+//!   lexical `..` normalization), opened with `O_NOFOLLOW | O_NONBLOCK` and
+//!   checked with `fstat` (regular file, own uid). Files are created with `O_CREAT|O_EXCL` and mode 0600 (never
 //!   overwriting, never following a planted symlink). The name's number is
 //!   the wall clock in nanoseconds, kept strictly increasing within the
 //!   process; a name taken by another process is skipped for the next

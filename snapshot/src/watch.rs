@@ -6,7 +6,8 @@ use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::sync::mpsc::TrySendError;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -39,11 +40,25 @@ impl WatchRoot {
 /// Default bound of [`Watcher::settle`].
 pub const DEFAULT_SETTLE_TIMEOUT: Duration = Duration::from_millis(100);
 
+/// Default capacity of the event queue between notify's thread and the
+/// watcher's ([`WatchOptions::queue_capacity`]).
+pub const DEFAULT_QUEUE_CAPACITY: usize = 4096;
+
+/// At most this many distinct paths are remembered as touched (or dirty)
+/// at once; past it the watcher forgets them, degrades the calls in
+/// progress and rescans, so memory stays bounded under any storm of
+/// events on ever new names.
+pub const MAX_TOUCHED_PATHS: usize = 100_000;
+
+/// The reason a call's report carries when events were dropped during it.
+pub const OVERFLOW_REASON: &str = "the watcher's event queue overflowed during the call";
+
 /// Options of a [`Watcher`], built with chained setters.
 #[derive(Debug, Clone)]
 pub struct WatchOptions {
     max_watches: Option<usize>,
     settle_timeout: Duration,
+    queue_capacity: usize,
 }
 
 impl Default for WatchOptions {
@@ -51,6 +66,7 @@ impl Default for WatchOptions {
         WatchOptions {
             max_watches: None,
             settle_timeout: DEFAULT_SETTLE_TIMEOUT,
+            queue_capacity: DEFAULT_QUEUE_CAPACITY,
         }
     }
 }
@@ -71,6 +87,23 @@ impl WatchOptions {
     pub fn settle_timeout(mut self, timeout: Duration) -> Self {
         self.settle_timeout = timeout;
         self
+    }
+
+    /// How many events may wait between notify's thread and the watcher's
+    /// (at least 1; default [`DEFAULT_QUEUE_CAPACITY`]). An event that
+    /// finds the queue full is dropped: the calls in progress then carry
+    /// the degradation line ([`OVERFLOW_REASON`]) and the watcher rescans
+    /// its roots to be exact again for the next calls. Memory stays bounded
+    /// whatever the rate of events.
+    #[must_use]
+    pub fn queue_capacity(mut self, events: usize) -> Self {
+        self.queue_capacity = events.max(1);
+        self
+    }
+
+    /// The configured queue capacity.
+    pub fn queue_bound(&self) -> usize {
+        self.queue_capacity
     }
 
     /// The configured watch limit, if any.
@@ -126,6 +159,10 @@ struct State {
     degraded: Option<String>,
     /// Highest sync marker number processed.
     synced: u64,
+    /// Too many distinct paths were touched: touched and dirty were
+    /// cleared, the calls in progress must be degraded and the roots
+    /// rescanned.
+    forgot: bool,
 }
 
 #[derive(Debug)]
@@ -137,6 +174,11 @@ struct Shared {
     caught_up: Condvar,
     next_marker: AtomicU64,
     pid: u32,
+    /// Events dropped so far.
+    dropped: AtomicU64,
+    /// Set when the watcher is being dropped: the worker stops at once,
+    /// whatever is still queued.
+    shutdown: AtomicBool,
 }
 
 /// A session-wide watcher over the workdir and extra named roots, shared by
@@ -297,7 +339,13 @@ impl Watcher {
             });
         }
 
-        let (tx, rx) = std::sync::mpsc::channel::<notify::Result<notify::Event>>();
+        // A bounded queue: notify's thread never blocks on it and never
+        // buffers; what does not fit is counted and dropped.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<notify::Result<notify::Event>>(
+            options.queue_capacity.max(1),
+        );
+        let signals = Arc::new((AtomicBool::new(false), AtomicU64::new(0)));
+        let handler_signals = Arc::clone(&signals);
         let handler = move |event: notify::Result<notify::Event>| {
             // Reads are most of inotify's traffic (our own walks open every
             // directory): drop them before they cross threads.
@@ -310,7 +358,10 @@ impl Watcher {
                     return;
                 }
             }
-            let _ = tx.send(event);
+            if let Err(TrySendError::Full(_)) = tx.try_send(event) {
+                handler_signals.1.fetch_add(1, AtomicOrdering::Relaxed);
+                handler_signals.0.store(true, AtomicOrdering::Release);
+            }
         };
         let mut state = State::default();
         match notify::recommended_watcher(handler) {
@@ -328,6 +379,8 @@ impl Watcher {
             caught_up: Condvar::new(),
             next_marker: AtomicU64::new(1),
             pid: std::process::id(),
+            dropped: AtomicU64::new(0),
+            shutdown: AtomicBool::new(false),
         });
         {
             let mut st = lock(&shared.state);
@@ -341,8 +394,19 @@ impl Watcher {
                 .name("toolexec-watch".into())
                 .spawn(move || {
                     while let Ok(event) = rx.recv() {
+                        if worker.shutdown.load(AtomicOrdering::Acquire) {
+                            break;
+                        }
                         let mut st = lock(&worker.state);
                         handle_event(&worker, &mut st, event);
+                        let dropped = signals.0.swap(false, AtomicOrdering::AcqRel);
+                        if dropped {
+                            let n = signals.1.load(AtomicOrdering::Relaxed);
+                            worker.dropped.store(n, AtomicOrdering::Relaxed);
+                        }
+                        if dropped || st.forgot {
+                            recover(&worker, &mut st);
+                        }
                     }
                 });
             match spawned {
@@ -364,6 +428,13 @@ impl Watcher {
     /// watcher is degraded. Once degraded, it stays so.
     pub fn degraded(&self) -> Option<String> {
         lock(&self.shared.state).degraded.clone()
+    }
+
+    /// How many events were dropped so far because the event queue was full
+    /// (each drop degrades the calls in progress, see
+    /// [`WatchOptions::queue_capacity`]).
+    pub fn dropped_events(&self) -> u64 {
+        self.shared.dropped.load(AtomicOrdering::Relaxed)
     }
 
     /// Number of directories watched (one inotify watch each).
@@ -540,8 +611,11 @@ impl Watcher {
 
 impl Drop for Watcher {
     fn drop(&mut self) {
-        // Dropping notify's watcher closes the event channel, which ends
-        // our thread.
+        // The worker stops at its next event (or rescan step) whatever is
+        // still queued: shutdown never waits for a backlog. Dropping
+        // notify's watcher then closes the event channel, which ends the
+        // worker's wait.
+        self.shared.shutdown.store(true, AtomicOrdering::Release);
         let notify = lock(&self.shared.state).notify.take();
         drop(notify);
         if let Some(thread) = self.thread.take() {
@@ -612,6 +686,18 @@ fn degrade(st: &mut State, reason: String) {
     }
 }
 
+/// After dropped events or forgotten touches: every call in progress gets
+/// the degradation line, and a rescan makes the cache exact again.
+fn recover(shared: &Shared, st: &mut State) {
+    st.forgot = false;
+    for active in st.active.values_mut() {
+        active
+            .unsynced
+            .get_or_insert_with(|| OVERFLOW_REASON.to_string());
+    }
+    rescan(shared, st);
+}
+
 fn prune_touched(st: &mut State) {
     match st.active.values().map(|a| a.mark).min() {
         None => st.touched.clear(),
@@ -655,6 +741,14 @@ fn touch(shared: &Shared, st: &mut State, key: Key) {
         return;
     };
     if shared.bounds.is_skipped_file(name) || is_sync_marker(name) {
+        return;
+    }
+    if st.touched.len() >= MAX_TOUCHED_PATHS || st.dirty.len() >= MAX_TOUCHED_PATHS {
+        // Bounded memory: forget, degrade the calls in progress, rescan
+        // (the worker does it after this event).
+        st.touched.clear();
+        st.dirty.clear();
+        st.forgot = true;
         return;
     }
     st.seq += 1;
@@ -899,6 +993,9 @@ fn rescan(shared: &Shared, st: &mut State) {
         let mut seen = HashSet::new();
         let mut pending = vec![PathBuf::new()];
         while let Some(rel) = pending.pop() {
+            if shared.shutdown.load(AtomicOrdering::Acquire) {
+                return;
+            }
             let Ok(entries) = fs::read_dir(root.join(&rel)) else {
                 continue;
             };

@@ -1,6 +1,6 @@
 //! `edit`: replace an exact string in a file.
 
-use std::fs;
+use std::io::Read;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
@@ -119,13 +119,7 @@ impl Tool for EditTool {
             let path = jail.resolve(arg)?;
             let display = arg.to_string();
             let message = blocking(move || {
-                let meta = fs::metadata(&path).map_err(|e| ToolsError::io("edit", &display, e))?;
-                if meta.is_dir() {
-                    return Err(ToolsError::IsDirectory { path: display });
-                }
-                if !meta.is_file() {
-                    return Err(ToolsError::NotRegularFile { path: display });
-                }
+                let (file, meta) = jail.open_read(&path, &display)?;
                 if meta.len() > EDIT_MAX_BYTES {
                     return Err(ToolsError::TooLarge {
                         path: display,
@@ -133,7 +127,12 @@ impl Tool for EditTool {
                         limit: EDIT_MAX_BYTES,
                     });
                 }
-                let bytes = fs::read(&path).map_err(|e| ToolsError::io("read", &display, e))?;
+                let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+                (&file)
+                    .take(EDIT_MAX_BYTES + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| ToolsError::io("read", &display, e))?;
+                drop(file);
                 let current = if bytes.len() as u64 > HASH_LIMIT {
                     Fingerprint::of_metadata(&meta)
                 } else {
@@ -152,8 +151,14 @@ impl Tool for EditTool {
                     });
                 }
                 let edited = replace_bytes(&bytes, old.as_bytes(), new.as_bytes(), all);
-                atomic_write(&path, &edited, &display)?;
-                match Fingerprint::of_written(&path, &edited) {
+                atomic_write(&jail, &path, &edited, &display)?;
+                let written = Fingerprint::of_written(&edited, || {
+                    jail.stat(&path, &display)
+                        .ok()
+                        .flatten()
+                        .ok_or_else(|| std::io::Error::other("the edited file is gone"))
+                });
+                match written {
                     Ok(fingerprint) => tracker.record(path.clone(), fingerprint),
                     Err(_) => tracker.forget(&path),
                 }

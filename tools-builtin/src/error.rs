@@ -34,6 +34,24 @@ pub enum ToolsError {
         /// The underlying error.
         source: io::Error,
     },
+    /// The kernel cannot resolve paths beneath a directory handle
+    /// (`openat2` missing): the tools fail closed rather than use a racy
+    /// path check.
+    JailUnavailable {
+        /// Why.
+        reason: String,
+    },
+    /// A grep pattern larger than the tool accepts (its text, or its
+    /// compiled program).
+    PatternTooLarge {
+        /// At most the first 100 characters of the pattern.
+        excerpt: String,
+        /// What limit it passed.
+        message: String,
+    },
+    /// The call was cancelled (deadline or batch cancellation) while the
+    /// tool was working.
+    Cancelled,
     /// The file or directory does not exist.
     NotFound {
         /// The path as the model wrote it.
@@ -199,6 +217,17 @@ impl fmt::Display for ToolsError {
             ToolsError::Unresolvable { path, source } => {
                 write!(f, "path \"{path}\" cannot be resolved: {source}")
             }
+            ToolsError::JailUnavailable { reason } => write!(
+                f,
+                "the workspace jail is unavailable: {reason}; refusing to touch files"
+            ),
+            ToolsError::PatternTooLarge { excerpt, message } => {
+                write!(
+                    f,
+                    "pattern \"{excerpt}\" is too large: {message}; use a shorter pattern"
+                )
+            }
+            ToolsError::Cancelled => f.write_str("the call was cancelled before it finished"),
             ToolsError::NotFound { path } => write!(f, "path \"{path}\" does not exist"),
             ToolsError::IsDirectory { path } => write!(
                 f,

@@ -167,6 +167,10 @@ const SELF_TIMEOUT_SLACK: Duration = Duration::from_secs(1);
 /// line, `exit status: N` or `exit status: killed by signal N (SIGNAME)`.
 /// A non-zero exit status is an ordinary result (not an error): the model
 /// reads it in the last line.
+///
+/// Flags: never [`Tool::read_only`]; [`Tool::concurrency_safe`] only when
+/// the call's `command` is read-only by [`crate::shell::classify`], so a
+/// writing command never runs beside another call.
 #[derive(Debug)]
 pub struct ExecTool {
     config: ExecConfig,
@@ -268,8 +272,12 @@ impl Tool for ExecTool {
         false
     }
 
-    fn concurrency_safe(&self, _input: &Value) -> bool {
-        true
+    /// Only for a command that [`crate::shell::is_read_only`] recognises.
+    fn concurrency_safe(&self, input: &Value) -> bool {
+        input
+            .get("command")
+            .and_then(Value::as_str)
+            .is_some_and(crate::shell::is_read_only)
     }
 
     fn timeout(&self, input: &Value) -> Duration {

@@ -1,13 +1,16 @@
 //! File helpers shared by the tools: atomic writes, bounded line reading,
 //! binary detection, blocking-task plumbing.
 
-use std::fs::{self, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufRead, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::io::Errno;
+
 use crate::error::ToolsError;
+use crate::jail::{mode_at, Jail};
 
 /// How many leading bytes decide whether a file is binary.
 pub(crate) const BINARY_PROBE: usize = 8 * 1024;
@@ -89,38 +92,43 @@ pub(crate) fn utf8_prefix(bytes: &[u8], max: usize) -> &[u8] {
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Writes `content` to `path` atomically: a temporary file in the same
-/// directory (named `.toolexec-PID-N.tmp`, created exclusively), written
-/// and synced, given the permissions of the file it replaces, then renamed
-/// over it. Missing parent directories are created. On any failure the
-/// temporary file is removed and the original is untouched.
-pub(crate) fn atomic_write(path: &Path, content: &[u8], display: &str) -> Result<(), ToolsError> {
-    let parent = path.parent().ok_or_else(|| ToolsError::IsDirectory {
-        path: display.to_string(),
-    })?;
-    fs::create_dir_all(parent).map_err(|source| ToolsError::Io {
-        op: "create the parent directories of",
-        path: display.to_string(),
-        source,
-    })?;
-    let permissions = fs::metadata(path).ok().map(|m| m.permissions());
+/// Writes `content` to the resolved path `path` atomically, entirely
+/// through handles beneath the jail's root: the parent directory is opened
+/// (missing directories created) with beneath-resolution, a temporary file
+/// `.toolexec-PID-N.tmp` is created exclusively *in that directory handle*
+/// (`openat(O_CREAT | O_EXCL | O_NOFOLLOW)`), written, given the
+/// permissions of the file it replaces, synced, and renamed over the name
+/// with `renameat` on the same handle. A directory swapped for a symbolic
+/// link meanwhile cannot redirect any of these steps: the handle is the
+/// directory that was checked. On any failure the temporary file is
+/// removed and the original is untouched.
+pub(crate) fn atomic_write(
+    jail: &Jail,
+    path: &Path,
+    content: &[u8],
+    display: &str,
+) -> Result<(), ToolsError> {
+    let (dir, name) = jail.open_parent(path, display, true)?;
+    let permissions = mode_at(&dir, &name)
+        .filter(|mode| mode & 0o170000 == 0o100000)
+        .map(|mode| mode & 0o7777);
 
     let (tmp, mut file) = loop {
         let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let tmp = parent.join(format!(".toolexec-{}-{n}.tmp", std::process::id()));
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o666)
-            .open(&tmp)
-        {
-            Ok(file) => break (tmp, file),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(source) => {
+        let tmp = format!(".toolexec-{}-{n}.tmp", std::process::id());
+        match rustix::fs::openat(
+            &dir,
+            tmp.as_str(),
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o666),
+        ) {
+            Ok(fd) => break (tmp, File::from(fd)),
+            Err(Errno::EXIST) => continue,
+            Err(errno) => {
                 return Err(ToolsError::Io {
                     op: "create a temporary file next to",
                     path: display.to_string(),
-                    source,
+                    source: errno.into(),
                 })
             }
         }
@@ -128,15 +136,16 @@ pub(crate) fn atomic_write(path: &Path, content: &[u8], display: &str) -> Result
 
     let written = (|| {
         file.write_all(content)?;
-        if let Some(permissions) = permissions {
-            file.set_permissions(permissions)?;
+        if let Some(mode) = permissions {
+            rustix::fs::fchmod(&file, Mode::from_raw_mode(mode))?;
         }
         file.sync_all()?;
         drop(file);
-        fs::rename(&tmp, path)
+        rustix::fs::renameat(&dir, tmp.as_str(), &dir, name.as_os_str())?;
+        Ok::<(), io::Error>(())
     })();
     if let Err(source) = written {
-        let _ = fs::remove_file(&tmp);
+        let _ = rustix::fs::unlinkat(&dir, tmp.as_str(), AtFlags::empty());
         return Err(ToolsError::Io {
             op: "write",
             path: display.to_string(),
@@ -146,9 +155,58 @@ pub(crate) fn atomic_write(path: &Path, content: &[u8], display: &str) -> Result
     Ok(())
 }
 
+/// Wraps a reader so that it fails with [`cancelled_io`] as soon as the call is cancelled: checked before every read of
+/// the inner reader (at most 64 KiB, microseconds of work), so a tool
+/// reading a huge file stops within one chunk of its deadline.
+pub(crate) struct CancellableReader<'a, R> {
+    pub(crate) inner: R,
+    pub(crate) cancel: &'a dyn Fn() -> bool,
+    /// Bytes handed out so far (tests assert on it).
+    pub(crate) consumed: u64,
+}
+
+impl<R: std::io::Read> std::io::Read for CancellableReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if (self.cancel)() {
+            return Err(cancelled_io());
+        }
+        let cap = buf.len().min(CHUNK);
+        let n = self.inner.read(&mut buf[..cap])?;
+        self.consumed += n as u64;
+        Ok(n)
+    }
+}
+
+/// Most bytes handled between two cancellation checks.
+pub(crate) const CHUNK: usize = 64 * 1024;
+
+/// The error inside [`cancelled_io`].
+#[derive(Debug)]
+pub(crate) struct Cancelled;
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the call was cancelled")
+    }
+}
+
+impl std::error::Error for Cancelled {}
+
+/// The I/O error a cancelled read fails with (not `Interrupted`, which
+/// std's readers retry).
+pub(crate) fn cancelled_io() -> io::Error {
+    io::Error::other(Cancelled)
+}
+
+/// Whether an I/O error is [`cancelled_io`].
+pub(crate) fn is_cancelled_io(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Cancelled>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
     use std::os::unix::fs::PermissionsExt;
 
     #[cfg(any(feature = "read", feature = "grep"))]
@@ -208,13 +266,15 @@ mod tests {
         let path = dir.path().join("script.sh");
         fs::write(&path, "old").unwrap();
         fs::set_permissions(&path, fs::Permissions::from_mode(0o751)).unwrap();
-        atomic_write(&path, b"new", "script.sh").unwrap();
+        let jail = Jail::new(dir.path()).unwrap();
+        let root = jail.root().to_path_buf();
+        atomic_write(&jail, &root.join("script.sh"), b"new", "script.sh").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
         let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o751);
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
-        atomic_write(&dir.path().join("a/b/c.txt"), b"deep", "a/b/c.txt").unwrap();
+        atomic_write(&jail, &root.join("a/b/c.txt"), b"deep", "a/b/c.txt").unwrap();
         assert_eq!(
             fs::read_to_string(dir.path().join("a/b/c.txt")).unwrap(),
             "deep"

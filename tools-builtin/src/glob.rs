@@ -25,7 +25,16 @@ pub const GLOB_MAX_RESULTS: usize = 1000;
 /// classes. So `*.rs` lists the Rust files directly in `path` and
 /// `**/*.rs` all of them. A leading `./` is ignored. The walk is the one of
 /// grep (`.gitignore` honoured, hidden entries skipped, symbolic links
-/// listed but not followed); directories are not listed.
+/// listed but not followed); directories are not listed. Each listed path
+/// is checked beneath the workspace root's handle ([`Jail`]) before it is
+/// printed, and the walk does not descend into a directory that is no
+/// longer a real directory beneath the root, so a directory swapped for a
+/// symbolic link during the walk never shows names from outside.
+///
+/// Names are printed with [`escape_name`](crate::escape_name): a name
+/// that is not valid UTF-8, or holds a newline or another control
+/// character, shows those bytes as `\xNN`, so each entry is one line and
+/// can be passed back to read as printed.
 ///
 /// Output: one path a line, relative to the workspace root (so it can be
 /// passed to read as is), `/` separators, sorted by path; at most
@@ -112,10 +121,12 @@ impl Tool for GlobTool {
             let jail = Jail::new(ctx.workdir())?;
             let start = jail.resolve(path_arg.as_deref().unwrap_or(""))?;
             let shown_path = path_arg.clone().unwrap_or_else(|| ".".to_string());
-            let meta =
-                std::fs::metadata(&start).map_err(|e| ToolsError::io("list", &shown_path, e))?;
-            if !meta.is_dir() {
-                return Err(ToolsError::NotDirectory { path: shown_path }.into());
+            match jail.stat(&start, &shown_path)? {
+                None => return Err(ToolsError::NotFound { path: shown_path }.into()),
+                Some(meta) if !meta.is_dir() => {
+                    return Err(ToolsError::NotDirectory { path: shown_path }.into())
+                }
+                Some(_) => {}
             }
             let root = jail.root().to_path_buf();
             let cancel = ctx.clone();
@@ -125,6 +136,7 @@ impl Tool for GlobTool {
                 walker(&start).build_parallel().run(|| {
                     let collected = &collected;
                     let (start, root, matcher, cancel) = (&start, &root, &matcher, &cancel);
+                    let jail = &jail;
                     Box::new(move |entry| {
                         if cancel.is_cancelled() {
                             return WalkState::Quit;
@@ -132,6 +144,14 @@ impl Tool for GlobTool {
                         let Ok(entry) = entry else {
                             return WalkState::Continue;
                         };
+                        if entry.depth() > 0 && entry.file_type().is_some_and(|t| t.is_dir()) {
+                            // Never descend into what is no longer a real
+                            // directory beneath the root.
+                            return match jail.stat(entry.path(), "") {
+                                Ok(Some(meta)) if meta.is_dir() => WalkState::Continue,
+                                _ => WalkState::Skip,
+                            };
+                        }
                         let listed = entry.depth() > 0
                             && entry
                                 .file_type()
@@ -141,7 +161,15 @@ impl Tool for GlobTool {
                         }
                         let path = entry.path();
                         let within = path.strip_prefix(start).unwrap_or(path);
-                        if matcher.is_match(within) {
+                        // Listed only if it exists beneath the root now, with
+                        // no symbolic link on the way (the walk went by path).
+                        let verified = || {
+                            jail.stat(path, "")
+                                .ok()
+                                .flatten()
+                                .is_some_and(|meta| meta.is_file() || meta.file_type().is_symlink())
+                        };
+                        if matcher.is_match(within) && verified() {
                             let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
                             collected
                                 .lock()

@@ -53,6 +53,55 @@
 //!   above the root; the existing part of the path is canonicalized and
 //!   must stay inside; dangling symbolic links are refused. Errors name
 //!   the path as given: `path "../x" is outside the workspace (…)`.
+//! - **Race-free jail.** The checked path is never used as such: every
+//!   open, stat, mkdir, create and rename goes through an `O_PATH` handle
+//!   of the root with `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+//!   RESOLVE_NO_MAGICLINKS)` (through `rustix`; chosen over `cap-std`
+//!   because it is already in the tree, gives the flags directly and fails
+//!   closed instead of falling back to a user-space walk). The checked path
+//!   holds no symbolic link, so one met at use time is a swap: the call
+//!   fails (`… (it changed into a symbolic link while the call ran)`) and
+//!   touches nothing. Without `openat2` (Linux < 5.6) every file operation
+//!   fails with `the workspace jail is unavailable: …`. Writes create
+//!   `.toolexec-PID-N.tmp` with `O_EXCL | O_NOFOLLOW` in the handle of the
+//!   target's directory and `renameat` it on that same handle; parents are
+//!   created one `mkdirat` at a time, each in the handle of the previous.
+//!   grep and glob walk with the `ignore` crate (by path), so each file is
+//!   opened beneath the root handle before it is read, each listed name
+//!   is checked beneath it before it is printed, and a directory that is no
+//!   longer a real directory beneath the root is not descended into: a
+//!   swap can make the walk skip or list less, never read or print
+//!   anything outside.
+//! - **Non-regular files.** Opened with `O_NONBLOCK | O_NOFOLLOW` and
+//!   checked with `fstat` on the descriptor before the first byte is read:
+//!   FIFOs, sockets (`ENXIO`) and devices are refused at once with
+//!   `path "P" is not a regular file (a FIFO, socket or device)`;
+//!   `/dev/zero` or `/dev/stdin` behind a link resolve outside the root and
+//!   are refused as such.
+//! - **Scratch.** read opens, outside the workspace, only the spill files
+//!   (`tool_result_<digits>.txt`, regular, owned by this user, directly in
+//!   the directory) of the session scratch directories it was given
+//!   ([`BuiltinConfig::with_read_root`], normally
+//!   [`toolexec_limiter::ScratchSession::dir`]); nothing else in them, and
+//!   not the scratch root. The rules live in the limiter (see
+//!   `toolexec_limiter::ScratchRoot`).
+//! - **Bounds.** read checks cancellation before every 64 KiB it reads,
+//!   grep before every 64 KiB chunk it searches (also inside one file);
+//!   read's `limit` is capped at 2 000 lines by default
+//!   ([`BuiltinConfig::with_read_max_limit`]); a too-large `limit` is
+//!   clamped, not refused, and the usual continuation line follows. grep
+//!   refuses patterns over 64 KiB of text or 8 MiB of compiled program,
+//!   quoting at most their first 100 characters; a NUL byte ends the search
+//!   of a file, so sparse files are never scanned in full; files that could
+//!   not be read are counted: `(N files could not be read)` (always
+//!   `files`, as the issue words it).
+//! - **Odd names.** glob and grep print names that are not valid UTF-8 or
+//!   hold control characters (a newline) with those bytes as `\xNN`
+//!   ([`escape_name`]), so each entry is one line; [`Jail::resolve`] looks
+//!   an argument up with the escapes decoded when it does not exist as
+//!   written, so printed names can be read back. A NUL byte in a path is
+//!   refused (`must not contain a NUL byte`); a name too long for the file
+//!   system gets the system's `File name too long`.
 //! - **Output formats.** read: `{n:>6}\t{line}` (see [`ReadTool`]); grep:
 //!   `path:line:text`; glob: one path a line; exec: output, notes, then
 //!   `exit status: N` (see [`ExecTool`]); tool_search: JSON. Paths are
@@ -68,6 +117,13 @@
 //! - **Platform.** Unix only (process groups, permissions). The exec
 //!   sandbox ([`sandbox`]) needs Linux; elsewhere only
 //!   [`SandboxPolicy::Off`] runs commands, the other policies fail closed.
+//! - **exec and concurrency.** exec is never `read_only` (a snapshot is
+//!   always taken around it), and it is `concurrency_safe` only for a
+//!   command that the conservative classifier of [`shell`] recognises as
+//!   read-only (`ls -la`, `cat a | grep x`, `git status 2>/dev/null`,
+//!   `sleep 1`; not `echo hi > x`, `sed -i …`, `cargo build`, `$(date)`);
+//!   asked without a command (a listing's `null`) it says not safe. The
+//!   [`shell`] module docs list every program and argument it accepts.
 #![deny(missing_docs)]
 // `unsafe` is allowed in one module only: the `pre_exec` hook of the exec
 // sandbox (`sandbox/linux.rs`).
@@ -112,6 +168,7 @@ pub mod grep;
 pub mod read;
 #[cfg(feature = "exec")]
 pub mod sandbox;
+pub mod shell;
 #[cfg(feature = "tool-search")]
 pub mod tool_search;
 #[cfg(feature = "write")]
@@ -126,7 +183,7 @@ pub use exec::{ExecConfig, ExecTool};
 pub use glob::GlobTool;
 #[cfg(feature = "grep")]
 pub use grep::GrepTool;
-pub use jail::Jail;
+pub use jail::{escape_name, Jail};
 #[cfg(feature = "read")]
 pub use read::ReadTool;
 #[cfg(feature = "exec")]
@@ -149,6 +206,9 @@ pub struct BuiltinConfig {
     /// where too-large results are spilled). See
     /// [`ReadTool::with_extra_roots`].
     pub read_extra_roots: Vec<std::path::PathBuf>,
+    /// The cap on read's `limit` (`None`: [`read::DEFAULT_READ_MAX_LIMIT`]).
+    #[cfg(feature = "read")]
+    pub read_max_limit: Option<u64>,
 }
 
 impl BuiltinConfig {
@@ -168,9 +228,18 @@ impl BuiltinConfig {
         self
     }
 
-    /// Lets read open files under `dir` too (e.g. the scratch directory).
+    /// Lets read open the spill files of the session scratch directory
+    /// `dir` (and nothing else in it) by absolute path, e.g.
+    /// [`toolexec_limiter::ScratchSession::dir`].
     pub fn with_read_root(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
         self.read_extra_roots.push(dir.into());
+        self
+    }
+
+    /// Caps read's `limit` at `lines` (default 2 000).
+    #[cfg(feature = "read")]
+    pub fn with_read_max_limit(mut self, lines: u64) -> Self {
+        self.read_max_limit = Some(lines);
         self
     }
 }
@@ -203,7 +272,13 @@ pub fn builtin_tools(config: &BuiltinConfig) -> BuiltinTools {
     let mut tools: Vec<Arc<dyn Tool>> = Vec::new();
     #[cfg(feature = "read")]
     tools.push(Arc::new(
-        ReadTool::new(Arc::clone(&tracker)).with_extra_roots(config.read_extra_roots.clone()),
+        ReadTool::new(Arc::clone(&tracker))
+            .with_extra_roots(config.read_extra_roots.clone())
+            .with_max_limit(
+                config
+                    .read_max_limit
+                    .unwrap_or(read::DEFAULT_READ_MAX_LIMIT),
+            ),
     ));
     #[cfg(feature = "write")]
     tools.push(Arc::new(WriteTool::new(Arc::clone(&tracker))));

@@ -1,6 +1,6 @@
 //! `read`: numbered lines of a text file.
 
-use std::fs::{self, File};
+use std::fs::{File, Metadata};
 use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,12 +10,20 @@ use toolexec_core::{Tool, ToolContext, ToolError, ToolFuture};
 
 use crate::args::Args;
 use crate::error::ToolsError;
-use crate::fsutil::{blocking, looks_binary, read_line_capped, utf8_prefix, BINARY_PROBE};
+use crate::fsutil::{
+    blocking, is_cancelled_io, looks_binary, read_line_capped, utf8_prefix, CancellableReader,
+    BINARY_PROBE,
+};
 use crate::jail::Jail;
 use crate::tracker::{FileTracker, Fingerprint, Hasher, HASH_LIMIT};
 
 /// Lines shown when `limit` is not given.
 pub const DEFAULT_READ_LIMIT: u64 = 2000;
+
+/// The default cap on `limit`: a larger `limit` shows this many lines (and
+/// the usual `(more lines follow; use offset=N to continue)` line), so one
+/// call never copies a whole huge file. See [`ReadTool::with_max_limit`].
+pub const DEFAULT_READ_MAX_LIMIT: u64 = 2000;
 
 /// Bytes of one line that read shows; the rest of a longer line is
 /// replaced by a note. Chosen so that a cut line, with its number, stays
@@ -37,13 +45,24 @@ pub const READ_MAX_LINE_BYTES: usize = 1900;
 /// saying how many lines there are.
 ///
 /// The file is read through a buffer: memory is bounded by `limit` lines
-/// of at most [`READ_MAX_LINE_BYTES`] bytes whatever the file size. The
-/// rest of a file up to [`HASH_LIMIT`] is streamed through the hash the
-/// tracker records.
+/// of at most [`READ_MAX_LINE_BYTES`] bytes whatever the file size, and
+/// `limit` itself is capped ([`DEFAULT_READ_MAX_LIMIT`], see
+/// [`ReadTool::with_max_limit`]). The rest of a file up to [`HASH_LIMIT`]
+/// is streamed through the hash the tracker records. Cancellation (the
+/// call's deadline) is checked before every 64 KiB read, so a call on a
+/// huge file stops at once.
+///
+/// The file is opened beneath the workspace root's handle ([`Jail`]) with
+/// `O_NONBLOCK | O_NOFOLLOW` and checked with `fstat` before the first
+/// byte is read: FIFOs, sockets and devices are refused at once. Outside
+/// the workspace, read opens only the spill files of its session (the
+/// directories given to [`ReadTool::with_extra_roots`]; see
+/// [`toolexec_limiter::open_spill_file`]).
 #[derive(Debug)]
 pub struct ReadTool {
     tracker: Arc<FileTracker>,
     extra_roots: Vec<PathBuf>,
+    max_limit: u64,
     schema: Value,
 }
 
@@ -53,6 +72,7 @@ impl ReadTool {
         ReadTool {
             tracker,
             extra_roots: Vec::new(),
+            max_limit: DEFAULT_READ_MAX_LIMIT,
             schema: json!({
                 "type": "object",
                 "properties": {
@@ -78,31 +98,50 @@ impl ReadTool {
 }
 
 impl ReadTool {
-    /// Also lets read (and only read) open files under these directories,
-    /// given by absolute path: typically the executor's scratch directory,
-    /// whose spill message tells the model to read the spilled file. Each
-    /// root is a jail of its own (no `..` or symbolic link out of it).
+    /// Also lets read (and only read) open, by absolute path, the spill
+    /// files of these session scratch directories: files named
+    /// `tool_result_<digits>.txt` directly in one of them, regular, owned by
+    /// this user (nothing else there, and nothing elsewhere outside the
+    /// workspace). The spill message tells the model to read such a file.
     pub fn with_extra_roots(mut self, roots: impl IntoIterator<Item = PathBuf>) -> Self {
         self.extra_roots.extend(roots);
         self
     }
 
-    /// The workspace jail first; for an absolute path outside it, the
-    /// extra roots.
-    fn resolve(&self, workdir: &Path, arg: &str) -> Result<PathBuf, ToolsError> {
-        let refused = match Jail::new(workdir)?.resolve(arg) {
-            Ok(path) => return Ok(path),
-            Err(err) => err,
-        };
-        if refused.is_outside_workspace() && Path::new(arg).is_absolute() {
-            for root in &self.extra_roots {
-                if let Ok(path) = Jail::new(root).and_then(|jail| jail.resolve(arg)) {
-                    return Ok(path);
-                }
+    /// Caps `limit`: a call asking for more lines gets this many (at least
+    /// 1), then the line saying where to continue.
+    pub fn with_max_limit(mut self, lines: u64) -> Self {
+        self.max_limit = lines.max(1);
+        self
+    }
+}
+
+/// Opens the file a read names: beneath the workspace root, or, for an
+/// absolute path outside it, one of the session's spill files. Returns the
+/// file, its metadata and the key the tracker records it under.
+fn open_for_read(
+    jail: &Jail,
+    spill_dirs: &[PathBuf],
+    arg: &str,
+) -> Result<(File, Metadata, PathBuf), ToolsError> {
+    let refused = match jail.resolve(arg) {
+        Ok(path) => {
+            let (file, meta) = jail.open_read(&path, arg)?;
+            return Ok((file, meta, path));
+        }
+        Err(err) => err,
+    };
+    if refused.is_outside_workspace() && Path::new(arg).is_absolute() {
+        for dir in spill_dirs {
+            if let Ok(file) = toolexec_limiter::open_spill_file(dir, Path::new(arg)) {
+                let meta = file
+                    .metadata()
+                    .map_err(|e| ToolsError::io("inspect", arg, e))?;
+                return Ok((file, meta, PathBuf::from(arg)));
             }
         }
-        Err(refused)
     }
+    Err(refused)
 }
 
 impl Tool for ReadTool {
@@ -142,10 +181,18 @@ impl Tool for ReadTool {
             };
             // The executor's note on a cut result counts the lines before it.
             ctx.set_first_line(offset);
-            let path = self.resolve(ctx.workdir(), arg)?;
-            let display = arg.to_string();
-            let (text, fingerprint, canonical) =
-                blocking(move || read_lines(&path, &display, offset, limit)).await?;
+            let limit = limit.min(self.max_limit);
+            let jail = Jail::new(ctx.workdir())?;
+            let spill_dirs = self.extra_roots.clone();
+            let arg = arg.to_string();
+            let cancel = ctx.clone();
+            let (text, fingerprint, canonical) = blocking(move || {
+                let (file, meta, key) = open_for_read(&jail, &spill_dirs, &arg)?;
+                let cancelled = || cancel.is_cancelled();
+                let (text, fingerprint) = read_lines(file, &meta, &arg, offset, limit, &cancelled)?;
+                Ok((text, fingerprint, key))
+            })
+            .await?;
             tracker.record(canonical, fingerprint);
             Ok::<_, ToolError>(text)
         })
@@ -169,28 +216,27 @@ impl<R: Read> Read for HashingReader<R> {
 }
 
 fn read_lines(
-    path: &Path,
+    file: File,
+    opened: &Metadata,
     display: &str,
     offset: u64,
     limit: u64,
-) -> Result<(String, Fingerprint, PathBuf), ToolsError> {
-    let io_err = |e| ToolsError::io("read", display, e);
-    let meta = fs::metadata(path).map_err(io_err)?;
-    if meta.is_dir() {
-        return Err(ToolsError::IsDirectory {
-            path: display.to_string(),
-        });
-    }
-    if !meta.is_file() {
-        return Err(ToolsError::NotRegularFile {
-            path: display.to_string(),
-        });
-    }
-    let file = File::open(path).map_err(io_err)?;
-    let opened = file.metadata().map_err(io_err)?;
+    cancelled: &dyn Fn() -> bool,
+) -> Result<(String, Fingerprint), ToolsError> {
+    let io_err = |e: io::Error| {
+        if is_cancelled_io(&e) {
+            ToolsError::Cancelled
+        } else {
+            ToolsError::io("read", display, e)
+        }
+    };
     let large = opened.len() > HASH_LIMIT;
     let mut source = HashingReader {
-        inner: file,
+        inner: CancellableReader {
+            inner: file,
+            cancel: cancelled,
+            consumed: 0,
+        },
         hasher: (!large).then(Hasher::default),
     };
 
@@ -271,8 +317,7 @@ fn read_lines(
     }
     let fingerprint = match source.hasher {
         Some(hasher) => hasher.finish(),
-        None => Fingerprint::of_metadata(&opened),
+        None => Fingerprint::of_metadata(opened),
     };
-    let canonical = fs::canonicalize(path).map_err(io_err)?;
-    Ok((out, fingerprint, canonical))
+    Ok((out, fingerprint))
 }

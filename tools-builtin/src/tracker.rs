@@ -44,10 +44,15 @@ impl Fingerprint {
     /// through the hash (bounded memory) unless the file is larger than
     /// [`HASH_LIMIT`].
     pub(crate) fn of_file(path: &Path) -> io::Result<Self> {
-        let mut file = File::open(path)?;
+        let file = File::open(path)?;
         let meta = file.metadata()?;
+        Self::of_open_file(file, &meta)
+    }
+
+    /// The fingerprint of an open file (its metadata from `fstat`).
+    pub(crate) fn of_open_file(mut file: impl Read, meta: &Metadata) -> io::Result<Self> {
         if meta.len() > HASH_LIMIT {
-            return Ok(Fingerprint::of_metadata(&meta));
+            return Ok(Fingerprint::of_metadata(meta));
         }
         let mut hasher = Hasher::default();
         let mut buf = vec![0u8; 64 * 1024];
@@ -62,10 +67,14 @@ impl Fingerprint {
         Ok(hasher.finish())
     }
 
-    /// The fingerprint of a file just written with `content`.
-    pub(crate) fn of_written(path: &Path, content: &[u8]) -> io::Result<Self> {
+    /// The fingerprint of a file just written with `content` (the
+    /// metadata is asked for only above [`HASH_LIMIT`]).
+    pub(crate) fn of_written(
+        content: &[u8],
+        meta: impl FnOnce() -> io::Result<Metadata>,
+    ) -> io::Result<Self> {
         if content.len() as u64 > HASH_LIMIT {
-            Ok(Fingerprint::of_metadata(&fs::metadata(path)?))
+            Ok(Fingerprint::of_metadata(&meta()?))
         } else {
             Ok(Fingerprint::of_bytes(content))
         }

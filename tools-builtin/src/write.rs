@@ -1,6 +1,5 @@
 //! `write`: create or replace a whole file, atomically.
 
-use std::fs;
 use std::io;
 use std::sync::Arc;
 
@@ -79,28 +78,36 @@ impl Tool for WriteTool {
             let path = jail.resolve(arg)?;
             let display = arg.to_string();
             let message = blocking(move || {
-                let existed = match fs::metadata(&path) {
-                    Ok(meta) if meta.is_dir() => {
+                let existed = match jail.stat(&path, &display)? {
+                    Some(meta) if meta.is_dir() => {
                         return Err(ToolsError::IsDirectory { path: display })
                     }
-                    Ok(meta) if !meta.is_file() => {
+                    Some(meta) if meta.file_type().is_symlink() => {
+                        return Err(Jail::open_error("write", &display, rustix::io::Errno::LOOP))
+                    }
+                    Some(meta) if !meta.is_file() => {
                         return Err(ToolsError::NotRegularFile { path: display })
                     }
-                    Ok(_) => {
-                        let current = Fingerprint::of_file(&path)
+                    Some(_) => {
+                        let (file, meta) = jail.open_read(&path, &display)?;
+                        let current = Fingerprint::of_open_file(file, &meta)
                             .map_err(|e| ToolsError::io("read", &display, e))?;
                         tracker.check(&path, current, &display)?;
                         true
                     }
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => false,
-                    Err(e) => return Err(ToolsError::io("inspect", &display, e)),
+                    None => false,
                 };
                 let bytes = content.as_bytes();
-                atomic_write(&path, bytes, &display)?;
-                let canonical = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-                match Fingerprint::of_written(&canonical, bytes) {
-                    Ok(fingerprint) => tracker.record(canonical, fingerprint),
-                    Err(_) => tracker.forget(&canonical),
+                atomic_write(&jail, &path, bytes, &display)?;
+                let written = Fingerprint::of_written(bytes, || {
+                    jail.stat(&path, &display)
+                        .ok()
+                        .flatten()
+                        .ok_or_else(|| io::Error::other("the written file is gone"))
+                });
+                match written {
+                    Ok(fingerprint) => tracker.record(path.clone(), fingerprint),
+                    Err(_) => tracker.forget(&path),
                 }
                 let verb = if existed { "Overwrote" } else { "Created" };
                 Ok(format!(

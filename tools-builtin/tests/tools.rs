@@ -958,7 +958,14 @@ async fn exec_declares_its_timeout() {
         exec.timeout(&json!({"command": "x", "timeout_ms": "soon"})),
         Duration::from_secs(120)
     );
-    assert!(exec.concurrency_safe(&json!({})) && !exec.read_only(&json!({})));
+    // Without a command (or a listing's null input) exec is not safe; a
+    // read-only command is, and exec never counts as read-only.
+    assert!(!exec.concurrency_safe(&json!({})) && !exec.read_only(&json!({})));
+    assert!(!exec.concurrency_safe(&Value::Null));
+    assert!(!exec.concurrency_safe(&json!({"command": 5})));
+    assert!(exec.concurrency_safe(&json!({"command": "ls -la"})));
+    assert!(!exec.read_only(&json!({"command": "ls -la"})));
+    assert!(!exec.concurrency_safe(&json!({"command": "rm -rf x"})));
     for name in ["read", "write", "edit", "grep", "glob", "tool_search"] {
         let tool = fx.tools.get(name).unwrap();
         assert_eq!(
@@ -978,7 +985,7 @@ async fn exec_flags_and_schemas_follow_the_spec_table() {
         ("edit", &["path", "old_string", "new_string"], false, false),
         ("grep", &["pattern"], true, true),
         ("glob", &["pattern"], true, true),
-        ("exec", &["command"], false, true),
+        ("exec", &["command"], false, false),
         ("tool_search", &["query"], true, true),
     ];
     let names: Vec<&str> = fx.tools.tools.iter().map(|t| t.name()).collect();
@@ -1400,4 +1407,604 @@ proptest! {
             Ok(())
         })?;
     }
+}
+
+// ---------------------------------------------------------------------------
+// The read-only classifier of exec (SPEC §2.1).
+
+// The table is shared with the bench harness (cli/examples/bench_e2e.rs).
+include!("data/shell_table.rs");
+
+#[test]
+fn shell_classifier_table() {
+    assert!(SHELL_TABLE.len() >= 60);
+    let mut wrong = Vec::new();
+    for &(command, expected) in SHELL_TABLE {
+        let got = toolexec_tools::shell::classify(command);
+        if got.is_ok() != expected {
+            wrong.push(format!("{command:?}: expected {expected}, got {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "misclassified:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn shell_classifier_names_the_reason() {
+    use toolexec_tools::shell::{classify, NotReadOnly, MAX_COMMAND_LEN};
+    assert_eq!(
+        classify("cargo build"),
+        Err(NotReadOnly::UnknownProgram("cargo".into()))
+    );
+    assert_eq!(
+        classify("ls > out.txt"),
+        Err(NotReadOnly::Redirect("out.txt".into()))
+    );
+    assert_eq!(
+        classify("X=1 ls"),
+        Err(NotReadOnly::Assignment("X=1".into()))
+    );
+    assert_eq!(classify("echo $(date)"), Err(NotReadOnly::Substitution));
+    assert_eq!(
+        classify("find . -delete"),
+        Err(NotReadOnly::WritingArgument {
+            program: "find".into(),
+            argument: "-delete".into()
+        })
+    );
+    assert_eq!(classify(" "), Err(NotReadOnly::Empty));
+    let long = "ls ".repeat(MAX_COMMAND_LEN);
+    assert_eq!(classify(&long), Err(NotReadOnly::TooLong(long.len())));
+    assert_eq!(
+        classify("ls > out.txt").unwrap_err().to_string(),
+        "output redirected to out.txt"
+    );
+}
+
+#[test]
+fn shell_classifier_refuses_hostile_input_quickly() {
+    use toolexec_tools::shell::is_read_only;
+    for text in [
+        "$(".repeat(500_000),
+        "echo ".to_string() + &"$(".repeat(30_000),
+        "(".repeat(60_000),
+        "'".repeat(60_001),
+        "cat <<EOF\n".to_string() + &"x\n".repeat(30_000),
+        "ls | ".repeat(14_000) + "ls",
+        "xargs ".repeat(10_000),
+        "\"".to_string() + &"\\".repeat(60_000),
+    ] {
+        assert!(!is_read_only(&text), "{}", &text[..20]);
+    }
+    // Long but well-formed commands are still read.
+    assert!(is_read_only(&format!("{}ls", "ls | ".repeat(10_000))));
+}
+
+/// The commands the table calls read-only really leave the workspace as
+/// it was (run for real, through exec), and the writers of the table do
+/// write (so the check can fail).
+#[tokio::test]
+async fn shell_table_read_only_commands_change_no_file_when_run() {
+    let fx = Fixture::new();
+    fs::write(fx.root().join("a.txt"), "hello\nworld\na=b\n").unwrap();
+    fs::write(fx.root().join("b.txt"), "b\n").unwrap();
+    fs::create_dir(fx.root().join("src")).unwrap();
+    fs::write(fx.root().join("src/main.rs"), "fn main() {}\n").unwrap();
+    fs::create_dir(fx.root().join("sub")).unwrap();
+    let listing = |root: &Path| {
+        let mut out = Vec::new();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in fs::read_dir(&dir).unwrap() {
+                let entry = entry.unwrap();
+                let meta = entry.metadata().unwrap();
+                if meta.is_dir() {
+                    stack.push(entry.path());
+                }
+                out.push((entry.path(), meta.len(), meta.modified().unwrap()));
+            }
+        }
+        out.sort();
+        out
+    };
+    let before = listing(fx.root());
+    for &(command, safe) in SHELL_TABLE {
+        // Sleeps, tail and waits for stdin add nothing here.
+        if !safe || command.starts_with("sleep") || command == "tee" {
+            continue;
+        }
+        let out = fx
+            .call("exec", json!({"command": command, "timeout_ms": 10_000}))
+            .await
+            .unwrap();
+        assert!(out.contains("exit status: "), "{command:?}: {out}");
+        assert_eq!(
+            listing(fx.root()),
+            before,
+            "{command:?} changed the workspace"
+        );
+    }
+    for command in [
+        "echo hi > x",
+        "ls | tee b.txt",
+        "sort -o f a.txt",
+        "sed -i s/a/b/ a.txt",
+    ] {
+        assert!(!toolexec_tools::shell::is_read_only(command));
+        fx.call("exec", json!({"command": command})).await.unwrap();
+        assert_ne!(listing(fx.root()), before, "{command:?} wrote nothing");
+    }
+}
+
+proptest! {
+    #[test]
+    fn shell_classifier_never_panics_on_arbitrary_text(text in any::<String>()) {
+        let _ = toolexec_tools::shell::classify(&text);
+    }
+
+    #[test]
+    fn shell_classifier_never_panics_on_shell_like_text(
+        text in proptest::string::string_regex("[a-z $(){}`'\"\\\\;&|<>=*\n\t#-]{0,80}").unwrap()
+    ) {
+        let _ = toolexec_tools::shell::classify(&text);
+    }
+
+    /// Joining read-only commands keeps them read-only, and one writer
+    /// anywhere makes the whole command not read-only.
+    #[test]
+    fn shell_classifier_composes(
+        picks in proptest::collection::vec(0..SHELL_TABLE.len(), 1..5),
+        seps in proptest::collection::vec(prop::sample::select(vec![" ; ", " && ", " || ", " | ", "\n"]), 5),
+    ) {
+        // Only single-line table rows (here-documents need a newline
+        // right after their line).
+        let rows: Vec<(&str, bool)> = picks
+            .iter()
+            .map(|&i| SHELL_TABLE[i])
+            .filter(|(c, _)| !c.is_empty() && !c.contains(['\n', '#', '\'', '"', '\\'])
+                && !c.contains("<<") && !c.ends_with("&&") && !c.starts_with(';'))
+            .collect();
+        prop_assume!(!rows.is_empty());
+        let mut joined = String::new();
+        for (k, (command, _)) in rows.iter().enumerate() {
+            if k > 0 {
+                joined.push_str(seps[k]);
+            }
+            joined.push_str(command);
+        }
+        let expected = rows.iter().all(|(_, safe)| *safe);
+        prop_assert_eq!(toolexec_tools::shell::is_read_only(&joined), expected, "{:?}", joined);
+    }
+}
+
+// ---------------------------------------------------------------- races (issue 14)
+
+/// Swaps `a` and `b` with `renameat2(RENAME_EXCHANGE)` until stopped; returns
+/// how many swaps it made.
+fn flipper(
+    a: PathBuf,
+    b: PathBuf,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        let mut swaps = 0;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            if rustix::fs::renameat_with(
+                rustix::fs::CWD,
+                &a,
+                rustix::fs::CWD,
+                &b,
+                rustix::fs::RenameFlags::EXCHANGE,
+            )
+            .is_ok()
+            {
+                swaps += 1;
+            }
+        }
+        swaps
+    })
+}
+
+/// Every path under `dir` (not following links).
+fn all_paths(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).expect("list").flatten() {
+            let p = e.path();
+            if e.file_type().expect("type").is_dir() {
+                stack.push(p.clone());
+            }
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_directory_swapped_for_an_outward_link_never_gets_writes_outside() {
+    let fx = Fixture::new();
+    fs::create_dir(fx.root().join("sub")).expect("mkdir");
+    symlink(fx.outside.path(), fx.root().join("sublink")).expect("symlink");
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = flipper(
+        fx.root().join("sub"),
+        fx.root().join("sublink"),
+        Arc::clone(&stop),
+    );
+    let mut created = Vec::new();
+    for n in 0..300 {
+        let name = format!("p{n}.txt");
+        if let Ok(out) = fx
+            .call(
+                "write",
+                json!({"path": format!("sub/{name}"), "content": "x"}),
+            )
+            .await
+        {
+            assert_eq!(out, format!("Created sub/{name} (1 bytes)"));
+            created.push(name);
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let swaps = swapper.join().expect("flipper");
+    assert!(swaps > 0, "the race never ran");
+    eprintln!("{swaps} swaps, {} of 300 writes done", created.len());
+    // Nothing reached the outside directory: neither files nor temp files.
+    assert_eq!(
+        fx.outside_listing(),
+        vec![("secret.txt".to_string(), "SECRETWORD\n".to_string())]
+    );
+    // Every reported write is in the real directory, wherever it now is.
+    let real = if fs::symlink_metadata(fx.root().join("sub"))
+        .expect("sub")
+        .is_dir()
+    {
+        fx.root().join("sub")
+    } else {
+        fx.root().join("sublink")
+    };
+    for name in &created {
+        assert!(real.join(name).is_file(), "{name} reported but missing");
+    }
+    let stray: Vec<_> = all_paths(fx.root())
+        .into_iter()
+        .chain(all_paths(fx.outside.path()))
+        .filter(|p| p.to_string_lossy().contains(".toolexec-"))
+        .collect();
+    assert!(stray.is_empty(), "stray temp files: {stray:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_flipped_with_an_outward_link_or_a_fifo_never_leaks_or_blocks() {
+    let fx = Fixture::new();
+    fx.write("f.txt", "INSIDE\n");
+    symlink(
+        fx.outside.path().join("secret.txt"),
+        fx.root().join("flink"),
+    )
+    .expect("symlink");
+    fx.write("g.txt", "GEE\n");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        fx.root().join("gfifo"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .expect("mkfifo");
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let links = flipper(
+        fx.root().join("f.txt"),
+        fx.root().join("flink"),
+        Arc::clone(&stop),
+    );
+    let fifos = flipper(
+        fx.root().join("g.txt"),
+        fx.root().join("gfifo"),
+        Arc::clone(&stop),
+    );
+    let (mut inside, mut refused) = (0, 0);
+    for _ in 0..300 {
+        for path in ["f.txt", "g.txt"] {
+            // A read that blocked on the FIFO would hang here; the bound is
+            // only a guard against hanging the test run forever.
+            let call = fx.call("read", json!({"path": path}));
+            let result = tokio::time::timeout(Duration::from_secs(60), call)
+                .await
+                .expect("a read blocked");
+            match result {
+                Ok(out) => {
+                    assert!(!out.contains("SECRETWORD"), "leaked: {out}");
+                    inside += 1;
+                }
+                Err(err) => {
+                    assert!(!err.contains("SECRETWORD"), "leaked: {err}");
+                    refused += 1;
+                }
+            }
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(links.join().expect("flipper") > 0 && fifos.join().expect("flipper") > 0);
+    assert!(inside > 0, "no read ever succeeded ({refused} refused)");
+    eprintln!("{inside} reads done, {refused} refused");
+}
+
+#[tokio::test]
+async fn fifos_sockets_and_devices_are_refused_at_once() {
+    let fx = Fixture::new();
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        fx.root().join("fifo"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .expect("mkfifo");
+    let _listener = std::os::unix::net::UnixListener::bind(fx.root().join("sock")).expect("socket");
+    symlink("/dev/zero", fx.root().join("zero")).expect("symlink");
+    symlink("/dev/stdin", fx.root().join("stdin")).expect("symlink");
+    symlink("fifo", fx.root().join("fifolink")).expect("symlink");
+    for path in ["fifo", "sock", "fifolink"] {
+        for (tool, input) in [
+            ("read", json!({"path": path})),
+            (
+                "edit",
+                json!({"path": path, "old_string": "a", "new_string": "b"}),
+            ),
+            ("write", json!({"path": path, "content": "x"})),
+        ] {
+            let err = fx.call(tool, input).await.expect_err(path);
+            assert!(
+                err.contains("is not a regular file"),
+                "{tool} {path}: {err}"
+            );
+        }
+    }
+    for path in ["zero", "stdin"] {
+        let err = fx
+            .call("read", json!({"path": path}))
+            .await
+            .expect_err(path);
+        assert!(err.contains("is outside the workspace"), "{path}: {err}");
+    }
+    fx.write("a.txt", "hello\n");
+    let out = fx
+        .call("grep", json!({"pattern": "hello"}))
+        .await
+        .expect("grep");
+    assert_eq!(out, "a.txt:1:hello");
+}
+
+// ---------------------------------------------------------------- scratch through read
+
+#[tokio::test]
+async fn read_opens_only_its_own_sessions_spill_files() {
+    let base = tempfile::tempdir().expect("base");
+    let root = toolexec_limiter::ScratchRoot::open(base.path().join("scratch")).expect("root");
+    let mine = root.ephemeral_session().expect("mine");
+    let theirs = root.ephemeral_session().expect("theirs");
+    let fx = Fixture::with_config(&BuiltinConfig::default().with_read_root(mine.dir()));
+    for (dir, text) in [(mine.dir(), "mine\n"), (theirs.dir(), "theirs\n")] {
+        fs::write(dir.join("tool_result_7.txt"), text).expect("spill");
+    }
+    fs::write(root.path().join("tool_result_8.txt"), "planted\n").expect("plant");
+    fs::write(mine.dir().join("notes.txt"), "not a spill\n").expect("plant");
+    let read = |p: PathBuf| fx.call("read", json!({"path": p.to_str().expect("utf-8")}));
+    assert_eq!(
+        read(mine.dir().join("tool_result_7.txt"))
+            .await
+            .expect("own spill"),
+        "     1\tmine"
+    );
+    for refused in [
+        theirs.dir().join("tool_result_7.txt"),
+        root.path().join("tool_result_8.txt"),
+        mine.dir().join("notes.txt"),
+        mine.dir()
+            .join("../")
+            .join(theirs.dir().file_name().unwrap())
+            .join("tool_result_7.txt"),
+    ] {
+        let err = read(refused.clone()).await.expect_err("refused");
+        assert!(
+            err.contains("is outside the workspace"),
+            "{}: {err}",
+            refused.display()
+        );
+    }
+}
+
+// ---------------------------------------------------------------- bounds
+
+#[tokio::test]
+async fn reads_limit_is_capped() {
+    let fx = Fixture::new();
+    let text: String = (1..=3000).map(|i| format!("{i}\n")).collect();
+    fx.write("big.txt", &text);
+    let out = fx
+        .call("read", json!({"path": "big.txt", "limit": 100_000_000u64}))
+        .await
+        .expect("read");
+    assert_eq!(out.lines().count(), 2001);
+    assert!(
+        out.ends_with("\n(more lines follow; use offset=2001 to continue)"),
+        "{out}"
+    );
+    let capped = Fixture::with_config(&BuiltinConfig::default().with_read_max_limit(10));
+    capped.write("big.txt", &text);
+    let out = capped
+        .call("read", json!({"path": "big.txt", "limit": 50}))
+        .await
+        .expect("read");
+    assert!(
+        out.ends_with("    10\t10\n(more lines follow; use offset=11 to continue)"),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_read_stops() {
+    let fx = Fixture::new();
+    let text: String = (1..=200_000).map(|i| format!("line {i}\n")).collect();
+    fx.write("big.txt", &text);
+    let ctx = fx.ctx();
+    ctx.cancel_token().cancel();
+    let err = fx
+        .call_ctx("read", json!({"path": "big.txt", "offset": 199_999}), ctx)
+        .await
+        .expect_err("cancelled");
+    assert_eq!(err, "the call was cancelled before it finished");
+}
+
+/// CPU time (user + system) of this process so far.
+fn cpu_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn grep_over_a_100_gb_sparse_file_ends_and_leaves_no_work_behind() {
+    let fx = Fixture::new();
+    let head: String = (1..=2000).map(|i| format!("text line {i}\n")).collect();
+    fx.write("sparse.log", &head);
+    let file = fs::OpenOptions::new()
+        .write(true)
+        .open(fx.root().join("sparse.log"))
+        .expect("open");
+    file.set_len(100 * 1024 * 1024 * 1024)
+        .expect("sparse 100 GB");
+    fx.write("small.txt", "text line here\n");
+    let ctx = fx.ctx();
+    let token = ctx.cancel_token().clone();
+    // The executor's deadline, as the executor fires it.
+    let deadline = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        token.cancel();
+    });
+    let call = fx.call_ctx("grep", json!({"pattern": "line 1999$|here"}), ctx);
+    let out = tokio::time::timeout(Duration::from_secs(60), call)
+        .await
+        .expect("grep ended")
+        .expect("grep");
+    assert!(out.contains("sparse.log:1999:text line 1999"), "{out}");
+    assert!(out.contains("small.txt:1:text line here"), "{out}");
+    deadline.abort();
+    // No search keeps running: the process's CPU time stays put.
+    let before = cpu_time();
+    std::thread::sleep(Duration::from_millis(500));
+    let burnt = cpu_time() - before;
+    assert!(
+        burnt < Duration::from_millis(250),
+        "{burnt:?} of CPU after the call"
+    );
+}
+
+#[tokio::test]
+async fn grep_refuses_huge_patterns_quoting_only_their_start() {
+    let fx = Fixture::new();
+    fx.write("a.txt", "x\n");
+    let long = "ab".repeat(50_000);
+    let err = fx
+        .call("grep", json!({"pattern": long}))
+        .await
+        .expect_err("too long");
+    assert!(
+        err.starts_with(&format!("pattern \"{}…\" is too large", &long[..100])),
+        "{err}"
+    );
+    assert!(err.len() < 300, "{err}");
+    let big = "(\\w{100}){100}";
+    let err = fx
+        .call("grep", json!({"pattern": big}))
+        .await
+        .expect_err("too big");
+    assert!(
+        err.contains("is too large: its compiled program exceeds"),
+        "{err}"
+    );
+    let broken = format!("({}", "x".repeat(5_000));
+    let err = fx
+        .call("grep", json!({"pattern": broken}))
+        .await
+        .expect_err("syntax");
+    assert!(err.len() < 300, "{err}");
+    assert!(err.contains("unclosed group"), "{err}");
+}
+
+#[tokio::test]
+async fn grep_honours_inline_flags() {
+    let fx = Fixture::new();
+    fx.write("a.txt", "bar\nfoo one\nxfoo\r\nfoo two\r\n");
+    let out = fx
+        .call("grep", json!({"pattern": "(?-m)^foo"}))
+        .await
+        .expect("grep");
+    assert_eq!(out, "a.txt:2:foo one\na.txt:4:foo two");
+    let out = fx
+        .call("grep", json!({"pattern": "(?-R)o$"}))
+        .await
+        .expect("grep");
+    assert_eq!(out, "a.txt:3:xfoo\na.txt:4:foo two");
+}
+
+// ---------------------------------------------------------------- bad input
+
+#[tokio::test]
+async fn bad_paths_get_clear_errors() {
+    let fx = Fixture::new();
+    fs::create_dir(fx.root().join("dir")).expect("mkdir");
+    let long = "n".repeat(5_000);
+    for (tool, path, want) in [
+        ("read", "a\0b", "must not contain a NUL byte"),
+        ("write", "a\0b", "must not contain a NUL byte"),
+        ("read", long.as_str(), "File name too long"),
+        ("write", long.as_str(), "File name too long"),
+        ("read", "dir", "is a directory"),
+        ("write", "dir", "is a directory"),
+        ("edit", "dir", "is a directory"),
+        ("glob", long.as_str(), "File name too long"),
+    ] {
+        let input = match tool {
+            "write" => json!({"path": path, "content": "x"}),
+            "edit" => json!({"path": path, "old_string": "a", "new_string": "b"}),
+            "glob" => json!({"pattern": "*", "path": path}),
+            _ => json!({"path": path}),
+        };
+        let err = fx.call(tool, input).await.expect_err(tool);
+        assert!(
+            err.contains(want),
+            "{tool} {}: {err}",
+            &path[..path.len().min(20)]
+        );
+    }
+}
+
+#[tokio::test]
+async fn odd_names_are_listed_one_a_line_and_read_back() {
+    use std::os::unix::ffi::OsStrExt;
+    let fx = Fixture::new();
+    let invalid = std::ffi::OsStr::from_bytes(b"bad\xffname.txt");
+    fs::write(fx.root().join(invalid), "invalid utf-8 name\n").expect("write");
+    fs::write(fx.root().join("two\nlines.txt"), "newline name\n").expect("write");
+    let out = fx
+        .call("glob", json!({"pattern": "*.txt"}))
+        .await
+        .expect("glob");
+    assert_eq!(out, "bad\\xffname.txt\ntwo\\x0alines.txt");
+    for (listed, content) in out.lines().zip(["invalid utf-8 name", "newline name"]) {
+        let text = fx
+            .call("read", json!({"path": listed}))
+            .await
+            .expect(listed);
+        assert_eq!(text, format!("     1\t{content}"));
+    }
+    let out = fx
+        .call("grep", json!({"pattern": "name"}))
+        .await
+        .expect("grep");
+    assert_eq!(
+        out,
+        "bad\\xffname.txt:1:invalid utf-8 name\ntwo\\x0alines.txt:1:newline name"
+    );
 }

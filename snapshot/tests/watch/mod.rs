@@ -441,3 +441,105 @@ proptest! {
         prop_assert!(total >= 200);
     }
 }
+
+/// Peak resident memory of this process so far, in bytes.
+fn peak_rss() -> u64 {
+    let status = fs::read_to_string("/proc/self/status").expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .expect("VmHWM")
+        * 1024
+}
+
+#[test]
+fn a_rename_storm_degrades_the_call_with_bounded_memory_and_a_quick_shutdown() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().to_path_buf();
+    for i in 0..50 {
+        write(&root, &format!("storm/f{i}.txt"), 1);
+    }
+    write(&root, "report.txt", 1);
+    let bounds = Bounds::default();
+    let watcher =
+        Arc::new(Watcher::start(&root, vec![], &bounds, opts().queue_capacity(64)).expect("start"));
+    let base_rss = peak_rss();
+    let mark = watcher.begin();
+    let before = Snapshot::take(&root, &bounds).expect("before");
+    // The storm: four threads renaming back and forth as fast as they can,
+    // until the queue has overflowed (and a while longer).
+    let stop = Arc::new(AtomicBool::new(false));
+    let renames = Arc::new(AtomicU64::new(0));
+    let storm: Vec<_> = (0..4)
+        .map(|t| {
+            let (root, stop, renames) = (root.clone(), Arc::clone(&stop), Arc::clone(&renames));
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    for i in (t..50).step_by(4) {
+                        let a = root.join(format!("storm/f{i}.txt"));
+                        let b = root.join(format!("storm/g{i}.txt"));
+                        if fs::rename(&a, &b).is_ok() && fs::rename(&b, &a).is_ok() {
+                            renames.fetch_add(2, Ordering::Relaxed);
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    while watcher.dropped_events() == 0 || renames.load(Ordering::Relaxed) < 20_000 {
+        std::thread::yield_now();
+    }
+    write(&root, "report.txt", 2);
+    stop.store(true, Ordering::Relaxed);
+    for t in storm {
+        t.join().expect("storm thread");
+    }
+    let after = Snapshot::take(&root, &bounds).expect("after");
+    let d = watcher.finish(mark, &before, &after);
+    let report = d.report();
+    assert!(
+        report.starts_with("[Workspace Changes]\n~ report.txt (modified, 1 B \u{2192} 2 B)"),
+        "{report}"
+    );
+    assert!(
+        report.ends_with(
+            "\n(changes beyond the snapshot bounds are not tracked: the watcher's event queue overflowed during the call)"
+        ),
+        "{report}"
+    );
+    let grown = peak_rss().saturating_sub(base_rss);
+    assert!(
+        grown < 100 * 1024 * 1024,
+        "peak memory grew by {grown} bytes"
+    );
+
+    // The next call, after the storm, is exact again (the rescan caught up).
+    let d = call(&watcher, &root, &bounds, || write(&root, "storm/f0.txt", 3));
+    assert_eq!(
+        d.report(),
+        "[Workspace Changes]\n~ storm/f0.txt (modified, 1 B \u{2192} 3 B)"
+    );
+
+    // Shutdown does not work off a backlog: a storm going on while the
+    // watcher is dropped does not keep the drop waiting.
+    let stop = Arc::new(AtomicBool::new(false));
+    let storm = {
+        let (root, stop) = (root.clone(), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let _ = fs::rename(root.join("storm/f1.txt"), root.join("storm/g1.txt"));
+                let _ = fs::rename(root.join("storm/g1.txt"), root.join("storm/f1.txt"));
+            }
+        })
+    };
+    let watcher = Arc::into_inner(watcher).expect("sole owner");
+    let started = std::time::Instant::now();
+    drop(watcher);
+    let took = started.elapsed();
+    stop.store(true, Ordering::Relaxed);
+    storm.join().expect("storm thread");
+    // Generous: a backlog of the old unbounded queue took many seconds.
+    assert!(took < Duration::from_secs(5), "drop took {took:?}");
+}
