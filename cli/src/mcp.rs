@@ -556,6 +556,7 @@ pub async fn run(args: McpArgs) -> Result<(), CliError> {
     let options = ToolOptions {
         allow_env: args.allow_env.clone(),
         read_roots: vec![args.pipeline.limits()?.scratch_dir],
+        redactor: Some((*redactor).clone()),
     };
     let executor = args
         .pipeline

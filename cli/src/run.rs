@@ -42,6 +42,9 @@ pub struct ToolOptions {
     /// path: the scratch directory, so that the model can follow a spill
     /// message.
     pub read_roots: Vec<PathBuf>,
+    /// The session's redactor, so that edit and write see files as the model
+    /// saw them (secret-preserving edits); `None`: the built-in rules.
+    pub redactor: Option<toolexec_redact::Redactor>,
 }
 
 /// An executor builder with the built-in tools and their read-before-edit
@@ -51,6 +54,9 @@ pub fn builtin_executor_builder(workdir: &Path, options: &ToolOptions) -> Execut
     let mut config = toolexec_tools::BuiltinConfig::default().with_exec(exec);
     for root in &options.read_roots {
         config = config.with_read_root(root);
+    }
+    if let Some(redactor) = &options.redactor {
+        config = config.with_redactor(redactor.clone());
     }
     let builtin = toolexec_tools::builtin_tools(&config);
     toolexec_core::Executor::builder(workdir)
@@ -164,6 +170,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
     let options = ToolOptions {
         allow_env: args.allow_env.clone(),
         read_roots: vec![limits.scratch_dir.clone()],
+        redactor: Some(redactor.clone()),
     };
     let snapshot = pipeline.snapshot_config(&workdir).await?;
     let executor = pipeline

@@ -102,6 +102,8 @@ pub mod exec;
 pub mod glob;
 #[cfg(feature = "grep")]
 pub mod grep;
+#[cfg(any(feature = "edit", feature = "write"))]
+mod markers;
 #[cfg(feature = "read")]
 pub mod read;
 #[cfg(feature = "tool-search")]
@@ -139,6 +141,10 @@ pub struct BuiltinConfig {
     /// where too-large results are spilled). See
     /// [`ReadTool::with_extra_roots`].
     pub read_extra_roots: Vec<std::path::PathBuf>,
+    /// The session's redactor, used by edit and write to see a file as the
+    /// model saw it (secret-preserving edits). `None`: the built-in rules.
+    #[cfg(any(feature = "edit", feature = "write"))]
+    pub redactor: Option<toolexec_redact::Redactor>,
 }
 
 impl BuiltinConfig {
@@ -146,6 +152,13 @@ impl BuiltinConfig {
     #[cfg(feature = "exec")]
     pub fn with_exec(mut self, exec: ExecConfig) -> Self {
         self.exec = exec;
+        self
+    }
+
+    /// Sets the session's redactor (see [`BuiltinConfig::redactor`]).
+    #[cfg(any(feature = "edit", feature = "write"))]
+    pub fn with_redactor(mut self, redactor: toolexec_redact::Redactor) -> Self {
+        self.redactor = Some(redactor);
         self
     }
 
@@ -187,9 +200,23 @@ pub fn builtin_tools(config: &BuiltinConfig) -> BuiltinTools {
         ReadTool::new(Arc::clone(&tracker)).with_extra_roots(config.read_extra_roots.clone()),
     ));
     #[cfg(feature = "write")]
-    tools.push(Arc::new(WriteTool::new(Arc::clone(&tracker))));
+    tools.push(Arc::new(
+        WriteTool::new(Arc::clone(&tracker)).with_redactor(
+            config
+                .redactor
+                .clone()
+                .unwrap_or_else(toolexec_redact::Redactor::builtin),
+        ),
+    ));
     #[cfg(feature = "edit")]
-    tools.push(Arc::new(EditTool::new(Arc::clone(&tracker))));
+    tools.push(Arc::new(
+        EditTool::new(Arc::clone(&tracker)).with_redactor(
+            config
+                .redactor
+                .clone()
+                .unwrap_or_else(toolexec_redact::Redactor::builtin),
+        ),
+    ));
     #[cfg(feature = "grep")]
     tools.push(Arc::new(GrepTool::new()));
     #[cfg(feature = "glob")]

@@ -28,6 +28,7 @@ use crate::tracker::{FileTracker, Fingerprint};
 #[derive(Debug)]
 pub struct WriteTool {
     tracker: Arc<FileTracker>,
+    redactor: toolexec_redact::Redactor,
     schema: Value,
 }
 
@@ -36,6 +37,7 @@ impl WriteTool {
     pub fn new(tracker: Arc<FileTracker>) -> Self {
         WriteTool {
             tracker,
+            redactor: toolexec_redact::Redactor::builtin(),
             schema: json!({
                 "type": "object",
                 "properties": {
@@ -51,6 +53,15 @@ impl WriteTool {
                 "required": ["path", "content"]
             }),
         }
+    }
+}
+
+impl WriteTool {
+    /// Judges markers in `content` against the file as seen through
+    /// `redactor` (the session's redactor; default: the built-in rules).
+    pub fn with_redactor(mut self, redactor: toolexec_redact::Redactor) -> Self {
+        self.redactor = redactor;
+        self
     }
 }
 
@@ -71,6 +82,7 @@ impl Tool for WriteTool {
 
     fn call(&self, input: Value, ctx: ToolContext) -> ToolFuture<'_> {
         let tracker = Arc::clone(&self.tracker);
+        let redactor = self.redactor.clone();
         Box::pin(async move {
             let args = Args::new(&input)?;
             let arg = args.string("path")?;
@@ -95,7 +107,13 @@ impl Tool for WriteTool {
                     Err(e) if e.kind() == io::ErrorKind::NotFound => false,
                     Err(e) => return Err(ToolsError::io("inspect", &display, e)),
                 };
-                let bytes = content.as_bytes();
+                // A redaction marker stays only where the file holds it.
+                let bytes = &crate::markers::write_bytes(
+                    &redactor,
+                    existed.then_some(path.as_path()),
+                    content.as_bytes(),
+                    &display,
+                )?[..];
                 atomic_write(&path, bytes, &display)?;
                 let canonical = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
                 match Fingerprint::of_written(&canonical, bytes) {
