@@ -433,7 +433,10 @@ pub(crate) fn rules() -> Vec<Rule> {
         ),
         r("dropbox-token", r"\bsl\.[A-Za-z0-9_.\-=]{130,}", &["sl."]),
         r("facebook-token", r"\bEAA[A-Za-z0-9]{100,}", &["eaa"]),
-        r("twitter-bearer-token", r"\bA{22}[A-Za-z0-9%]{80,120}", &["aaaaaaaaaaaaaaaaaaaaaa"]),
+        // Twitter app-only bearer tokens open with a run of `A` (a zero id).
+        rb("twitter-bearer-token", r"\bA{22}[A-Za-z0-9%]{80,120}")
+            .keywords(["aaaaaaaaaaaaaaaaaaaaaa"])
+            .priority(P_VENDOR),
         r("typeform-token", r"\btfp_[A-Za-z0-9_\-.=]{59}", &["tfp_"]),
         r("settlemint-token", r"\bsm_(?:pat|aat|sat)_[A-Za-z0-9]{16}\b", &["sm_pat_", "sm_aat_", "sm_sat_"]),
         r("intra42-secret", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b", &["s-s4t2"]),
@@ -507,7 +510,7 @@ pub(crate) fn rules() -> Vec<Rule> {
             "bearer-token",
             r"(?i)\bbearer[\t ]+(?P<secret>[A-Za-z0-9._~+/\-]{8,}=*)",
         )
-        .keywords(["bearer"])
+        .keywords(["bearer ", "bearer\t"])
         .secret_group("secret")
         .priority(P_STRUCT)
         .check(Check::BareBearer),

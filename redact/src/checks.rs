@@ -245,7 +245,27 @@ pub(crate) fn guard_ok(
         }
         Guard::Spaced => {
             let ns = name_start(hay, hs, ls);
-            ns > ls + 1
+            // The phrase's last word is the secret word itself (`API key:`).
+            let mut ne = he;
+            while ne < end && is_name_byte(hay[ne]) {
+                ne += 1;
+            }
+            let word = &hay[ns..ne];
+            let spaced_word = [
+                &b"key"[..],
+                b"token",
+                b"secret",
+                b"password",
+                b"passphrase",
+                b"pwd",
+                b"pass",
+                b"credential",
+                b"credentials",
+            ]
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(word));
+            spaced_word
+                && ns > ls + 1
                 && matches!(hay[ns - 1], b' ' | b'\t')
                 && hay[ns - 2].is_ascii_alphanumeric()
                 && assign_at(hay, after_name(hay, he, end, false), end)
