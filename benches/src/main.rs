@@ -153,6 +153,11 @@ const ROWS: &[RowDef] = &[
         what: "MCP round trip of a no-op tools/call over Streamable HTTP",
         run: row_mcp_http,
     },
+    RowDef {
+        name: "redact-stream",
+        what: "streaming redaction (`toolexec redact`): keyword logs, JSON, source, dense",
+        run: row_redact_stream,
+    },
 ];
 
 /// Run settings: `--quick` shrinks inputs and repetitions.
@@ -2584,6 +2589,172 @@ fn row_jail_grep(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
             ));
         }
         Err(_) => out.note("jail-grep: rg is not installed on this machine; not compared"),
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------ redact-stream
+
+/// A structured log where every line names `token_count`, `key_id` or
+/// `secret_name` (no secret), or the same log without those words.
+fn keyword_log(size: usize, keywords: bool, rng: &mut Rng) -> String {
+    let mods = [
+        "api.usage",
+        "billing.meter",
+        "auth.keys",
+        "vault.sync",
+        "llm.gateway",
+    ];
+    let mut s = String::with_capacity(size + 256);
+    while s.len() < size {
+        let ts = format!(
+            "2024-05-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+            1 + rng.below(28),
+            rng.below(24),
+            rng.below(60),
+            rng.below(60),
+            rng.below(1000)
+        );
+        let m = rng.pick(&mods);
+        let hex = rng.chars(10, b"0123456789abcdef");
+        let line = match (rng.below(3), keywords) {
+            (0, true) => format!("{ts} INFO {m} request_id={hex} model=gpt-4o token_count={} latency_ms={} status=200\n", rng.below(9000), rng.below(900)),
+            (1, true) => format!("{ts} DEBUG {m} rotated key_id=key_{hex} owner=team-{} expires_in={}s\n", rng.below(50), rng.below(99999)),
+            (_, true) => format!("{ts} WARN {m} secret_name=prod/db/{} version={} fetched from cache\n", rng.pick(&["password", "api-key", "token"]), rng.below(40)),
+            (0, false) => format!("{ts} INFO {m} request_id={hex} model=gpt-4o count={} latency_ms={} status=200\n", rng.below(9000), rng.below(900)),
+            (1, false) => format!("{ts} DEBUG {m} rotated id=k_{hex} owner=team-{} expires_in={}s\n", rng.below(50), rng.below(99999)),
+            (_, false) => format!("{ts} WARN {m} name=prod/db/{} version={} fetched from cache\n", rng.pick(&["main", "replica", "cache"]), rng.below(40)),
+        };
+        s.push_str(&line);
+    }
+    s
+}
+
+/// JSON API responses naming many `token`/`key` fields: usage records, key
+/// listings, pagination tokens, OAuth metadata (no secret).
+fn json_responses(size: usize, rng: &mut Rng) -> String {
+    let mut s = String::with_capacity(size + 512);
+    while s.len() < size {
+        let hex = rng.chars(10, b"0123456789abcdef");
+        let line = match rng.below(4) {
+            0 => format!("{{\"id\":\"req_{hex}\",\"object\":\"usage\",\"usage\":{{\"prompt_tokens\":{},\"completion_tokens\":{},\"total_tokens\":{}}},\"token_count\":{},\"max_tokens\":4096}}\n", rng.below(999), rng.below(999), rng.below(2000), rng.below(99)),
+            1 => format!("{{\"data\":[{{\"key_id\":\"key_{hex}\",\"key_name\":\"ci-{}\",\"key_prefix\":\"sk-...{}\",\"created_at\":\"2024-05-01T00:00:00Z\",\"last_used_at\":null,\"key_type\":\"secret\"}}],\"has_more\":true}}\n", rng.below(99), rng.chars(4, b"abcdefghijklmnop")),
+            2 => format!("{{\"items\":[],\"next_page_token\":\"page-{}\",\"prev_page_token\":null,\"total_count\":{}}}\n", rng.below(1000), rng.below(100000)),
+            _ => "{\"issuer\":\"https://auth.example.com\",\"token_endpoint\":\"https://auth.example.com/oauth/token\",\"token_endpoint_auth_methods_supported\":[\"client_secret_basic\",\"private_key_jwt\"],\"token_type\":\"Bearer\",\"expires_in\":3600,\"refresh_token_expires_in\":86400}\n".to_string(),
+        };
+        s.push_str(&line);
+    }
+    s
+}
+
+/// Real Rust sources: the `.rs` files a build left in the cargo registry
+/// (`~/.cargo/registry/src`), concatenated in sorted order up to `size`.
+fn registry_sources(size: usize) -> Option<String> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")))?;
+    let mut stack = vec![home.join("registry").join("src")];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            match e.file_type() {
+                Ok(t) if t.is_dir() => stack.push(p),
+                Ok(t) if t.is_file() && p.extension().is_some_and(|x| x == "rs") => files.push(p),
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    let mut s = String::with_capacity(size);
+    for f in files {
+        if s.len() >= size {
+            break;
+        }
+        if let Ok(t) = std::fs::read_to_string(&f) {
+            s.push_str(&t);
+        }
+    }
+    (s.len() >= size / 4).then_some(s)
+}
+
+fn row_redact_stream(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let size = cfg.pick(20, 100) * 1_000_000;
+    let reps = cfg.pick(3, 3);
+    let mut rng = Rng::new();
+    let redactor = redactor()?;
+    let mut inputs: Vec<(String, String, f64)> = vec![
+        (
+            "structured log, every line names token_count/key_id/secret_name".into(),
+            keyword_log(size, true, &mut rng),
+            1000.0,
+        ),
+        (
+            "the same log without those words".into(),
+            keyword_log(size, false, &mut rng),
+            1000.0,
+        ),
+        (
+            "JSON API responses with many token/key field names".into(),
+            json_responses(size, &mut rng),
+            500.0,
+        ),
+    ];
+    match registry_sources(size) {
+        Some(src) => inputs.push((
+            "Rust sources of the cargo registry (~/.cargo/registry/src)".into(),
+            src,
+            1000.0,
+        )),
+        None => {
+            out.note("redact-stream: no .rs files under ~/.cargo/registry/src; source row skipped")
+        }
+    }
+    let (dense, _) = dense_text(cfg.pick(2, 10) * 1_000_000, &mut rng);
+    inputs.push((
+        "secret-dense text (1 secret per 200 bytes)".into(),
+        dense,
+        100.0,
+    ));
+    for (label, text, goal) in &inputs {
+        progress(&format!(
+            "streaming redaction of {} {label} × {reps} reps",
+            fmt_mb(text.len() as f64)
+        ));
+        let mut changed = 0usize;
+        let (ours, reference) = interleaved(
+            reps,
+            || {
+                let start = Instant::now();
+                let stats = redactor
+                    .redact_stream(black_box(text.as_bytes()), std::io::sink())
+                    .expect("in-memory stream");
+                let t = secs(start);
+                changed = stats.redactions;
+                t
+            },
+            || copy_secs(text),
+        );
+        if *goal >= 500.0 && changed > 0 {
+            out.note(&format!(
+                "redact-stream: {label}: {changed} spans masked in secret-free text"
+            ));
+        }
+        let (o, r) = (
+            mbps(text.len(), median(ours)),
+            mbps(text.len(), median(reference)),
+        );
+        out.row(
+            &format!("streaming redaction, {} {label}", fmt_mb(text.len() as f64)),
+            &fmt_mbps(o),
+            &format!("{} cat-speed copy", fmt_mbps(r)),
+            &fmt_ratio(o / r),
+            &format!("≥ {} MB/s", *goal as u64),
+            verdict(o >= *goal),
+        );
     }
     Ok(())
 }

@@ -263,6 +263,7 @@ pub async fn run(args: McpArgs) -> Result<(), CliError> {
     let tools = ToolOptions {
         allow_env: args.allow_env.clone(),
         sandbox: args.sandbox.sandbox(),
+        redactor: Some((*redactor).clone()),
         ..ToolOptions::default()
     };
     let transport = args.transport.transport()?;

@@ -150,6 +150,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
         allow_env: args.allow_env.clone(),
         read_roots: vec![session.dir().to_path_buf()],
         sandbox: args.sandbox.sandbox(),
+        redactor: Some(redactor.clone()),
     };
     let snapshot = pipeline.snapshot_config(&workdir).await?;
     let executor = pipeline

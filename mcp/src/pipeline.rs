@@ -27,6 +27,9 @@ pub struct ToolOptions {
     /// `workspace-write`, network denied). The read roots (the session's
     /// scratch dir) are writable in it too.
     pub sandbox: toolexec_tools::Sandbox,
+    /// The session's redactor, so that edit and write see files as the model
+    /// saw them (secret-preserving edits); `None`: the built-in rules.
+    pub redactor: Option<toolexec_redact::Redactor>,
 }
 
 /// An executor builder with the built-in tools and their read-before-edit
@@ -44,6 +47,9 @@ pub fn builtin_executor_builder(workdir: &Path, options: &ToolOptions) -> Execut
     let mut config = toolexec_tools::BuiltinConfig::default().with_exec(exec);
     for root in &options.read_roots {
         config = config.with_read_root(root);
+    }
+    if let Some(redactor) = &options.redactor {
+        config = config.with_redactor(redactor.clone());
     }
     let builtin = toolexec_tools::builtin_tools(&config);
     toolexec_core::Executor::builder(workdir)

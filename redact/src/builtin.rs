@@ -382,7 +382,79 @@ pub(crate) fn rules() -> Vec<Rule> {
         r("grafana-token", r"\bglc_[A-Za-z0-9+/]{32,}={0,2}", &["glc_"]),
         r("grafana-token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b", &["glsa_"]),
         r("newrelic-key", r"\bNRAK-[A-Z0-9]{27}\b", &["nrak-"]),
-        r("sentry-token", r"\bsntr[ysu]_[A-Za-z0-9+/=_\-]{40,}", &["sntry", "sntru"]),
+        // Sentry: organization tokens `sntrys_eyJ…`, user tokens `sntryu_` + 64 hex.
+        r("sentry-token", r"\bsntrys_[A-Za-z0-9+/=_\-]{40,}", &["sntrys_"]),
+        r("sentry-token", r"\bsntryu_[a-f0-9]{64}\b", &["sntryu_"]),
+        // ------------------------------------------------ more vendor families (by documented format)
+        r("grafana-token", r"\beyJrIjoi[A-Za-z0-9+/]{50,400}={0,2}", &["eyjrijoi"]),
+        secret(r(
+            "okta-token",
+            r"(?i)\bokta[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>00[A-Za-z0-9_\-]{40})(?:[^A-Za-z0-9_\-]|$)",
+            &["okta"],
+        )),
+        secret(r(
+            "heroku-api-key",
+            r"(?i)\bheroku[A-Za-z0-9_. \-]{0,20}(?:key|token|auth|secret|password)[^\r\n]{0,20}?\b(?P<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b",
+            &["heroku"],
+        )),
+        r("mailgun-api-key", r"\bpubkey-[0-9a-f]{32}\b", &["pubkey-"]),
+        secret(r(
+            "vault-token",
+            r"(?i)\b(?:vault|x-vault-token)[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>[sb]\.[A-Za-z0-9]{24})\b",
+            &["vault"],
+        )),
+        r("clojars-token", r"\bCLOJARS_[a-z0-9]{60}\b", &["clojars_"]),
+        r("duffel-token", r"\bduffel_(?:test|live)_[A-Za-z0-9_\-=]{43}", &["duffel_"]),
+        r("easypost-token", r"\bEZ[AT]K[A-Za-z0-9]{54}\b", &["ezak", "eztk"]),
+        r(
+            "flutterwave-key",
+            r"\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b|\bFLWSECK_TEST[a-h0-9]{12}\b",
+            &["flwseck"],
+        ),
+        r("frameio-token", r"\bfio-u-[A-Za-z0-9_\-=]{64}", &["fio-u-"]),
+        r("prefect-token", r"\bpnu_[A-Za-z0-9]{36}\b", &["pnu_"]),
+        r("readme-api-key", r"\brdme_[a-z0-9]{70}\b", &["rdme_"]),
+        r("brevo-api-key", r"\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}\b", &["xkeysib-", "xsmtpsib-"]),
+        r("shippo-token", r"\bshippo_(?:live|test)_[a-f0-9]{40}\b", &["shippo_"]),
+        r("defined-networking-token", r"\bdnkey-[a-z0-9=_\-]{26}-[a-z0-9=_\-]{52}\b", &["dnkey-"]),
+        r("dynatrace-token", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b", &["dt0c01."]),
+        r("openshift-token", r"\bsha256~[A-Za-z0-9_\-]{43}", &["sha256~"]).bounds(None, Some(b"_-")),
+        r("sourcegraph-token", r"\bsgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}\b", &["sgp_"]),
+        r("alibaba-access-key-id", r"\bLTAI[A-Za-z0-9]{20}\b", &["ltai"]),
+        r(
+            "onepassword-secret-key",
+            r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
+            &["a3-"],
+        ),
+        r(
+            "newrelic-key",
+            r"\bNRJS-[a-f0-9]{19}\b|\bNRII-[A-Za-z0-9_\-]{32}|\bNRAA-[a-f0-9]{27}\b|\bNRRA-[a-f0-9]{42}\b",
+            &["nrjs-", "nrii-", "nraa-", "nrra-"],
+        ),
+        r("dropbox-token", r"\bsl\.[A-Za-z0-9_.\-=]{130,}", &["sl."]),
+        r("facebook-token", r"\bEAA[A-Za-z0-9]{100,}", &["eaa"]),
+        // Twitter app-only bearer tokens open with a run of `A` (a zero id).
+        rb("twitter-bearer-token", r"\bA{22}[A-Za-z0-9%]{80,120}")
+            .keywords(["aaaaaaaaaaaaaaaaaaaaaa"])
+            .priority(P_VENDOR),
+        r("typeform-token", r"\btfp_[A-Za-z0-9_\-.=]{59}", &["tfp_"]),
+        r("settlemint-token", r"\bsm_(?:pat|aat|sat)_[A-Za-z0-9]{16}\b", &["sm_pat_", "sm_aat_", "sm_sat_"]),
+        r("intra42-secret", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b", &["s-s4t2"]),
+        r("infracost-api-key", r"\bico-[A-Za-z0-9]{32}\b", &["ico-"]),
+        r(
+            "harness-token",
+            r"\b(?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20}\b",
+            &["pat.", "sat."],
+        ),
+        r("cloudflare-origin-ca-key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b", &["v1.0-"]),
+        r("aws-appsync-api-key", r"\bda2-[a-z0-9]{26}\b", &["da2-"]),
+        r("razorpay-key", r"\brzp_(?:live|test)_[A-Za-z0-9]{14}\b", &["rzp_"]),
+        r("mailchimp-api-key", r"\b[0-9a-f]{32}-us[0-9]{1,2}\b", &["-us"]),
+        secret(r(
+            "teams-webhook",
+            r"(?i)\.webhook\.office\.com/webhookb2/(?P<secret>[a-z0-9\-]{36}@[a-z0-9\-]{36}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9\-]{36}(?:/[A-Za-z0-9_\-]+)?)",
+            &["webhook.office.com"],
+        )),
         r("supabase-token", r"\bsbp_[a-f0-9]{40}\b", &["sbp_"]),
         r("figma-token", r"\bfigd_[A-Za-z0-9_\-]{40,}", &["figd_"]),
         r("notion-token", r"\b(?:ntn|secret)_[A-Za-z0-9]{43,46}\b", &["ntn_", "secret_"]),
@@ -402,7 +474,7 @@ pub(crate) fn rules() -> Vec<Rule> {
         // ---------------------------------------------------------------- JWT
         rb(
             "jwt",
-            r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*",
+            r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]*)?",
         )
         .keywords(["eyj"])
         .priority(P_VENDOR),
@@ -438,7 +510,7 @@ pub(crate) fn rules() -> Vec<Rule> {
             "bearer-token",
             r"(?i)\bbearer[\t ]+(?P<secret>[A-Za-z0-9._~+/\-]{8,}=*)",
         )
-        .keywords(["bearer"])
+        .keywords(["bearer ", "bearer\t"])
         .secret_group("secret")
         .priority(P_STRUCT)
         .check(Check::BareBearer),
@@ -457,7 +529,7 @@ pub(crate) fn rules() -> Vec<Rule> {
             .check(Check::BasicValue),
         rb(
             "basic-auth",
-            r#"(?:^|[\s"'])(?:-u|--user|--proxy-user|--http-user)[\t ]*(?:"[^":\r\n]*:(?P<secret>[^"\r\n]+)"|'[^':\r\n]*:(?P<s2>[^'\r\n]+)'|[^\s:"']*:(?P<s3>[^\s"']+))"#,
+            r#"(?:^|[\s"'])(?:-u|--user|--proxy-user|--http-user)[\t ]*(?:"[^":\r\n]*:(?P<secret>[^"\r\n]+)"|'[^':\r\n]*:(?P<s2>[^'\r\n]+)'|[^\s:"'<>]*:(?P<s3>[^\s"'<>]+))"#,
         )
         .keywords(["curl", "wget", "httpie", "--user", "--proxy-user", "-u "])
         .secret_group("secret")
@@ -581,8 +653,32 @@ pub(crate) fn rules() -> Vec<Rule> {
         .keywords(GENERIC_KW.iter().copied())
         .priority(P_GENERIC)
         .check(Check::GenericKv)
-        .guard(Guard::Assign)
+        .guard(Guard::AssignName)
         .needs(Needs::Byte(b"=:")),
+        // Typed declarations: `const API_TOKEN: &str = "v"`, `let key: String = "v"`,
+        // `val apiKey: String = "v"` (Rust, TypeScript, Kotlin, Swift): the type is
+        // never masked, the string literal is.
+        rb(
+            "generic-secret",
+            r#"(?:^|[^A-Za-z0-9_.$])(?P<name>[A-Za-z_$][A-Za-z0-9_]*)[\t ]*:[\t ]*(?:&(?:'[A-Za-z_]+[\t ]+)?(?:mut[\t ]+)?|\*(?:mut|const)[\t ]+)?[A-Za-z_\[][A-Za-z0-9_:<>\[\];!, ]{0,60}?[\t ]*=[\t ]*(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#,
+        )
+        .keywords(GENERIC_KW.iter().copied().chain(["tok"]))
+        .secret_group("secret")
+        .alt_groups(&["s2", "s4"])
+        .priority(P_GENERIC)
+        .guard(Guard::Typed)
+        .check(Check::Typed),
+        // Go: `var tok string = "v"`, `const apiKey string = `v``.
+        rb(
+            "generic-secret",
+            r#"\b(?:var|const)[\t ]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\t ]+\*?[A-Za-z_\[][A-Za-z0-9_.\[\]]*[\t ]*=[\t ]*(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|`(?P<s4>[^`\r\n]+)`)"#,
+        )
+        .keywords(GENERIC_KW.iter().copied().chain(["tok"]))
+        .secret_group("secret")
+        .alt_groups(&["s4"])
+        .priority(P_GENERIC)
+        .guard(Guard::Typed)
+        .check(Check::Typed),
         generic(&format!(
             r#"\\+"(?P<name>{NAME})\\+"[\t ]*:[\t ]*\\+"(?P<secret>[^"\\\r\n]+)\\+""#
         ))

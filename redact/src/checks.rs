@@ -19,6 +19,9 @@ pub(crate) enum Check {
     Generic,
     /// `name = value` / `"name": "value"` matched as a whole: split by hand, then as `Generic`.
     GenericKv,
+    /// A typed declaration (`const API_TOKEN: &str = "v"`, `var tok string = "v"`):
+    /// the name holds a secret word (also bare `key`, `tok`), the string literal is the value.
+    Typed,
     /// A value whose name is implied by the rule (`-pSECRET`, `sig=`): only placeholder checks.
     Value,
     /// The password of `scheme://user:PASS@host` (placeholders are left).
@@ -48,6 +51,12 @@ pub(crate) enum Check {
 pub(crate) enum Guard {
     /// The keyword's name is followed by `=` or `:` (after quotes and spaces).
     Assign,
+    /// A typed declaration may follow: `name:` (not `::`) or `name TYPE` with
+    /// an `=` later on the line.
+    Typed,
+    /// [`Guard::Assign`], and the whole name may name a secret (its last
+    /// word is not `count`, `id`, `name`, `type`, …: see `classify_name`).
+    AssignName,
     /// The keyword's name is followed by `\"` (JSON inside a JSON string).
     Esc,
     /// The keyword's name is followed by `%22` (URL-encoded JSON).
@@ -196,6 +205,27 @@ pub(crate) fn guard_ok(
     let end = le.min(he + 256);
     match g {
         Guard::Assign => assign_at(hay, after_name(hay, he, end, true), end),
+        Guard::Typed => {
+            let mut i = he;
+            while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
+                i += 1;
+            }
+            let colon = i < end && hay[i] == b':' && hay.get(i + 1) != Some(&b':');
+            let go = i < end && matches!(hay[i], b' ' | b'\t');
+            (colon || go) && memchr::memchr(b'=', &hay[i..le]).is_some()
+        }
+        Guard::AssignName => {
+            let i = after_name(hay, he, end, true);
+            if !assign_at(hay, i, end) {
+                return false;
+            }
+            let ns = name_start(hay, hs, ls);
+            let mut ne = he;
+            while ne < end && is_name_byte(hay[ne]) {
+                ne += 1;
+            }
+            name_may_be_secret(&hay[ns..ne])
+        }
         Guard::Esc => {
             let i = after_name(hay, he, end, false);
             i + 1 < end && hay[i] == b'\\' && (hay[i + 1] == b'"' || hay[i + 1] == b'\\')
@@ -215,7 +245,27 @@ pub(crate) fn guard_ok(
         }
         Guard::Spaced => {
             let ns = name_start(hay, hs, ls);
-            ns > ls + 1
+            // The phrase's last word is the secret word itself (`API key:`).
+            let mut ne = he;
+            while ne < end && is_name_byte(hay[ne]) {
+                ne += 1;
+            }
+            let word = &hay[ns..ne];
+            let spaced_word = [
+                &b"key"[..],
+                b"token",
+                b"secret",
+                b"password",
+                b"passphrase",
+                b"pwd",
+                b"pass",
+                b"credential",
+                b"credentials",
+            ]
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(word));
+            spaced_word
+                && ns > ls + 1
                 && matches!(hay[ns - 1], b' ' | b'\t')
                 && hay[ns - 2].is_ascii_alphanumeric()
                 && assign_at(hay, after_name(hay, he, end, false), end)
@@ -657,16 +707,18 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     {
         return true;
     }
-    if v.len() > 2
-        && v[0] == b'%'
-        && v[v.len() - 1] == b'%'
-        && (v[1..v.len() - 1]
+    if v.len() > 2 && v[0] == b'%' && v[v.len() - 1] == b'%' && {
+        let inner = &v[1..v.len() - 1];
+        let upper = inner
             .iter()
-            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-            || v[1..v.len() - 1]
-                .iter()
-                .all(|&b| b.is_ascii_lowercase() || b == b'_'))
-    {
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+        let lower = inner.iter().all(|&b| b.is_ascii_lowercase() || b == b'_');
+        // `%TestSourcePassword%`: CamelCase words, no digits.
+        let camel = inner[0].is_ascii_uppercase()
+            && inner.iter().any(u8::is_ascii_lowercase)
+            && inner.iter().all(|&b| b.is_ascii_alphabetic() || b == b'_');
+        upper || lower || camel
+    } {
         return true;
     }
     if matches!(v[0], b'<' | b'(' | b'{') {
@@ -706,7 +758,9 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     }) {
         return true;
     }
-    let s = std::str::from_utf8(v).unwrap_or("");
+    // Invalid UTF-8 is judged as text with replacement characters: a value
+    // holding such bytes is a value, not a placeholder.
+    let s = String::from_utf8_lossy(v);
     if s.chars()
         .all(|c| matches!(c, '•' | '●' | '*' | '·' | '…' | '░' | '█'))
     {
@@ -958,6 +1012,8 @@ pub(crate) enum Tier {
 
 /// Last components that make a name about a secret, not a secret itself.
 const EXCLUDED_LAST: &[&str] = &[
+    "domain",
+    "domains",
     "id",
     "ids",
     "url",
@@ -1673,6 +1729,193 @@ pub(crate) fn components(name: &[u8]) -> Vec<String> {
     out
 }
 
+/// Whether the name of a typed declaration names a secret: as
+/// [`classify_name`], or a word `key`, `tok`, `pw` of it (a declaration with a
+/// string literal is a value, so a bare `key` counts here).
+fn typed_name(name: &[u8]) -> bool {
+    classify_name(name).is_some()
+        || components(name).iter().any(|c| {
+            matches!(
+                c.as_str(),
+                "key" | "tok" | "pw" | "apikey" | "token" | "secret"
+            )
+        })
+}
+
+/// Primitive type names of common languages (a value that is one of these
+/// after `name:` is a type annotation).
+const TYPE_WORDS: &[&str] = &[
+    "str", "string", "String", "number", "Number", "boolean", "Boolean", "bool", "int", "Int",
+    "integer", "Integer", "i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64", "u128",
+    "usize", "isize", "f32", "f64", "char", "any", "Any", "unknown", "object", "Object", "bytes",
+    "byte", "rune", "float", "Float", "double", "Double", "long", "Long", "void", "Unit", "never",
+    "bigint", "symbol", "None", "Self", "dict", "list", "tuple", "Optional", "Text",
+];
+
+/// After `name:` (the value starting at `vs`, the name ending at `ne`): true
+/// when the colon does not assign — a path (`Token::X`), a grep prefix
+/// (`file.txt:12:`), or a type annotation (`token: &str`, `pwd: *mut passwd`,
+/// `eq_token: Token![=]`, `refreshToken: string)`, `key: String = "v"`).
+pub(crate) fn colon_not_assignment(hay: &[u8], ne: usize, vs: usize) -> bool {
+    let Some(c) = hay[ne..vs].iter().position(|&b| b == b':').map(|i| ne + i) else {
+        return false;
+    };
+    if hay[ne..vs].contains(&b'=') {
+        return false;
+    }
+    if hay.get(c + 1) == Some(&b':') || (c > 0 && hay[c - 1] == b':') {
+        return true;
+    }
+    // Maven / Gradle coordinates: `io.jsonwebtoken:jjwt-jackson:0.11.2`.
+    if hay[ne..c].is_empty()
+        && hay[..ne]
+            .iter()
+            .rev()
+            .take_while(|&&b| is_name_byte(b))
+            .any(|&b| b == b'.')
+        && c + 1 == vs
+    {
+        let v = &hay[vs..];
+        let n = v
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b':'))
+            .count();
+        let v = &v[..n];
+        if v.iter().all(|b| !b.is_ascii_uppercase())
+            && v.windows(3)
+                .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+        {
+            return true;
+        }
+    }
+    let line_end = memchr::memchr2(b'\n', b'\r', &hay[vs..]).map_or(hay.len(), |i| vs + i);
+    let rest = &hay[vs..line_end];
+    // grep -n / -C output: `path:LINE:` or `path-LINE-`.
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits > 0 && matches!(rest.get(digits), Some(b':') | Some(b'-')) {
+        return true;
+    }
+    type_annotation(rest)
+}
+
+/// Whether `rest` (the text after `name:`) starts with a type.
+fn type_annotation(rest: &[u8]) -> bool {
+    let mut i = 0;
+    if rest.first() == Some(&b'&') {
+        // `&str`, `&'static str`, `&mut T`, `&[u8]`
+        return rest
+            .get(1)
+            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'\'' || b == b'[' || b == b'_');
+    }
+    if rest.starts_with(b"*mut ") || rest.starts_with(b"*const ") {
+        return true;
+    }
+    while i < rest.len() && (rest[i].is_ascii_alphanumeric() || rest[i] == b'_') {
+        i += 1;
+    }
+    if i == 0 || !rest[0].is_ascii_alphabetic() && rest[0] != b'_' {
+        return false;
+    }
+    let id = &rest[..i];
+    // `std::string::String`, `Token![=]`, `Option<String>`, `Vec<u8>`, `[u8; 32]`.
+    let next = rest.get(i).copied();
+    if matches!(next, Some(b'!') | Some(b'<')) || rest[i..].starts_with(b"::") {
+        return true;
+    }
+    let mut j = i;
+    while j < rest.len() && matches!(rest[j], b' ' | b'\t') {
+        j += 1;
+    }
+    let after = rest.get(j).copied();
+    let assign_follows = after == Some(b'=') && !matches!(rest.get(j + 1), Some(b'=') | Some(b'>'));
+    let is_word = std::str::from_utf8(id).is_ok_and(|w| TYPE_WORDS.contains(&w));
+    let code_punct = matches!(
+        after,
+        None | Some(b',')
+            | Some(b')')
+            | Some(b';')
+            | Some(b'{')
+            | Some(b'>')
+            | Some(b'|')
+            | Some(b'?')
+            | Some(b'[')
+            | Some(b']')
+    );
+    if assign_follows {
+        return id.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    }
+    if is_word && (code_punct || after == Some(b'}') || after == Some(b'/')) {
+        return true;
+    }
+    // `TokenizeResult,` / `PasswdEntry)`: a CamelCase name followed by code punctuation.
+    let camel = id[0].is_ascii_uppercase()
+        && id.iter().any(u8::is_ascii_lowercase)
+        && id.iter().all(u8::is_ascii_alphabetic);
+    camel && after.is_some() && code_punct
+}
+
+/// Whether [`classify_name`] may accept `name`: a quick look at its words
+/// (no allocation) rejects the common non-secret names (`token_count`,
+/// `key_id`, `secret_name`, `next_page_token`), the rest is classified.
+pub(crate) fn name_may_be_secret(name: &[u8]) -> bool {
+    // Component boundaries as in `components`.
+    let n = name.len();
+    let mut comps: [(usize, usize); 12] = [(0, 0); 12];
+    let mut k = 0;
+    let mut cs: Option<usize> = None;
+    for i in 0..=n {
+        let b = if i < n { name[i] } else { b'_' };
+        let boundary = !b.is_ascii_alphanumeric()
+            || (b.is_ascii_uppercase()
+                && cs.is_some()
+                && i > 0
+                && (name[i - 1].is_ascii_lowercase()
+                    || name[i - 1].is_ascii_digit()
+                    || (name[i - 1].is_ascii_uppercase()
+                        && i + 1 < n
+                        && name[i + 1].is_ascii_lowercase())));
+        if boundary {
+            if let Some(s) = cs.take() {
+                if k == comps.len() {
+                    // Long names: classify the slow way.
+                    return classify_name(name).is_some();
+                }
+                comps[k] = (s, i);
+                k += 1;
+            }
+        }
+        if b.is_ascii_alphanumeric() && cs.is_none() {
+            cs = Some(i);
+        }
+    }
+    if k == 0 {
+        return false;
+    }
+    let mut buf = [0u8; 40];
+    let word = |(s, e): (usize, usize), buf: &mut [u8; 40]| -> Option<usize> {
+        if e - s > buf.len() {
+            return None;
+        }
+        for (d, &b) in buf.iter_mut().zip(&name[s..e]) {
+            *d = b.to_ascii_lowercase();
+        }
+        Some(e - s)
+    };
+    if let Some(l) = word(comps[k - 1], &mut buf) {
+        if std::str::from_utf8(&buf[..l]).is_ok_and(|w| excluded_last().contains(w)) {
+            return false;
+        }
+    }
+    for &c in &comps[..k - 1] {
+        if let Some(l) = word(c, &mut buf) {
+            if std::str::from_utf8(&buf[..l]).is_ok_and(|w| excluded_qualifiers().contains(w)) {
+                return false;
+            }
+        }
+    }
+    classify_name(name).is_some()
+}
+
 /// Classifies a variable / key / flag / header name.
 pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
     let comps = components(name);
@@ -1952,6 +2195,9 @@ pub(crate) fn run(
             if contains_arn(before_on_line(hay, ns, 96)) {
                 return Verdict::Reject;
             }
+            if !quoted && colon_not_assignment(hay, ne, vs) {
+                return Verdict::Reject;
+            }
             match classify_name(&hay[ns..ne]) {
                 Some(tier) if value_ok(tier, &hay[vs..ve], quoted) => {
                     Verdict::Spans(vec![(vs, ve)])
@@ -1960,6 +2206,15 @@ pub(crate) fn run(
             }
         }
         Check::Value => ok(value_ok(Tier::Strong, v, group_alt < 2)),
+        Check::Typed => {
+            let Some((ns, ne)) = name else {
+                return Verdict::Reject;
+            };
+            if short_word(trim(v)) || !typed_name(&hay[ns..ne]) {
+                return Verdict::Reject;
+            }
+            ok(value_ok(Tier::Strong, v, true))
+        }
         Check::UrlPassword => {
             let l = lower(v);
             ok(!is_placeholder(v)

@@ -124,13 +124,28 @@
 //! ENCRYPTED/PGP, also JSON-escaped or on one line; PuTTY private lines;
 //! base64-encoded PEM as in Kubernetes secrets), `age-secret-key`, and about
 //! thirty more prefixed formats (Vault, DigitalOcean, Databricks, Grafana,
-//! Sentry, Shopify, Atlassian, Terraform Cloud, Groq, xAI, Replicate, …).
+//! Sentry `sntrys_`/`sntryu_`, Shopify, Atlassian, Terraform Cloud, Groq, xAI,
+//! Replicate, …), and, each by its documented format: Grafana legacy keys
+//! (`eyJrIjoi…`), Okta (`00…` near `okta`), Heroku legacy keys (a UUID after
+//! `heroku … key`), Mailgun `pubkey-`, Vault legacy `s.`/`b.` (near `vault`),
+//! Clojars, Duffel, EasyPost, Flutterwave secret keys, Frame.io, Prefect
+//! `pnu_`, ReadMe `rdme_`, Brevo `xkeysib-`, Shippo, Defined Networking,
+//! Dynatrace `dt0c01.`, OpenShift `sha256~`, Sourcegraph `sgp_`, Alibaba
+//! `LTAI`, 1Password secret keys `A3-`, New Relic `NRJS-`/`NRII-`/`NRAA-`/
+//! `NRRA-`, Dropbox `sl.`, Facebook `EAA…`, Twitter bearer tokens, Typeform
+//! `tfp_`, SettleMint, Intra42, Infracost `ico-`, Harness `pat.`/`sat.`,
+//! Cloudflare origin CA `v1.0-`, AWS AppSync `da2-`, Razorpay, Mailchimp
+//! `…-usNN` and Microsoft Teams webhooks.
 //!
 //! Structure: `url-password` (`scheme://user:PASS@host`, and a long token used
 //! as the user of a git/http URL), `bearer-token` (`Authorization: Bearer|token|Bot|… X`,
 //! a bare `Bearer X`), `basic-auth` (`Authorization: Basic X`, `Basic X` decoding to
 //! `user:pass`, `curl -u user:PASS`), `cookie` (session-like values of
 //! `Cookie:`/`Set-Cookie:`/`curl -b`).
+//!
+//! Typed declarations: `const API_TOKEN: &str = "v"`, `let key: String =
+//! "v"`, `val apiKey: String = "v"`, `var tok string = "v"` (Go, also raw
+//! strings in backticks): the string literal is masked, the type never is.
 //!
 //! `generic-secret`: assignments whose **name** looks secret — `password passwd
 //! passphrase pwd pass psk secret token api_key apikey access_key private_key
@@ -161,8 +176,16 @@
 //! Placeholders and references (`${DB_PASSWORD}`, `$TOKEN`, `%KEY%`,
 //! `{{ .Values.x }}`, `${{ secrets.X }}`, `<token>`, `your-api-key-here`,
 //! `xxxxxxxx`, `***`, `changeme`, `null`, `true`, empty values, `(sensitive value)`,
-//! `!vault`, `process.env.X`, `os.environ[…]`), code (`password = getpass()`,
-//! `token = config.token`), type annotations (`password: str`), file paths
+//! `!vault`, `process.env.X`, `os.environ[…]`, `%Var%`), code (`password =
+//! getpass()`, `token = config.token`), type annotations (`password: str`,
+//! `pwd: *mut passwd`, `eq_token: Token![=]`, `refreshToken: string)`,
+//! `key: Option<T>`: after `name:` a reference, pointer, generic, macro,
+//! primitive type or a CamelCase name followed by code punctuation is a
+//! type), paths (`Token::Semi`), grep-style `path:LINE:` / `path-LINE-`
+//! prefixes (kept, so grep output keeps its line numbers), names whose last
+//! word says what the value is not (`token_count`, `key_id`, `secret_name`,
+//! `authDomain`, `next_page_token`: their keyword hits are dropped before
+//! any regex runs), file paths
 //! and URLs as values, prose (`the token expired`, schema descriptions), git
 //! SHAs, UUIDs (unless a secret-looking name holds them), lockfile checksums
 //! (`checksum = "…"`, `"integrity": "sha512-…"`, `h1:…`), image digests,
@@ -189,11 +212,27 @@
 //!   the way a second pass would see it (the masked spans as markers), and a
 //!   rejected match is searched again from just after its start, so that
 //!   redacting the output again finds nothing new.
-//! * **Streaming equals one-shot**: the stream only cuts at a line start that no
-//!   rule window, known value, marker or private-key window spans (a single line
-//!   without any line start may be cut inside where no window reaches). Only a
-//!   line or private-key window longer than [`StreamOptions::max_buffer`]
-//!   (16 MiB) can come out differently.
+//! * **Streaming equals one-shot, always.** Text is judged in canonical
+//!   *rounds* of about [`RedactorBuilder::block_size`] bytes (1 MiB): a round
+//!   cuts at the last position of its block that no rule window, known value
+//!   or marker spans (text on either side of such a cut is judged exactly as
+//!   it would be together). Where a chain of windows is longer than a block
+//!   (a 200 MB keyword-dense line), the round cuts at a fixed place (the last
+//!   line start in the block's second half, else the block's end) and looks
+//!   past it and the next round looks back before it by the widest window
+//!   (~80 KiB with the built-in rules), so every window around the cut is
+//!   seen whole; a span that crosses the cut is masked whole. One-shot
+//!   redaction of a long text makes the very same rounds, so
+//!   [`Redactor::redact_stream`] gives byte for byte what
+//!   [`Redactor::redact_bytes`] gives, whatever the reads return, and holds
+//!   about one round plus two windows in memory (a few MiB). The stream reads
+//!   each byte once and looks at the bytes past a safe cut again in the next
+//!   round only.
+//! * **Secret-preserving edits**: [`Redactor::redact_bytes_masked`] returns
+//!   every masked span ([`Masked`]: its place in the input, the place of its
+//!   marker in the output, the rule id and the original bytes), so that a
+//!   tool can map the view a model saw back to the file (toolexec-tools'
+//!   `edit` and `write` do).
 //! * Spans never split a UTF-8 character; [`Redactor::redact_bytes`] passes
 //!   invalid UTF-8 through untouched.
 //! * A user rule without keywords runs on every line (slower): give keywords.
@@ -220,6 +259,7 @@ mod scan;
 pub use error::Error;
 pub use known::{env_name_words, is_secret_env_name, NOT_SECRET_NAMES, SECRET_NAME_WORDS};
 pub use redactor::{
-    Finding, RedactStats, Redactor, RedactorBuilder, StreamOptions, ENV_SECRET_ID, KNOWN_VALUE_ID,
+    Finding, Masked, RedactStats, Redactor, RedactorBuilder, StreamOptions, ENV_SECRET_ID,
+    KNOWN_VALUE_ID,
 };
 pub use rule::{Rule, RuleBuilder, RuleSet, SecretGroup};

@@ -23,6 +23,12 @@ pub const KNOWN_VALUE_ID: &str = "known-value";
 
 const MARKER_OPEN: &[u8] = b"[REDACTED:";
 
+/// Default size of a canonical round ([`RedactorBuilder::block_size`]).
+const DEFAULT_BLOCK: usize = 1 << 20;
+/// Smallest round: each round looks at up to twice the widest rule window
+/// besides its block, so much smaller rounds would only repeat work.
+const MIN_BLOCK: usize = 1024;
+
 /// What a scanner pattern stands for.
 #[derive(Debug, Default)]
 struct Target {
@@ -44,9 +50,12 @@ struct Inner {
     keywordless: Vec<u32>,
     variants: Vec<Variant>,
     max_variant: usize,
-    max_keyword: usize,
     env_count: usize,
     embedder_count: usize,
+    /// Canonical round size (see `Redactor::round`).
+    block: usize,
+    /// How far any window reaches: the look-ahead and look-back of a round.
+    context: usize,
 }
 
 /// Masks secrets in text. Cheap to clone and share: an `Arc` inside; `Send + Sync`.
@@ -105,14 +114,38 @@ pub struct Finding {
     pub rule_id: String,
 }
 
-/// Settings of [`Redactor::redact_stream_with`].
+/// One masked span with what it held: its place in the input, the place of
+/// its marker in the output, the rule and the original bytes. Returned by
+/// [`Redactor::redact_bytes_masked`]; what a secret-preserving edit needs to
+/// map the redacted view a model saw back to the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Masked {
+    /// Start byte offset of the masked text in the input.
+    pub start: usize,
+    /// End byte offset (exclusive) in the input.
+    pub end: usize,
+    /// Start byte offset of the marker `[REDACTED:RULE]` in the output.
+    pub marker_start: usize,
+    /// End byte offset (exclusive) of the marker in the output.
+    pub marker_end: usize,
+    /// The rule id written in the marker.
+    pub rule_id: String,
+    /// The original bytes (`input[start..end]`).
+    pub value: Vec<u8>,
+}
+
+/// Settings of [`Redactor::redact_stream_with`]. They set how much is read
+/// at a time, never what comes out: the output equals one-shot redaction of
+/// the whole input whatever they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamOptions {
-    /// Bytes gathered before the stream tries to emit a piece (default 1 MiB).
+    /// Bytes asked of the reader at a time (default 1 MiB; at least 4 KiB and
+    /// at most one round are asked for).
     pub chunk_size: usize,
-    /// The most the stream buffers while waiting for a safe cut (default 16 MiB).
-    /// Only input with a single line (or private-key window) longer than this
-    /// may come out differently than from [`Redactor::redact`].
+    /// Kept for compatibility; no longer used. The stream holds at most one
+    /// round ([`RedactorBuilder::block_size`]) plus twice the widest rule
+    /// window, whatever the input.
     pub max_buffer: usize,
 }
 
@@ -164,6 +197,7 @@ enum EnvSource {
 /// the process's secret-looking environment values (on).
 #[derive(Clone, Debug)]
 pub struct RedactorBuilder {
+    block: usize,
     builtin: bool,
     rules: Vec<Rule>,
     known: Vec<String>,
@@ -174,6 +208,17 @@ impl RedactorBuilder {
     /// Whether the built-in rules are used (default `true`).
     pub fn builtin_rules(mut self, yes: bool) -> Self {
         self.builtin = yes;
+        self
+    }
+
+    /// The size of a canonical round (default 1 MiB, at least 1 KiB): text is
+    /// judged in rounds of about this many bytes, each cut where no rule
+    /// window spans the cut when possible. One-shot redaction of a long text
+    /// and streaming make the same rounds, so they give the same output; the
+    /// size bounds the stream's memory (about one round plus twice the widest
+    /// rule window, ~ 80 KiB with the built-in rules).
+    pub fn block_size(mut self, bytes: usize) -> Self {
+        self.block = bytes.max(MIN_BLOCK);
         self
     }
 
@@ -336,6 +381,17 @@ impl RedactorBuilder {
         let i = slot(MARKER_OPEN, &mut patterns, &mut targets);
         targets[i].marker = true;
         let scanner = Scanner::new(&patterns)?;
+        // The longest window any rule can use, plus room for keywords and
+        // known values near its ends.
+        let widest = rules
+            .iter()
+            .map(|r| match r.window {
+                Window::Following(n) => n,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        let context = widest + 4 * MAX_SIDE + max_keyword + 2 * (max_variant + 2) + 64;
         Ok(Redactor {
             inner: Arc::new(Inner {
                 rules,
@@ -345,9 +401,10 @@ impl RedactorBuilder {
                 keywordless,
                 variants,
                 max_variant,
-                max_keyword,
                 env_count: env_values.len(),
                 embedder_count: known_values.len(),
+                block: self.block,
+                context,
             }),
         })
     }
@@ -452,12 +509,7 @@ fn same_line_window(hay: &[u8], (ls, le): (usize, usize), hs: usize, he: usize) 
         && le <= (he + MAX_SIDE).min(hay.len())
 }
 
-/// The hit's line and the next line (each at most [`MAX_SIDE`] bytes past the hit).
-fn next_line_window(hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
-    with_next_line(hay, line_window(hay, hs, he))
-}
-
-/// A hit's [`line_window`] extended by the next line (see [`next_line_window`]).
+/// A hit's [`line_window`] extended by the next line (at most [`MAX_SIDE`] bytes of it).
 fn with_next_line(hay: &[u8], (ls, le): (usize, usize)) -> (usize, usize) {
     if le >= hay.len() || hay[le] != b'\n' {
         return (ls, le);
@@ -472,6 +524,7 @@ fn with_next_line(hay: &[u8], (ls, le): (usize, usize)) -> (usize, usize) {
 }
 
 /// From the line start of the hit to `n` bytes further, snapped to a line end.
+#[cfg(test)]
 fn following_window(hay: &[u8], hs: usize, he: usize, n: usize) -> (usize, usize) {
     following_from(hay, line_window(hay, hs, he), n)
 }
@@ -505,6 +558,7 @@ impl Redactor {
     /// A builder: built-in rules and environment values on, no user rules.
     pub fn builder() -> RedactorBuilder {
         RedactorBuilder {
+            block: DEFAULT_BLOCK,
             builtin: true,
             rules: Vec::new(),
             known: Vec::new(),
@@ -573,6 +627,34 @@ impl Redactor {
         Cow::Owned(out)
     }
 
+    /// [`Redactor::redact_bytes`] (always an owned copy), with every masked
+    /// span: where it was, what it held and where its marker stands.
+    pub fn redact_bytes_masked(&self, bytes: &[u8]) -> (Vec<u8>, Vec<Masked>) {
+        let spans = self.spans(bytes);
+        let mut out = Vec::with_capacity(bytes.len() + spans.len() * 24);
+        let mut masks = Vec::with_capacity(spans.len());
+        let mut pos = 0;
+        for sp in &spans {
+            out.extend_from_slice(&bytes[pos..sp.s]);
+            let id = &self.inner.ids[sp.src as usize];
+            let marker_start = out.len();
+            out.extend_from_slice(MARKER_OPEN);
+            out.extend_from_slice(id.as_bytes());
+            out.push(b']');
+            masks.push(Masked {
+                start: sp.s,
+                end: sp.e,
+                marker_start,
+                marker_end: out.len(),
+                rule_id: id.clone(),
+                value: bytes[sp.s..sp.e].to_vec(),
+            });
+            pos = sp.e;
+        }
+        out.extend_from_slice(&bytes[pos..]);
+        (out, masks)
+    }
+
     /// The spans [`Redactor::redact`] would mask, in order.
     pub fn find(&self, text: &str) -> Vec<Finding> {
         snap_to_chars(text, self.spans(text.as_bytes()))
@@ -586,7 +668,8 @@ impl Redactor {
     }
 
     /// Copies `reader` to `writer`, masking secrets, with bounded memory.
-    /// Equals [`Redactor::redact`] of the whole input (see [`StreamOptions`]).
+    /// The output is exactly [`Redactor::redact_bytes`] of the whole input,
+    /// whatever the reads return (see the crate docs, "Streaming").
     pub fn redact_stream<R: Read, W: Write>(
         &self,
         reader: R,
@@ -595,30 +678,33 @@ impl Redactor {
         self.redact_stream_with(reader, writer, StreamOptions::default())
     }
 
-    /// [`Redactor::redact_stream`] with explicit buffer sizes.
+    /// [`Redactor::redact_stream`] with explicit read sizes.
     ///
-    /// The stream emits a piece only up to a *safe cut*: a line start that no
-    /// rule window, known value, marker or open private-key block spans (a long
-    /// line without any line start may be cut inside it at a point no window
-    /// reaches). The rest is carried over to the next piece.
+    /// The stream works in the same canonical rounds as one-shot redaction of
+    /// a long text (see the crate docs, "Streaming"), so its output never
+    /// depends on how the reads split the input, nor on `options`: they only
+    /// set how much is read at a time.
     pub fn redact_stream_with<R: Read, W: Write>(
         &self,
         mut reader: R,
         mut writer: W,
         options: StreamOptions,
     ) -> io::Result<RedactStats> {
-        let chunk = options.chunk_size.max(1);
-        let max_buffer = options.max_buffer.max(chunk);
+        let inner = &*self.inner;
+        let limit = inner.block + inner.context;
+        let read_size = options.chunk_size.clamp(4096, limit + 1);
         let mut stats = RedactStats::default();
-        let mut buf: Vec<u8> = Vec::new();
+        // `buf` holds the input from the round's start `q`; the round emits
+        // from `p` (relative to `q`), skipping output already written up to `skip`.
+        let mut buf: Vec<u8> = Vec::with_capacity(limit + read_size + 1);
         let mut out: Vec<u8> = Vec::new();
-        let mut hits: Vec<Hit> = Vec::new();
-        let mut want = chunk;
+        let (mut p, mut skip) = (0usize, 0usize);
         let mut eof = false;
         loop {
-            while !eof && buf.len() < want {
+            // One byte past the round's end tells whether this round is the last.
+            while !eof && buf.len() <= p + limit {
                 let old = buf.len();
-                let grow = (want - old).min(chunk.max(8192));
+                let grow = read_size.min(p + limit + 1 - old).max(1);
                 buf.resize(old + grow, 0);
                 match reader.read(&mut buf[old..]) {
                     Ok(n) => {
@@ -629,45 +715,45 @@ impl Redactor {
                         }
                     }
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        buf.truncate(old);
+                        return Err(e);
+                    }
                 }
             }
-            if buf.is_empty() {
-                break;
-            }
-            hits.clear();
-            self.inner.scanner.scan(&buf, &mut hits);
-            let cut = if eof {
-                Some(buf.len())
-            } else {
-                self.safe_cut(&buf, &hits)
-            };
-            let cut = match cut {
-                Some(c) => c,
-                None if buf.len() >= max_buffer => self.forced_cut(&buf),
-                None => {
-                    want = buf.len() + chunk;
-                    continue;
-                }
-            };
-            let seg_hits: Vec<Hit> = hits.iter().copied().filter(|h| h.end <= cut).collect();
-            let spans = self.spans_with_hits(&buf[..cut], seg_hits);
+            let last = buf.len() <= p + limit;
+            let end = buf.len().min(p + limit);
+            let r = self.round(&buf[..end], p, skip, last);
             out.clear();
-            self.emit(&buf[..cut], &spans, &mut out, &mut stats);
+            self.emit_range(&buf[..end], r.from, r.to, &r.spans, &mut out, &mut stats);
             writer.write_all(&out)?;
             stats.bytes_out += out.len() as u64;
-            buf.drain(..cut);
-            want = chunk;
-            if eof && buf.is_empty() {
+            if last {
                 break;
             }
+            let (nq, np, nskip) = r.next(0);
+            buf.drain(..nq);
+            (p, skip) = (np, nskip - nq);
         }
         writer.flush()?;
         Ok(stats)
     }
 
     fn emit(&self, hay: &[u8], spans: &[Span], out: &mut Vec<u8>, stats: &mut RedactStats) {
-        let mut pos = 0;
+        self.emit_range(hay, 0, hay.len(), spans, out, stats);
+    }
+
+    /// Writes `hay[from..to]` with `spans` (inside that range, sorted) masked.
+    fn emit_range(
+        &self,
+        hay: &[u8],
+        from: usize,
+        to: usize,
+        spans: &[Span],
+        out: &mut Vec<u8>,
+        stats: &mut RedactStats,
+    ) {
+        let mut pos = from;
         for sp in spans {
             out.extend_from_slice(&hay[pos..sp.s]);
             let id = &self.inner.ids[sp.src as usize];
@@ -677,111 +763,94 @@ impl Redactor {
             stats.add(id);
             pos = sp.e;
         }
-        out.extend_from_slice(&hay[pos..]);
+        out.extend_from_slice(&hay[pos..to]);
     }
 
-    /// Intervals a stream must not cut strictly inside.
-    fn no_cut(&self, hay: &[u8], hits: &[Hit], markers: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    /// One canonical round over `hay` (the text from the round's start `q`):
+    /// output is written from `max(p, skip)`; `last` when `hay` reaches the
+    /// end of the text, else `hay` is exactly `p + block + context` long.
+    ///
+    /// The round cuts at the largest *safe* position in `(p, p + block]`: one
+    /// that no rule window, marker or known-value reach spans, so that the
+    /// text on either side is judged exactly as it would be together. Where no
+    /// such position exists (a chain of windows longer than a block), it cuts
+    /// at a fixed place (the last line start in the block's second half, else
+    /// the block's end) and the next round starts `context` bytes earlier, so
+    /// that every window around the cut is seen whole on both sides; a span
+    /// that crosses the cut is written whole by this round.
+    fn round(&self, hay: &[u8], p: usize, skip: usize, last: bool) -> Round {
         let inner = &*self.inner;
-        let mut iv: Vec<(usize, usize)> = markers.to_vec();
-        let reach = inner.max_variant + 2;
-        for h in hits {
-            if inside_marker(markers, h.start, h.end) {
+        let mut blocked = Vec::new();
+        let spans = self.block_spans(hay, if last { None } else { Some(&mut blocked) });
+        let from = p.max(skip).min(hay.len());
+        let (cut, forced) = if last {
+            (hay.len(), false)
+        } else {
+            match self.safe_cut(hay, p, &mut blocked) {
+                Some(c) => (c, false),
+                None => (forced_cut(hay, p, inner.block), true),
+            }
+        };
+        let mut kept = Vec::new();
+        let mut to = cut.max(from);
+        for sp in spans {
+            if sp.e <= from {
                 continue;
             }
-            let t = &inner.targets[h.pattern as usize];
-            if !t.heads.is_empty() {
-                iv.push((h.start, (h.start + reach).min(hay.len()).max(h.end)));
+            if sp.s >= cut {
+                break;
             }
-            if !t.tails.is_empty() {
-                iv.push((h.end.saturating_sub(reach), h.end));
-            }
-            if !t.rules.is_empty() {
-                let mut follow = 0;
-                let mut next = false;
-                for &r in &t.rules {
-                    match inner.rules[r as usize].window {
-                        Window::Following(n) => follow = follow.max(n),
-                        Window::NextLine => next = true,
-                        Window::Line => {}
-                    }
-                }
-                iv.push(line_window(hay, h.start, h.end));
-                if next {
-                    iv.push(next_line_window(hay, h.start, h.end));
-                }
-                if follow > 0 {
-                    iv.push(following_window(hay, h.start, h.end, follow));
-                }
-            }
+            let s = sp.s.max(from);
+            to = to.max(sp.e);
+            kept.push(Span { s, ..sp });
         }
-        iv.sort_unstable();
-        // Merge into disjoint blocked intervals (open at both ends).
-        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(iv.len());
-        for (s, e) in iv {
+        Round {
+            spans: kept,
+            from,
+            to,
+            cut,
+            forced: forced || to > cut,
+            context: inner.context,
+        }
+    }
+
+    /// The largest position in `(p, p + block]` not strictly inside a blocked interval.
+    fn safe_cut(&self, hay: &[u8], p: usize, blocked: &mut [(usize, usize)]) -> Option<usize> {
+        let inner = &*self.inner;
+        let hi = (p + inner.block).min(hay.len());
+        blocked.sort_unstable();
+        // Merge into disjoint intervals (open at both ends).
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(blocked.len());
+        for &(s, e) in blocked.iter() {
             match merged.last_mut() {
                 Some(last) if s < last.1 => last.1 = last.1.max(e),
                 _ => merged.push((s, e)),
             }
         }
-        merged
-    }
-
-    /// The largest safe cut, or `None` when the buffer holds none yet.
-    fn safe_cut(&self, buf: &[u8], hits: &[Hit]) -> Option<usize> {
-        let inner = &*self.inner;
-        let hold = inner.max_variant + 2;
-        if buf.len() <= hold {
-            return None;
-        }
-        let limit = buf.len() - hold;
-        let markers = self.markers_from(buf, hits);
-        let blocked = self.no_cut(buf, hits, &markers);
-        let is_blocked = |c: usize| -> Option<usize> {
-            let i = blocked.partition_point(|&(_, e)| e <= c);
-            match blocked.get(i) {
+        let inside = |c: usize| -> Option<usize> {
+            let i = merged.partition_point(|&(_, e)| e <= c);
+            match merged.get(i) {
                 Some(&(s, _)) if s < c => Some(s),
                 _ => None,
             }
         };
-        // Line starts, from the right.
-        let mut upto = limit;
-        while let Some(nl) = memchr::memrchr(b'\n', &buf[..upto]) {
-            let c = nl + 1;
-            match is_blocked(c) {
-                None => return Some(c),
-                Some(s) => upto = s.min(nl),
+        // Rules without keywords run on whole lines: only line starts are safe then.
+        let line_starts_only = !inner.keywordless.is_empty();
+        let mut c = hi;
+        while c > p {
+            if line_starts_only && hay[c - 1] != b'\n' {
+                match memchr::memrchr(b'\n', &hay[p..c - 1]) {
+                    Some(i) => c = p + i + 1,
+                    None => return None,
+                }
+                continue;
             }
-            if upto == 0 {
-                break;
-            }
-        }
-        // No line start: cut inside a long line where no window can reach.
-        if memchr::memchr(b'\n', buf).is_some() || !inner.keywordless.is_empty() {
-            return None;
-        }
-        let margin = MAX_SIDE + inner.max_keyword + hold + 1;
-        if buf.len() <= margin {
-            return None;
-        }
-        let mut c = buf.len() - margin;
-        while c > 0 {
-            match is_blocked(c) {
+            match inside(c) {
                 None => return Some(c),
                 Some(s) => c = s,
             }
         }
         None
-    }
-
-    /// Cut used when the buffer is full without a safe cut (pathological input).
-    fn forced_cut(&self, buf: &[u8]) -> usize {
-        let hold = self.inner.max_variant + 2;
-        let limit = buf.len().saturating_sub(hold).max(1);
-        match memchr::memrchr(b'\n', &buf[..limit]) {
-            Some(nl) => nl + 1,
-            None => limit,
-        }
     }
 
     /// The markers in `hay`, from the scanner's hits on `[REDACTED:`.
@@ -800,18 +869,57 @@ impl Redactor {
     }
 
     fn spans(&self, hay: &[u8]) -> Vec<Span> {
+        let inner = &*self.inner;
+        let limit = inner.block + inner.context;
+        if hay.len() <= limit {
+            return self.block_spans(hay, None);
+        }
+        // Long text: the canonical rounds the stream makes (see `round`).
+        let mut out: Vec<Span> = Vec::new();
+        let (mut q, mut p, mut skip) = (0usize, 0usize, 0usize);
+        loop {
+            let end = (q + p + limit).min(hay.len());
+            let last = hay.len() - q <= p + limit;
+            let r = self.round(&hay[q..end], p, skip, last);
+            out.extend(r.spans.iter().map(|sp| Span {
+                s: sp.s + q,
+                e: sp.e + q,
+                ..*sp
+            }));
+            if last {
+                break;
+            }
+            let (nq, np, nskip) = r.next(q);
+            (q, p, skip) = (nq, np, nskip - nq);
+        }
+        out
+    }
+
+    /// The spans of one block, and (when asked) the intervals no cut may fall
+    /// strictly inside: markers, the line window of every keyword hit that has
+    /// rules, the wider windows of rules whose guard passed, known-value reach.
+    fn block_spans(&self, hay: &[u8], blocked: Option<&mut Vec<(usize, usize)>>) -> Vec<Span> {
         let mut hits = Vec::new();
         self.inner.scanner.scan(hay, &mut hits);
         if hits.is_empty() && self.inner.keywordless.is_empty() {
             return Vec::new();
         }
-        self.spans_with_hits(hay, hits)
+        self.spans_with_hits(hay, hits, blocked)
     }
 
-    fn spans_with_hits(&self, hay: &[u8], mut hits: Vec<Hit>) -> Vec<Span> {
+    fn spans_with_hits(
+        &self,
+        hay: &[u8],
+        mut hits: Vec<Hit>,
+        mut blocked: Option<&mut Vec<(usize, usize)>>,
+    ) -> Vec<Span> {
         let inner = &*self.inner;
         let markers = self.markers_from(hay, &hits);
         hits.retain(|h| !inside_marker(&markers, h.start, h.end));
+        let reach = inner.max_variant + 2;
+        if let Some(b) = blocked.as_deref_mut() {
+            b.extend_from_slice(&markers);
+        }
         hits.sort_unstable_by_key(|h| (h.start, h.end));
         let mut sink = Sink::default();
         let words = inner.rules.len().div_ceil(64).max(1);
@@ -828,6 +936,14 @@ impl Redactor {
         let mut follow_memo: Vec<(usize, (usize, usize))> = Vec::new();
         for h in &hits {
             let t = &inner.targets[h.pattern as usize];
+            if let Some(b) = blocked.as_deref_mut() {
+                if !t.heads.is_empty() {
+                    b.push((h.start, (h.start + reach).min(hay.len()).max(h.end)));
+                }
+                if !t.tails.is_empty() {
+                    b.push((h.end.saturating_sub(reach), h.end));
+                }
+            }
             for &v in &t.heads {
                 self.known_head(hay, h, v, &markers, &mut sink);
             }
@@ -847,6 +963,9 @@ impl Redactor {
                 }
             };
             if prev_lw != Some(lw) {
+                if let Some(b) = blocked.as_deref_mut() {
+                    b.push(lw);
+                }
                 prev_lw = Some(lw);
                 next_memo = None;
                 follow_memo.clear();
@@ -919,6 +1038,9 @@ impl Redactor {
         }
         if let Some((cs, ce)) = cur {
             self.run_window(hay, cs, ce, &mut bits, &markers, &mut sink);
+        }
+        if let Some(b) = blocked.as_deref_mut() {
+            b.extend(follow.iter().map(|&(_, ws, we)| (ws, we)));
         }
         follow.sort_unstable();
         // Per rule (windows come sorted by rule, then start): the first byte the
@@ -1241,6 +1363,55 @@ impl Redactor {
             prio: P_KNOWN,
         });
     }
+}
+
+/// What one canonical round wrote, and where the next starts.
+struct Round {
+    /// The spans written (relative to the round's text), inside `[from, to)`.
+    spans: Vec<Span>,
+    /// Output starts here.
+    from: usize,
+    /// Output ends here (the cut, or the end of a span written whole across it).
+    to: usize,
+    /// Where the round cut.
+    cut: usize,
+    /// The cut was not safe: the next round looks back `context` bytes.
+    forced: bool,
+    context: usize,
+}
+
+impl Round {
+    /// The next round's start, emission start (relative to it) and the
+    /// absolute end of what was written, for a round whose text started at `q`.
+    fn next(&self, q: usize) -> (usize, usize, usize) {
+        let back = if self.forced {
+            self.cut.min(self.context)
+        } else {
+            0
+        };
+        let nq = q + self.cut - back;
+        (nq, back, q + self.to)
+    }
+}
+
+/// The fixed cut of a round without a safe one: the last line start in the
+/// block's second half, else the block's end (moved back to a UTF-8 character
+/// start when it would split one).
+fn forced_cut(hay: &[u8], p: usize, block: usize) -> usize {
+    let hi = (p + block).min(hay.len());
+    let mid = p + block / 2;
+    if let Some(i) = memchr::memrchr(b'\n', &hay[mid..hi]) {
+        if mid + i + 1 > p {
+            return mid + i + 1;
+        }
+    }
+    let mut c = hi;
+    let mut back = 0;
+    while back < 3 && c > p + 1 && c < hay.len() && (hay[c] & 0xC0) == 0x80 {
+        c -= 1;
+        back += 1;
+    }
+    c
 }
 
 /// Where a rule's search resumes after a match `[s, e)`. After a rejected

@@ -478,6 +478,150 @@ fn stream_holds_a_private_key_split_across_reads() {
     assert_eq!(out, "start\n-----BEGIN OPENSSH PRIVATE KEY-----\n[REDACTED:private-key]\n-----END OPENSSH PRIVATE KEY-----\nend\n");
 }
 
+/// A keyword-dense text: every line names a key or token, some hold secrets,
+/// Kubernetes `name:`/`value:` pairs, a PEM block and a long line.
+fn keyword_dense(lines: usize) -> String {
+    let mut s = String::new();
+    for i in 0..lines {
+        match i % 9 {
+            0 => s.push_str(&format!("ts={i} level=info token_count={i} key_id=key_{i:04} secret_name=db/{i}\n")),
+            1 => s.push_str(&format!("- name: DB_PASSWORD_{i}\n  value: Zq9vK2mL7pXw{i:04}\n")),
+            2 => s.push_str(&format!("export API_TOKEN=ghp_{}{i:04}\n", "aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567"[..32].to_string())),
+            3 => s.push_str("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7Vh3bq9Zs1Tq2Jm4n5A8x0P3rW6yLk2Fv9Qd1Hs8Tc4Ue7Rb\nX2c5Mn8Kp1Lq4Ws7Ev0Rt3Yu6Io9Pa2Sd5Fg8Hj1Kl4Zx7Cv0Bn3Mq6We9Rt2Y\n-----END RSA PRIVATE KEY-----\n"),
+            4 => s.push_str(&format!("{}password=hunter2-{i:05}-Lr8nK3sYbQ{}\n", "token key ".repeat(40), " key".repeat(30))),
+            5 => s.push_str(&format!("{{\"key_id\":\"k{i}\",\"token_type\":\"bearer\",\"secret\":\"s3cr3t-Vx8{i:05}Qa\"}}\n")),
+            _ => s.push_str(&format!("auth: password policy check {i} passed; key rotation scheduled\n")),
+        }
+    }
+    s
+}
+
+/// The secrets [`keyword_dense`] planted.
+fn keyword_dense_secrets(lines: usize) -> Vec<String> {
+    let mut v = Vec::new();
+    for i in 0..lines {
+        match i % 9 {
+            1 => v.push(format!("Zq9vK2mL7pXw{i:04}")),
+            2 => v.push(format!(
+                "ghp_{}{i:04}",
+                &"aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567"[..32]
+            )),
+            3 => {
+                v.push("X2c5Mn8Kp1Lq4Ws7Ev0Rt3Yu6Io9Pa2Sd5Fg8Hj1Kl4Zx7Cv0Bn3Mq6We9Rt2Y".to_string())
+            }
+            4 => v.push(format!("hunter2-{i:05}-Lr8nK3sYbQ")),
+            5 => v.push(format!("s3cr3t-Vx8{i:05}Qa")),
+            _ => {}
+        }
+    }
+    v
+}
+
+fn assert_hidden(out: &str, secrets: &[String]) {
+    for sec in secrets {
+        // Any 10-byte piece of a secret left readable is a leak.
+        for w in sec.as_bytes().windows(10).step_by(5) {
+            let w = std::str::from_utf8(w).unwrap();
+            assert!(!out.contains(w), "{w:?} of {sec:?} readable");
+        }
+    }
+}
+
+#[test]
+fn stream_at_every_read_boundary_equals_one_shot() {
+    // Keyword-dense lines, then one 3 KB line of keywords with a password in
+    // it: with small rounds there is no safe cut in it (forced cuts).
+    let mut text = keyword_dense(4);
+    text.push_str(&"token key ".repeat(60));
+    text.push_str("password=Lr8nK3sYbQ-hunter2 ");
+    text.push_str(&"key token ".repeat(60));
+    text.push('\n');
+    for block in [usize::MAX, 1024] {
+        let r = if block == usize::MAX {
+            redactor()
+        } else {
+            Redactor::builder()
+                .env_values(false)
+                .block_size(block)
+                .build()
+                .unwrap()
+        };
+        let one = r.redact(&text).into_owned();
+        assert_hidden(&one, &keyword_dense_secrets(4));
+        assert!(!one.contains("Lr8nK3sYbQ"));
+        for i in 0..=text.len() {
+            let out = stream(&r, text.as_bytes(), vec![i, text.len()], 1);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                one,
+                "block {block}, read split at {i}"
+            );
+        }
+    }
+}
+
+/// Small rounds force cuts inside windows (a chain of windows longer than a
+/// round): no secret may come out readable, and one-shot still equals the stream.
+#[test]
+fn forced_cuts_never_leak() {
+    let text = keyword_dense(400);
+    let secrets = keyword_dense_secrets(400);
+    let whole = redactor().redact(&text).into_owned();
+    assert_hidden(&whole, &secrets);
+    for block in [1024, 3000, 20_000] {
+        let r = Redactor::builder()
+            .env_values(false)
+            .block_size(block)
+            .build()
+            .unwrap();
+        let one = r.redact(&text).into_owned();
+        assert_hidden(&one, &secrets);
+        assert_eq!(
+            String::from_utf8(stream(&r, text.as_bytes(), vec![17, 4096, 3], 4096)).unwrap(),
+            one,
+            "block {block}"
+        );
+    }
+}
+
+/// The leaks of the old 16 MiB forced cut in a keyword-dense stream: one
+/// long line (no line start to cut at) followed by Kubernetes pairs, PEM
+/// blocks and long `password=` lines. 4 MB with 128 KiB rounds make the same
+/// number of forced cuts as 40 MB with the default 1 MiB rounds (a 40 MB run
+/// takes minutes in a test build).
+#[test]
+fn keyword_dense_stream_with_forced_cuts_leaks_nothing() {
+    let r = Redactor::builder()
+        .env_values(false)
+        .block_size(128 << 10)
+        .build()
+        .unwrap();
+    let mut text = String::with_capacity(5 << 20);
+    // 2 MB of one line where keywords never stop (no safe cut in it).
+    let unit = "token_count=3 key_id=k7 secret_name=db ";
+    while text.len() < 2 << 20 {
+        text.push_str(unit);
+        if text.len() % (64 << 10) < unit.len() {
+            text.push_str("password=Lr8nK3sYbQ-hunter2 ");
+        }
+    }
+    text.push('\n');
+    let lines = 4000;
+    let tail = keyword_dense(lines);
+    while text.len() < 4 << 20 {
+        text.push_str(&tail);
+    }
+    let mut out = Vec::new();
+    r.redact_stream(text.as_bytes(), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        !out.contains("Lr8nK3sYbQ"),
+        "a password in the long line is readable"
+    );
+    assert_hidden(&out, &keyword_dense_secrets(lines));
+    assert_eq!(out, r.redact(&text));
+}
+
 // ---------------------------------------------------------------------------- properties
 
 /// Text pieces that exercise the rules: keywords, separators, secrets, markers.
@@ -604,6 +748,24 @@ proptest! {
         let streamed = stream(&r, t.as_bytes(), sizes, chunk);
         prop_assert_eq!(String::from_utf8(streamed).unwrap(), one);
     }
+
+    /// Under a tiny round size (many forced cuts) on keyword-dense text the
+    /// stream still equals one-shot, whatever the reads.
+    #[test]
+    fn prop_stream_equals_one_shot_under_tiny_rounds(
+        t in prop::collection::vec(text(), 1..40).prop_map(|v| v.concat()),
+        block in 1024..3000usize,
+        sizes in prop::collection::vec(1..50usize, 1..8),
+    ) {
+        let r = Redactor::builder().env_values(false).block_size(block).build().unwrap();
+        let one = r.redact(&t).into_owned();
+        prop_assert_eq!(String::from_utf8(stream(&r, t.as_bytes(), sizes.clone(), 1)).unwrap(), one.clone());
+        // Arbitrary bytes: the stream equals redact_bytes.
+        let mut bytes = t.into_bytes();
+        bytes.insert(bytes.len() / 2, 0xE9);
+        let want = r.redact_bytes(&bytes).into_owned();
+        prop_assert_eq!(stream(&r, &bytes, sizes, 1), want);
+    }
 }
 
 #[test]
@@ -679,4 +841,260 @@ fn regressions() {
     ] {
         assert_eq!(r.redact(clean), clean);
     }
+}
+
+// ---------------------------------------------------------------------------- issue 15
+
+/// `n` characters of `alphabet`, mixed deterministically (a token body).
+fn body(alphabet: &str, n: usize, seed: u64) -> String {
+    let a = alphabet.as_bytes();
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            a[(x % a.len() as u64) as usize] as char
+        })
+        .collect()
+}
+
+const AN: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const HEX: &str = "0123456789abcdef";
+const LOW: &str = "abcdefghijklmnopqrstuvwxyz0123456789";
+const UP: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+#[test]
+fn typed_declarations_mask_the_value_never_the_type() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let cases = [
+        (
+            format!("const API_TOKEN: &str = \"{v}\";"),
+            "const API_TOKEN: &str = \"[REDACTED:generic-secret]\";",
+        ),
+        (
+            format!("pub static SIGNING_KEY: &'static str = \"{v}\";"),
+            "pub static SIGNING_KEY: &'static str = \"[REDACTED:generic-secret]\";",
+        ),
+        (
+            format!("let key: String = \"{v}\".to_string();"),
+            "let key: String = \"[REDACTED:generic-secret]\".to_string();",
+        ),
+        (
+            format!("var tok string = \"{v}\""),
+            "var tok string = \"[REDACTED:generic-secret]\"",
+        ),
+        (
+            format!("const apiToken: string = '{v}';"),
+            "const apiToken: string = '[REDACTED:generic-secret]';",
+        ),
+        (
+            format!("val apiKey: String = \"{v}\""),
+            "val apiKey: String = \"[REDACTED:generic-secret]\"",
+        ),
+        (
+            format!("var password string = `{v}`"),
+            "var password string = `[REDACTED:generic-secret]`",
+        ),
+    ];
+    for (input, want) in &cases {
+        assert_eq!(r.redact(input), *want, "{input}");
+    }
+    // Types alone: untouched.
+    for clean in [
+        "    pub eq_token: Token![=],",
+        "    arrow_token: Token![=>],",
+        "        pwd: *mut passwd,",
+        "        pub pw_passwd: *mut c_char,",
+        "        operator_token_result: TokenizeResult,",
+        "static ALLOC_PTHREAD_KEY: CachePadded<PThreadKey<ThreadAllocInfo>> = CachePadded(PThreadKey::new());",
+        "        let tokens = vec!(Token::ParenOpen, Token::Semi, Token::ParenClose);",
+        "async refreshToken(refreshToken: string): Promise<void> {",
+        "fn check(password: &str, api_key: Option<String>) -> bool {",
+        "interface Creds { token: string; secret?: string }",
+        "    secret_key: [u8; 32],",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
+#[test]
+fn a_rust_file_keeps_its_types_and_loses_its_values() {
+    let r = redactor();
+    let v = "hN4kTq8ZrW2mLx7Pb5Vc";
+    let src = format!(
+        "use syn::Token;\n\npub struct Assign {{\n    pub eq_token: Token![=],\n    pub pwd: *mut passwd,\n}}\n\nconst API_TOKEN: &str = \"{v}\";\n\nfn main() {{\n    let key: String = \"{v}\".into();\n    let api_key: Option<String> = None;\n}}\n"
+    );
+    let out = r.redact(&src).into_owned();
+    assert!(!out.contains(v), "{out}");
+    assert_eq!(out, src.replace(v, "[REDACTED:generic-secret]"));
+}
+
+#[test]
+fn grep_prefixes_are_kept() {
+    let r = redactor();
+    let tok = format!("ghp_{}", body(AN, 36, 1));
+    assert_eq!(
+        r.redact(&format!("creds.txt:2:github = {tok}")),
+        "creds.txt:2:github = [REDACTED:github-token]"
+    );
+    assert_eq!(
+        r.redact("config/app.yml:14:  password: Zq9vK2mL7pXw"),
+        "config/app.yml:14:  password: [REDACTED:generic-secret]"
+    );
+    for clean in [
+        "src/token.rs:120:    let n = 4;",
+        "src/key.rs-7-fn main() {}",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
+#[test]
+fn placeholders_of_issue_15_stay() {
+    let r = redactor();
+    for clean in [
+        "set PASSWORD=%DB_PASSWORD%",
+        "password=%TestSourcePassword%",
+        "token: ${VAR}",
+        "password: <password>",
+        "curl -u <user:password> https://api.example.com",
+        "authDomain: \"acme-prod.firebaseapp.com\",",
+        "Invalid username/password combination.",
+        "<artifactId>io.jsonwebtoken:jjwt-jackson-0.11.2</artifactId>",
+        "implementation 'io.jsonwebtoken:jjwt-jackson:0.11.2'",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
+#[test]
+fn a_value_with_invalid_utf8_is_still_judged() {
+    let r = redactor();
+    let input = b"password=hunter2\xe9t\xe9Zq9\nnext line \xff\n";
+    let out = r.redact_bytes(input);
+    assert_eq!(
+        &out[..],
+        &b"password=[REDACTED:generic-secret]\nnext line \xff\n"[..]
+    );
+    // Invalid UTF-8 without secrets passes through byte for byte.
+    let clean = b"caf\xe9 \xff\xfe token_count=3\n";
+    assert_eq!(&r.redact_bytes(clean)[..], &clean[..]);
+}
+
+#[test]
+fn vendor_families_of_issue_15() {
+    let r = redactor();
+    let cases: Vec<(String, &str)> = vec![
+        (format!("eyJrIjoi{}", body(AN, 60, 2)), "grafana-token"),
+        (format!("pubkey-{}", body(HEX, 32, 4)), "mailgun-api-key"),
+        (format!("CLOJARS_{}", body(LOW, 60, 6)), "clojars-token"),
+        (format!("duffel_test_{}", body(AN, 43, 7)), "duffel-token"),
+        (format!("EZAK{}", body(AN, 54, 8)), "easypost-token"),
+        (
+            format!("FLWSECK_TEST-{}-X", body("abcdefgh0123456789", 32, 9)),
+            "flutterwave-key",
+        ),
+        (format!("fio-u-{}", body(AN, 64, 10)), "frameio-token"),
+        (format!("pnu_{}", body(AN, 36, 11)), "prefect-token"),
+        (format!("rdme_{}", body(LOW, 70, 12)), "readme-api-key"),
+        (
+            format!("xkeysib-{}-{}", body(HEX, 64, 13), body(AN, 16, 14)),
+            "brevo-api-key",
+        ),
+        (format!("shippo_live_{}", body(HEX, 40, 15)), "shippo-token"),
+        (
+            format!("dnkey-{}-{}", body(LOW, 26, 16), body(LOW, 52, 17)),
+            "defined-networking-token",
+        ),
+        (
+            format!("dt0c01.{}.{}", body(UP, 24, 18), body(UP, 64, 19)),
+            "dynatrace-token",
+        ),
+        (format!("sha256~{}", body(AN, 43, 20)), "openshift-token"),
+        (format!("sgp_{}", body(HEX, 40, 21)), "sourcegraph-token"),
+        (format!("LTAI{}", body(AN, 20, 22)), "alibaba-access-key-id"),
+        (
+            format!(
+                "A3-{}-{}-{}-{}-{}",
+                body(UP, 6, 23),
+                body(UP, 11, 24),
+                body(UP, 5, 25),
+                body(UP, 5, 26),
+                body(UP, 5, 27)
+            ),
+            "onepassword-secret-key",
+        ),
+        (format!("NRJS-{}", body(HEX, 19, 28)), "newrelic-key"),
+        (format!("NRII-{}", body(AN, 32, 29)), "newrelic-key"),
+        (format!("sl.{}", body(AN, 140, 30)), "dropbox-token"),
+        (format!("EAAC{}", body(AN, 120, 31)), "facebook-token"),
+        (
+            format!("AAAAAAAAAAAAAAAAAAAAAA{}", body(AN, 90, 32)),
+            "twitter-bearer-token",
+        ),
+        (format!("tfp_{}", body(AN, 59, 33)), "typeform-token"),
+        (format!("sm_pat_{}", body(AN, 16, 34)), "settlemint-token"),
+        (format!("s-s4t2ud-{}", body(HEX, 64, 35)), "intra42-secret"),
+        (format!("ico-{}", body(AN, 32, 36)), "infracost-api-key"),
+        (
+            format!(
+                "pat.{}.{}.{}",
+                body(AN, 22, 37),
+                body(HEX, 24, 38),
+                body(AN, 20, 39)
+            ),
+            "harness-token",
+        ),
+        (
+            format!("v1.0-{}-{}", body(HEX, 24, 40), body(HEX, 146, 41)),
+            "cloudflare-origin-ca-key",
+        ),
+        (format!("da2-{}", body(LOW, 26, 42)), "aws-appsync-api-key"),
+        (format!("rzp_live_{}", body(AN, 14, 43)), "razorpay-key"),
+        (format!("{}-us14", body(HEX, 32, 44)), "mailchimp-api-key"),
+        (format!("sntrys_eyJ{}", body(AN, 60, 45)), "sentry-token"),
+        (format!("sntryu_{}", body(HEX, 64, 46)), "sentry-token"),
+    ];
+    for (tok, id) in &cases {
+        let text = format!("found {tok} in the output\n");
+        assert_eq!(
+            r.redact(&text),
+            format!("found [REDACTED:{id}] in the output\n"),
+            "{id}: {tok}"
+        );
+    }
+    // Contexts that need a word nearby.
+    let okta = format!("00{}", body(AN, 40, 3));
+    assert_eq!(
+        r.redact(&format!("okta api token {okta}")),
+        "okta api token [REDACTED:okta-token]"
+    );
+    let vault = format!("s.{}", body(AN, 24, 47));
+    assert_eq!(
+        r.redact(&format!("vault token {vault}")),
+        "vault token [REDACTED:vault-token]"
+    );
+    let heroku = "4f9a8c2e-1b3d-4e5f-8a7b-9c0d1e2f3a4b";
+    assert_eq!(
+        r.redact(&format!("heroku api key: {heroku}")),
+        "heroku api key: [REDACTED:heroku-api-key]"
+    );
+    let teams = format!(
+        "https://acme.webhook.office.com/webhookb2/{}@{}/IncomingWebhook/{}/{}",
+        "0f8e2a6c-5d4b-4a3c-9b1e-7f6d5c4b3a21",
+        "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+        body(HEX, 32, 48),
+        "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+    );
+    assert_eq!(
+        r.redact(&teams),
+        "https://acme.webhook.office.com/webhookb2/[REDACTED:teams-webhook]"
+    );
+    // An unsigned two-part JWT.
+    let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIiwiYWRtaW4iOnRydWV9";
+    assert_eq!(r.redact(&format!("token {jwt}")), "token [REDACTED:jwt]");
 }

@@ -31,6 +31,7 @@ pub const EDIT_MAX_BYTES: u64 = HASH_LIMIT;
 #[derive(Debug)]
 pub struct EditTool {
     tracker: Arc<FileTracker>,
+    redactor: toolexec_redact::Redactor,
     schema: Value,
 }
 
@@ -39,6 +40,7 @@ impl EditTool {
     pub fn new(tracker: Arc<FileTracker>) -> Self {
         EditTool {
             tracker,
+            redactor: toolexec_redact::Redactor::builtin(),
             schema: json!({
                 "type": "object",
                 "properties": {
@@ -62,6 +64,16 @@ impl EditTool {
                 "required": ["path", "old_string", "new_string"]
             }),
         }
+    }
+}
+
+impl EditTool {
+    /// Matches `old_string` against the file as seen through `redactor` (the
+    /// session's redactor; default: the built-in rules), see the module
+    /// `markers` (secret-preserving edits).
+    pub fn with_redactor(mut self, redactor: toolexec_redact::Redactor) -> Self {
+        self.redactor = redactor;
+        self
     }
 }
 
@@ -99,6 +111,7 @@ impl Tool for EditTool {
 
     fn call(&self, input: Value, ctx: ToolContext) -> ToolFuture<'_> {
         let tracker = Arc::clone(&self.tracker);
+        let redactor = self.redactor.clone();
         Box::pin(async move {
             let args = Args::new(&input)?;
             let arg = args.string("path")?;
@@ -140,17 +153,12 @@ impl Tool for EditTool {
                 };
                 tracker.check(&path, current, &display)?;
 
-                let count = memchr::memmem::find_iter(&bytes, old.as_bytes()).count();
-                if count == 0 {
-                    return Err(ToolsError::EditNotFound { path: display });
-                }
-                if count > 1 && !all {
-                    return Err(ToolsError::EditNotUnique {
-                        path: display,
-                        count,
-                    });
-                }
-                let edited = replace_bytes(&bytes, old.as_bytes(), new.as_bytes(), all);
+                // Matched against the redacted view the model saw (markers kept
+                // in `new_string` write their original values back).
+                let view = crate::markers::View::of(&redactor, &bytes);
+                let (edited, count) =
+                    crate::markers::edit(&view, &bytes, old.as_bytes(), new.as_bytes(), all)
+                        .map_err(|r| r.into_error("edit", &display))?;
                 atomic_write(&jail, &path, &edited, &display)?;
                 let written = Fingerprint::of_written(&edited, || {
                     jail.stat(&path, &display)

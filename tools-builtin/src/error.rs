@@ -120,6 +120,14 @@ pub enum ToolsError {
     },
     /// edit: `old_string` and `new_string` are equal.
     EditNoChange,
+    /// edit / write: the input holds a redaction marker that stands for no
+    /// value of the file at that place (secret-preserving edits).
+    RedactionMarker {
+        /// The tool (`edit`, `write`).
+        tool: String,
+        /// The marker, `[REDACTED:RULE]`.
+        marker: String,
+    },
     /// The regex does not compile.
     InvalidRegex {
         /// The pattern as given.
@@ -275,6 +283,11 @@ impl fmt::Display for ToolsError {
                 f,
                 "old_string occurs {count} times in \"{path}\"; add surrounding context \
                  to make it unique, or set replace_all to true to replace every occurrence"
+            ),
+            ToolsError::RedactionMarker { tool, marker } => write!(
+                f,
+                "tool {tool}: input contains the redaction marker {marker}; keep it inside \
+                 the text you replace, or write the real value"
             ),
             ToolsError::EditNoChange => {
                 f.write_str("old_string and new_string are identical; nothing to change")

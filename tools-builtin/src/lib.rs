@@ -164,6 +164,8 @@ mod exec_output;
 pub mod glob;
 #[cfg(feature = "grep")]
 pub mod grep;
+#[cfg(any(feature = "edit", feature = "write"))]
+mod markers;
 #[cfg(feature = "read")]
 pub mod read;
 #[cfg(feature = "exec")]
@@ -209,6 +211,10 @@ pub struct BuiltinConfig {
     /// The cap on read's `limit` (`None`: [`read::DEFAULT_READ_MAX_LIMIT`]).
     #[cfg(feature = "read")]
     pub read_max_limit: Option<u64>,
+    /// The session's redactor, used by edit and write to see a file as the
+    /// model saw it (secret-preserving edits). `None`: the built-in rules.
+    #[cfg(any(feature = "edit", feature = "write"))]
+    pub redactor: Option<toolexec_redact::Redactor>,
 }
 
 impl BuiltinConfig {
@@ -225,6 +231,13 @@ impl BuiltinConfig {
     #[cfg(feature = "exec")]
     pub fn with_sandbox(mut self, sandbox: Sandbox) -> Self {
         self.exec.sandbox = sandbox;
+        self
+    }
+
+    /// Sets the session's redactor (see [`BuiltinConfig::redactor`]).
+    #[cfg(any(feature = "edit", feature = "write"))]
+    pub fn with_redactor(mut self, redactor: toolexec_redact::Redactor) -> Self {
+        self.redactor = Some(redactor);
         self
     }
 
@@ -281,9 +294,23 @@ pub fn builtin_tools(config: &BuiltinConfig) -> BuiltinTools {
             ),
     ));
     #[cfg(feature = "write")]
-    tools.push(Arc::new(WriteTool::new(Arc::clone(&tracker))));
+    tools.push(Arc::new(
+        WriteTool::new(Arc::clone(&tracker)).with_redactor(
+            config
+                .redactor
+                .clone()
+                .unwrap_or_else(toolexec_redact::Redactor::builtin),
+        ),
+    ));
     #[cfg(feature = "edit")]
-    tools.push(Arc::new(EditTool::new(Arc::clone(&tracker))));
+    tools.push(Arc::new(
+        EditTool::new(Arc::clone(&tracker)).with_redactor(
+            config
+                .redactor
+                .clone()
+                .unwrap_or_else(toolexec_redact::Redactor::builtin),
+        ),
+    ));
     #[cfg(feature = "grep")]
     tools.push(Arc::new(GrepTool::new()));
     #[cfg(feature = "glob")]

@@ -1,6 +1,6 @@
 //! `write`: create or replace a whole file, atomically.
 
-use std::io;
+use std::io::{self, Read};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
@@ -27,6 +27,7 @@ use crate::tracker::{FileTracker, Fingerprint};
 #[derive(Debug)]
 pub struct WriteTool {
     tracker: Arc<FileTracker>,
+    redactor: toolexec_redact::Redactor,
     schema: Value,
 }
 
@@ -35,6 +36,7 @@ impl WriteTool {
     pub fn new(tracker: Arc<FileTracker>) -> Self {
         WriteTool {
             tracker,
+            redactor: toolexec_redact::Redactor::builtin(),
             schema: json!({
                 "type": "object",
                 "properties": {
@@ -50,6 +52,15 @@ impl WriteTool {
                 "required": ["path", "content"]
             }),
         }
+    }
+}
+
+impl WriteTool {
+    /// Judges markers in `content` against the file as seen through
+    /// `redactor` (the session's redactor; default: the built-in rules).
+    pub fn with_redactor(mut self, redactor: toolexec_redact::Redactor) -> Self {
+        self.redactor = redactor;
+        self
     }
 }
 
@@ -70,6 +81,7 @@ impl Tool for WriteTool {
 
     fn call(&self, input: Value, ctx: ToolContext) -> ToolFuture<'_> {
         let tracker = Arc::clone(&self.tracker);
+        let redactor = self.redactor.clone();
         Box::pin(async move {
             let args = Args::new(&input)?;
             let arg = args.string("path")?;
@@ -97,7 +109,22 @@ impl Tool for WriteTool {
                     }
                     None => false,
                 };
-                let bytes = content.as_bytes();
+                // A redaction marker stays only where the file holds it.
+                let read_existing = || -> Result<Vec<u8>, ToolsError> {
+                    let (file, _meta) = jail.open_read(&path, &display)?;
+                    let mut bytes = Vec::new();
+                    (&file)
+                        .read_to_end(&mut bytes)
+                        .map_err(|e| ToolsError::io("read", &display, e))?;
+                    Ok(bytes)
+                };
+                let owned = crate::markers::write_bytes(
+                    &redactor,
+                    if existed { Some(&read_existing) } else { None },
+                    content.as_bytes(),
+                    &display,
+                )?;
+                let bytes = &owned[..];
                 atomic_write(&jail, &path, bytes, &display)?;
                 let written = Fingerprint::of_written(bytes, || {
                     jail.stat(&path, &display)
