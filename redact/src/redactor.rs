@@ -1039,7 +1039,7 @@ impl Redactor {
         if let Some((cs, ce)) = cur {
             self.run_window(hay, cs, ce, &mut bits, &markers, &mut sink);
         }
-        if let Some(b) = blocked.as_deref_mut() {
+        if let Some(b) = blocked {
             b.extend(follow.iter().map(|&(_, ws, we)| (ws, we)));
         }
         follow.sort_unstable();

@@ -486,7 +486,7 @@ fn keyword_dense(lines: usize) -> String {
         match i % 9 {
             0 => s.push_str(&format!("ts={i} level=info token_count={i} key_id=key_{i:04} secret_name=db/{i}\n")),
             1 => s.push_str(&format!("- name: DB_PASSWORD_{i}\n  value: Zq9vK2mL7pXw{i:04}\n")),
-            2 => s.push_str(&format!("export API_TOKEN=ghp_{}{i:04}\n", "aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567"[..32].to_string())),
+            2 => s.push_str(&format!("export API_TOKEN=ghp_{}{i:04}\n", &"aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567"[..32])),
             3 => s.push_str("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7Vh3bq9Zs1Tq2Jm4n5A8x0P3rW6yLk2Fv9Qd1Hs8Tc4Ue7Rb\nX2c5Mn8Kp1Lq4Ws7Ev0Rt3Yu6Io9Pa2Sd5Fg8Hj1Kl4Zx7Cv0Bn3Mq6We9Rt2Y\n-----END RSA PRIVATE KEY-----\n"),
             4 => s.push_str(&format!("{}password=hunter2-{i:05}-Lr8nK3sYbQ{}\n", "token key ".repeat(40), " key".repeat(30))),
             5 => s.push_str(&format!("{{\"key_id\":\"k{i}\",\"token_type\":\"bearer\",\"secret\":\"s3cr3t-Vx8{i:05}Qa\"}}\n")),
