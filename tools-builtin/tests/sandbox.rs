@@ -20,8 +20,32 @@ fn exec_tool(sandbox: Sandbox) -> ExecTool {
 
 /// A directory outside the workspace and outside the system temp dir
 /// (which workspace-write allows).
+/// A temp dir outside every root `workspace-write` lets exec write to: not
+/// under the system temp dir (which the sandbox allows), wherever this
+/// checkout lives (a clone under /tmp has its target dir there too).
 fn outside_dir() -> TempDir {
-    tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tempdir outside /tmp")
+    let system_temp =
+        fs::canonicalize(std::env::temp_dir()).unwrap_or_else(|_| std::env::temp_dir());
+    let candidates = [
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+        std::path::PathBuf::from("/var/tmp"),
+        std::env::var_os("HOME").map(Into::into).unwrap_or_default(),
+    ];
+    for dir in candidates {
+        let Ok(real) = fs::canonicalize(&dir) else {
+            continue;
+        };
+        if real.starts_with(&system_temp) {
+            continue;
+        }
+        if let Ok(made) = tempfile::tempdir_in(&real) {
+            return made;
+        }
+    }
+    panic!(
+        "no directory outside {} to test writes against",
+        system_temp.display()
+    )
 }
 
 async fn run(tool: &ExecTool, ws: &Path, command: &str) -> String {
