@@ -157,6 +157,9 @@ struct Inner {
     /// Masks the ids and names that results and events echo.
     #[cfg(feature = "redact")]
     redactor: Option<Arc<toolexec_redact::Redactor>>,
+    /// The registered tool names as results and events echo them (masked
+    /// once at build time: the redactor and the names never change).
+    masked_names: HashMap<String, String>,
     /// Numbers calls in arrival (and input) order, for the overlap line.
     order_seq: AtomicU64,
     /// Admission for calls arriving one by one (`run_call`): safe calls
@@ -248,7 +251,10 @@ impl Executor {
     fn head_of(&self, call: &ToolCall) -> ToolCall {
         ToolCall {
             id: self.mask(&call.id),
-            name: self.mask(&call.name),
+            name: match self.inner.masked_names.get(&call.name) {
+                Some(masked) => masked.clone(),
+                None => self.mask(&call.name),
+            },
             input: String::new(),
         }
     }
@@ -852,6 +858,16 @@ impl ExecutorBuilder {
         );
 
         let catalog = build_catalog(&tools, &order, &turn);
+        let masked_names = tools
+            .keys()
+            .map(|name| {
+                #[cfg(feature = "redact")]
+                if let Some(redactor) = &redactor {
+                    return (name.clone(), redactor.redact(name).into_owned());
+                }
+                (name.clone(), name.clone())
+            })
+            .collect();
         Ok(Executor {
             inner: Arc::new(Inner {
                 shared_workdir: Arc::from(self.workdir.as_path()),
@@ -875,6 +891,7 @@ impl ExecutorBuilder {
                 sink,
                 #[cfg(feature = "redact")]
                 redactor,
+                masked_names,
                 order_seq: AtomicU64::new(0),
                 admission: tokio::sync::RwLock::new(()),
                 slots: tokio::sync::Semaphore::new(self.max_concurrency),
