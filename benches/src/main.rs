@@ -1952,6 +1952,7 @@ fn row_mcp_http(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         let serving = tokio::spawn(server.serve(toolexec_mcp::Transport::Http(options)));
         let addr = rx.await.map_err(|_| "the server did not listen".to_string())?.to_string();
         let mut stream = tokio::net::TcpStream::connect(&addr).await.map_err(|e| e.to_string())?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
         let (head, _) = http_post(
             &mut stream,
             &addr,

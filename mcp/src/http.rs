@@ -277,6 +277,9 @@ where
             },
             () = shutdown.cancelled() => break,
         };
+        // Replies are small SSE frames: without TCP_NODELAY each one waits
+        // for the client's delayed ACK (~40 ms a request).
+        let _ = stream.set_nodelay(true);
         let service = service.clone();
         let gate = gate.clone();
         let shutdown = shutdown.clone();
