@@ -73,7 +73,7 @@
 //!   executor's redactor) into a new spill file of the scratch directory,
 //!   with bounded memory, off the polling task. The executor then uses that
 //!   file as the call's complete output ([`Outcome::full_output`]), so
-//!   "Full output was spilled" is said only when it is true. See [`sink`].
+//!   "Full output was spilled" is said only when it is true. See [`OutputSink`].
 //! - **Hints.** The limiter's [`reader_tool`](toolexec_limiter::Limits::reader_tool)
 //!   (default `read`; a proxy sets `toolexec_read_spill`) is named in a hint
 //!   only when a tool of that name is registered, offered and not disabled

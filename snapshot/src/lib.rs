@@ -96,4 +96,7 @@ pub use diff::{
 pub use error::SnapshotError;
 pub use snapshot::{Entry, EntryKind, Snapshot};
 #[cfg(feature = "watch")]
-pub use watch::{CallMark, WatchOptions, WatchRoot, Watcher, DEFAULT_SETTLE_TIMEOUT};
+pub use watch::{
+    CallMark, WatchOptions, WatchRoot, Watcher, DEFAULT_QUEUE_CAPACITY, DEFAULT_SETTLE_TIMEOUT,
+    MAX_TOUCHED_PATHS, OVERFLOW_REASON,
+};
