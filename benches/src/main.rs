@@ -1527,7 +1527,8 @@ fn probe(kind: &str, arg: u64) -> Result<(), String> {
         "mcp-serve" => {
             // The MCP server of the mcp-stdio row, on this process's stdio.
             let rt = runtime()?;
-            let executor = noop_executor(&std::env::temp_dir())?;
+            let workspace = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let executor = noop_executor(workspace.path())?;
             rt.block_on(toolexec_mcp::serve(
                 executor,
                 toolexec_mcp::Transport::Stdio,

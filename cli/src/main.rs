@@ -161,9 +161,11 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
 }
 
 fn tools(format: format::ToolsFormat) -> Result<(), CliError> {
-    let dir = std::env::temp_dir();
+    // The listing runs no tool: an empty private directory stands in for
+    // the workspace.
+    let dir = tempfile::tempdir().map_err(|e| CliError::Runtime(format!("tools: {e}")))?;
     let executor =
-        toolexec_mcp::builtin_executor_builder(&dir, &toolexec_mcp::ToolOptions::default())
+        toolexec_mcp::builtin_executor_builder(dir.path(), &toolexec_mcp::ToolOptions::default())
             .build()
             .map_err(|e| CliError::Runtime(e.to_string()))?;
     let text = format::write_tools(format, &executor.catalog())
