@@ -364,16 +364,30 @@ fn chat_message(message: &Value, path: &str) -> Result<OpenAiCalls, FormatError>
 }
 
 fn responses_items(items: &[Value], path: &str) -> Result<Vec<ToolCall>, FormatError> {
+    calls_of_type(OPENAI, items, path, "function_call", "call_id", "arguments")
+}
+
+/// The calls among `items`: each object whose `type` is `kind`, with its
+/// id under `id_key`, its `name`, and its input under `input_key`; other
+/// items are skipped.
+fn calls_of_type(
+    format: &'static str,
+    items: &[Value],
+    path: &str,
+    kind: &str,
+    id_key: &str,
+    input_key: &str,
+) -> Result<Vec<ToolCall>, FormatError> {
     let mut calls = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let at = join(path, &format!("[{i}]"));
-        let item = object(OPENAI, item, &at)?;
-        if item.get("type").and_then(Value::as_str) != Some("function_call") {
+        let item = object(format, item, &at)?;
+        if item.get("type").and_then(Value::as_str) != Some(kind) {
             continue;
         }
-        let id = string_field(OPENAI, item, &at, "call_id")?;
-        let name = string_field(OPENAI, item, &at, "name")?;
-        let input = input_text(OPENAI, item, &at, "arguments")?;
+        let id = string_field(format, item, &at, id_key)?;
+        let name = string_field(format, item, &at, "name")?;
+        let input = input_text(format, item, &at, input_key)?;
         calls.push(ToolCall { id, name, input });
     }
     Ok(calls)
@@ -413,19 +427,7 @@ pub fn anthropic_calls(value: &Value) -> Result<Vec<ToolCall>, FormatError> {
             })
         }
     };
-    let mut calls = Vec::new();
-    for (i, block) in blocks.iter().enumerate() {
-        let at = join(path, &format!("[{i}]"));
-        let block = object(ANTHROPIC, block, &at)?;
-        if block.get("type").and_then(Value::as_str) != Some("tool_use") {
-            continue;
-        }
-        let id = string_field(ANTHROPIC, block, &at, "id")?;
-        let name = string_field(ANTHROPIC, block, &at, "name")?;
-        let input = input_text(ANTHROPIC, block, &at, "input")?;
-        calls.push(ToolCall { id, name, input });
-    }
-    Ok(calls)
+    calls_of_type(ANTHROPIC, blocks, path, "tool_use", "id", "input")
 }
 
 /// A Chat Completions tool message: `{"role":"tool","tool_call_id":ID,"content":TEXT}`.
