@@ -31,6 +31,13 @@ const GENERIC_KW: &[&str] = &[
     "-pass",
     "pwd",
     "pswd",
+    "_pw",
+    "-pw",
+    ".pw",
+    "pw=",
+    "pw:",
+    "pw\"",
+    "pw'",
     "secret",
     "token",
     "key",
@@ -41,10 +48,17 @@ const GENERIC_KW: &[&str] = &[
 
 /// A name that contains a secret word (classified further by `checks::classify_name`).
 const NAME: &str =
-    r"[A-Za-z0-9_.\-]*(?i:pass|pwd|pswd|secret|token|key|auth|cred|psk)[A-Za-z0-9_.\-]*";
+    r"[A-Za-z0-9_.\-]*(?i:pass|pwd?|pswd|secret|token|key|auth|cred|psk)[A-Za-z0-9_.\-]*";
 
 /// Value alternatives: double-quoted (`secret`), single-quoted (`s2`), bare (`s3`).
 const VALUE: &str = r#"(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.]))"#;
+
+/// The assignment operators of `checks::ASSIGN_OPS`, longest first.
+const ASSIGN_OP: &str = r"(?::::=|::=|\?\?=|\|\|=|:=|\?=|\+=|\.=|=>|=|:)";
+
+/// A quoted string literal (groups `secret`, `s2`, `s4` for `"…"`, `'…'`, `` `…` ``).
+const QUOTED: &str =
+    r#"(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#;
 
 /// [`VALUE`] without capture groups.
 const VALUE_NC: &str =
@@ -433,9 +447,9 @@ pub(crate) fn rules() -> Vec<Rule> {
         ),
         r("dropbox-token", r"\bsl\.[A-Za-z0-9_.\-=]{130,}", &["sl."]),
         r("facebook-token", r"\bEAA[A-Za-z0-9]{100,}", &["eaa"]),
-        // Twitter app-only bearer tokens open with a run of `A` (a zero id).
-        rb("twitter-bearer-token", r"\bA{22}[A-Za-z0-9%]{80,120}")
-            .keywords(["aaaaaaaaaaaaaaaaaaaaaa"])
+        // Twitter app-only bearer tokens open with a run of about 21 `A` (a zero id).
+        rb("twitter-bearer-token", r"\bA{20}[A-Za-z0-9%]{80,140}")
+            .keywords(["aaaaaaaaaaaaaaaaaaaa"])
             .priority(P_VENDOR),
         r("typeform-token", r"\btfp_[A-Za-z0-9_\-.=]{59}", &["tfp_"]),
         r("settlemint-token", r"\bsm_(?:pat|aat|sat)_[A-Za-z0-9]{16}\b", &["sm_pat_", "sm_aat_", "sm_sat_"]),
@@ -647,7 +661,7 @@ pub(crate) fn rules() -> Vec<Rule> {
         rb(
             "generic-secret",
             &format!(
-                r#"(?:^|[^A-Za-z0-9_.\-$])[$@:]?["'`]?{NAME}["'`]?\]?[\t ]*(?::=|=>|=|:)[\t ]*{VALUE_NC}"#
+                r#"(?:^|[^A-Za-z0-9_.\-$])[$@:]?["'`]?{NAME}["'`]?\]?[\t ]*{ASSIGN_OP}[\t ]*{VALUE_NC}"#
             ),
         )
         .keywords(GENERIC_KW.iter().copied())
@@ -668,6 +682,34 @@ pub(crate) fn rules() -> Vec<Rule> {
         .priority(P_GENERIC)
         .guard(Guard::Typed)
         .check(Check::Typed),
+        // Env fallbacks: `process.env.API_TOKEN || 'v'`, `getenv("API_KEY") ?: "v"`,
+        // `os.environ.get("TOKEN") or "v"`, `ENV["API_KEY"] ?? "v"`: the literal is a
+        // hard-coded secret.
+        generic(&format!(
+            r#"(?P<name>{NAME})(?:["'`][\t ]*[\])]|[\t ]*[\])])*[\t ]*(?:\|\||\?\?|\?:|or[\t ])[\t ]*{QUOTED}"#
+        ))
+        .alt_groups(&["s2", "s4"])
+        .guard(Guard::Fallback),
+        // A call whose first argument names a secret and whose second is a literal:
+        // `System.setProperty("API_TOKEN", "v")`, `os.environ.setdefault("API_KEY", "v")`,
+        // `env::set_var(…)`, `os.Setenv(…)`, `getenv("X", "default")`, `define('DB_PASSWORD', 'v')`.
+        generic(&format!(
+            r#"\([\t ]*["'`](?P<name>{NAME})["'`][\t ]*,[\t ]*{QUOTED}"#
+        ))
+        .alt_groups(&["s2", "s4"])
+        .guard(Guard::CallArg),
+        // Shell defaults: `${DB_PASSWORD:-v}`, `${API_TOKEN:=v}` (docker-compose files).
+        generic(r#"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=](?P<s3>[^}\s"'$`]+)\}"#)
+            .secret_group("s3")
+            .guard(Guard::ShellDefault),
+        // An XML element whose value is on the next line:
+        // `<password>` / `  v` / `</password>`.
+        generic(&format!(
+            r#"<(?P<name>{NAME})(?:[\t ][^>\r\n]*)?>[\t ]*\r?\n[\t ]*(?P<s3>[^<\s][^<\r\n]*?)[\t ]*\r?\n[\t ]*</"#
+        ))
+        .secret_group("s3")
+        .window_bytes(8 * 1024)
+        .guard(Guard::TagOpen),
         // Go: `var tok string = "v"`, `const apiKey string = `v``.
         rb(
             "generic-secret",

@@ -90,6 +90,15 @@ pub(crate) enum Guard {
     /// The line holds `X.YYYYYY.Z` with 23+ token characters before the first dot
     /// (the shape of a Discord bot token).
     DotSix,
+    /// The name (an environment reference such as `process.env.X`, `getenv("X")`)
+    /// is followed by a fallback operator: `||`, `??`, `?:` or `or`.
+    Fallback,
+    /// The name is a quoted first argument followed by `,`: `setProperty("X", …)`.
+    CallArg,
+    /// The name opens a shell parameter with a default: `${X:-…}`, `${X:=…}`, `${X-…}`.
+    ShellDefault,
+    /// The name is an XML start tag that ends its line (`<password>` + line break).
+    TagOpen,
 }
 
 /// A cheap condition that every match of a rule meets inside its window
@@ -172,14 +181,34 @@ fn name_start(hay: &[u8], hs: usize, ls: usize) -> usize {
     i
 }
 
-/// `=` or `:` (not `::`) at `i`.
-fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
-    i < end
-        && match hay[i] {
-            b'=' => true,
-            b':' => hay.get(i + 1) != Some(&b':') && (i == 0 || hay[i - 1] != b':'),
-            _ => false,
+/// The assignment operators after a name, longest first: the one table that
+/// decides what counts as an assignment context, both for the keyword
+/// prefilter ([`Guard::Assign`], [`Guard::AssignName`]) and for splitting a
+/// generic match into name and value. Make's `::=`, `:::=`, `?=` and `+=`,
+/// PHP's `.=`, JS's `??=` / `||=`, Go's `:=`, Ruby/PHP's `=>`, `=` and `:`
+/// (a lone `:`, not `::`, which is a path).
+pub(crate) const ASSIGN_OPS: &[&[u8]] = &[
+    b":::=", b"::=", b"??=", b"||=", b":=", b"?=", b"+=", b".=", b"=>", b"=", b":",
+];
+
+/// The length of the assignment operator of [`ASSIGN_OPS`] at `i` (before
+/// `end`), 0 when there is none. A `:` next to another `:` is a path separator.
+pub(crate) fn assign_op_len(hay: &[u8], i: usize, end: usize) -> usize {
+    let rest = &hay[i.min(end)..end];
+    for op in ASSIGN_OPS {
+        if rest.starts_with(op) {
+            if *op == b":" && (hay.get(i + 1) == Some(&b':') || (i > 0 && hay[i - 1] == b':')) {
+                return 0;
+            }
+            return op.len();
         }
+    }
+    0
+}
+
+/// An assignment operator of [`ASSIGN_OPS`] at `i`.
+fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
+    assign_op_len(hay, i, end) > 0
 }
 
 /// Whether the guard looks only at the hit's line (and the next one), not at
@@ -203,6 +232,27 @@ pub(crate) fn guard_ok(
     ne: usize,
 ) -> bool {
     let end = le.min(he + 256);
+    // A keyword that carries its operator or quote (`pw=`, `pass\"`): name
+    // guards look from the end of the name, before those bytes.
+    let he = if matches!(
+        g,
+        Guard::AtAfter
+            | Guard::B64Before(_)
+            | Guard::TwilioSid
+            | Guard::DotSix
+            | Guard::Run(_)
+            | Guard::Closing
+            | Guard::JsonName
+            | Guard::ValueNearby
+    ) {
+        he
+    } else {
+        let mut e = he;
+        while e > hs + 1 && !is_name_byte(hay[e - 1]) {
+            e -= 1;
+        }
+        e
+    };
     match g {
         Guard::Assign => assign_at(hay, after_name(hay, he, end, true), end),
         Guard::Typed => {
@@ -347,6 +397,71 @@ pub(crate) fn guard_ok(
                     && line[i + 1..i + 7].iter().all(|&b| tok(b))
                     && line[i - 23..i].iter().all(|&b| tok(b))
             })
+        }
+        Guard::Fallback => {
+            let mut i = he;
+            while i < end && is_name_byte(hay[i]) {
+                i += 1;
+            }
+            while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
+                i += 1;
+            }
+            let r = &hay[i..end];
+            r.starts_with(b"||")
+                || r.starts_with(b"??")
+                || r.starts_with(b"?:")
+                || r.starts_with(b"or ")
+        }
+        Guard::CallArg => {
+            let ns = name_start(hay, hs, ls);
+            let i = after_name(hay, he, end, false);
+            if !(ns > ls && matches!(hay[ns - 1], b'"' | b'\'' | b'`')) {
+                return false;
+            }
+            if !(i < end && hay[i] == hay[ns - 1]) {
+                return false;
+            }
+            let mut j = i + 1;
+            while j < end && matches!(hay[j], b' ' | b'\t') {
+                j += 1;
+            }
+            let mut k = ns - 1;
+            while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
+                k -= 1;
+            }
+            j < end && hay[j] == b',' && k > ls && hay[k - 1] == b'('
+        }
+        Guard::ShellDefault => {
+            let ns = name_start(hay, hs, ls);
+            let mut i = he;
+            while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
+                i += 1;
+            }
+            let r = &hay[i..end];
+            ns >= ls + 2
+                && &hay[ns - 2..ns] == b"${"
+                && (r.starts_with(b":-")
+                    || r.starts_with(b":=")
+                    || r.starts_with(b"-")
+                    || r.starts_with(b"="))
+        }
+        Guard::TagOpen => {
+            let ns = name_start(hay, hs, ls);
+            let mut i = he;
+            while i < le && is_name_byte(hay[i]) {
+                i += 1;
+            }
+            if !(ns > ls && hay[ns - 1] == b'<')
+                || i >= le
+                || !matches!(hay[i], b'>' | b' ' | b'\t')
+            {
+                return false;
+            }
+            let Some(k) = memchr::memchr(b'>', &hay[i..le]) else {
+                return false;
+            };
+            let close = i + k;
+            hay[close - 1] != b'/' && hay[close + 1..le].iter().all(u8::is_ascii_whitespace)
         }
         Guard::Run(n) => {
             let mut run = 0;
@@ -560,6 +675,20 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "not-set",
     "not_set",
     "xxx",
+    "utf-8",
+    "utf8",
+    "base64",
+    "base64url",
+    "hex",
+    "ascii",
+    "latin1",
+    "binary",
+    "sha1",
+    "sha256",
+    "sha512",
+    "md5",
+    "hs256",
+    "rs256",
 ];
 
 /// Substrings that make a value a placeholder (matched on the lowercased value).
@@ -698,14 +827,15 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
             return true;
         }
     }
-    if v[0] == b'$'
-        && v.len() > 1
-        && v[1..]
+    // `$VAR`, and PHP/Perl expressions on a variable: `$_POST[`, `$cfg->x`, `$ENV{…}`.
+    if v[0] == b'$' && v.len() > 1 && (v[1].is_ascii_alphabetic() || v[1] == b'_') {
+        let n = 1 + v[1..]
             .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-        && (v[1].is_ascii_alphabetic() || v[1] == b'_')
-    {
-        return true;
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+            .count();
+        if n == v.len() || matches!(v[n], b'[' | b'{' | b'(' | b'.') || v[n..].starts_with(b"->") {
+            return true;
+        }
     }
     if v.len() > 2 && v[0] == b'%' && v[v.len() - 1] == b'%' && {
         let inner = &v[1..v.len() - 1];
@@ -1790,9 +1920,10 @@ pub(crate) fn colon_not_assignment(hay: &[u8], ne: usize, vs: usize) -> bool {
     }
     let line_end = memchr::memchr2(b'\n', b'\r', &hay[vs..]).map_or(hay.len(), |i| vs + i);
     let rest = &hay[vs..line_end];
-    // grep -n / -C output: `path:LINE:` or `path-LINE-`.
+    // grep -n output: `path:LINE:` (context lines `path-LINE-` hold no colon
+    // here; `password: 5-ER8TH6Bw` is a value).
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    if digits > 0 && matches!(rest.get(digits), Some(b':') | Some(b'-')) {
+    if digits > 0 && rest.get(digits) == Some(&b':') {
         return true;
     }
     type_annotation(rest)
@@ -1819,7 +1950,15 @@ fn type_annotation(rest: &[u8]) -> bool {
     let id = &rest[..i];
     // `std::string::String`, `Token![=]`, `Option<String>`, `Vec<u8>`, `[u8; 32]`.
     let next = rest.get(i).copied();
-    if matches!(next, Some(b'!') | Some(b'<')) || rest[i..].starts_with(b"::") {
+    let after_next = rest.get(i + 1).copied();
+    // A macro (`Token![=]`, `vec!(…)`) or a generic (`Option<String>`,
+    // `Vec<&'a str>`), not a password holding `!` (`HQx88HQj!9gp`).
+    let macro_type = next == Some(b'!') && matches!(after_next, Some(b'[' | b'(' | b'{'));
+    let generic_type = next == Some(b'<')
+        && after_next.is_some_and(|b| {
+            b.is_ascii_alphabetic() || matches!(b, b'_' | b'\'' | b'&' | b'[' | b'(' | b'*')
+        });
+    if macro_type || generic_type || rest[i..].starts_with(b"::") {
         return true;
     }
     let mut j = i;
@@ -1918,6 +2057,21 @@ pub(crate) fn name_may_be_secret(name: &[u8]) -> bool {
 
 /// Classifies a variable / key / flag / header name.
 pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
+    // Environment-style names known not to hold secrets (`PWD`, `OLDPWD`,
+    // `SSH_AUTH_SOCK`, `XDG_SESSION_*`): the shared rule of SPEC §4 decides.
+    // Lower-case `pwd` stays a password name (MongoDB's `pwd: "…"`).
+    // The last word counts (`bin PWD` in `PATH=/usr/bin PWD=/srv/x`).
+    let tail = name
+        .rsplit(|&b| b == b' ' || b == b'\t')
+        .next()
+        .unwrap_or(name);
+    if tail
+        .iter()
+        .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && std::str::from_utf8(tail).is_ok_and(crate::known::is_known_not_secret)
+    {
+        return None;
+    }
     let comps = components(name);
     let last = comps.last()?;
     if excluded_last().contains(last.as_str()) {
@@ -1955,7 +2109,8 @@ pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
         }
         if STRONG_WORDS.iter().any(|w| {
             c == *w || (c.len() > w.len() + 1 && c.ends_with(w) && *w != "pass" && *w != "pwd")
-        }) || (c.len() > 4 && c.ends_with("pass"))
+        }) || c == "pw"
+            || (c.len() > 4 && c.ends_with("pass"))
             || (c.len() > 3 && c.ends_with("pwd"))
         {
             bump(Tier::Strong);
@@ -2191,6 +2346,10 @@ pub(crate) fn run(
             if short_word(trim(&hay[vs..ve])) {
                 return Verdict::Reject;
             }
+            // `${NAME:-default}` is a shell default (its own rule masks the default).
+            if ns >= 2 && &hay[ns - 2..ns] == b"${" {
+                return Verdict::Reject;
+            }
             // `arn:aws:secretsmanager:…:secret:prod/db` names a secret, it is not one.
             if contains_arn(before_on_line(hay, ns, 96)) {
                 return Verdict::Reject;
@@ -2289,12 +2448,9 @@ fn split_assignment(hay: &[u8], s: usize, e: usize) -> Option<(usize, usize, usi
     while i < e && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b' ' | b'\t') {
         i += 1;
     }
-    if hay[i..e].starts_with(b":=") || hay[i..e].starts_with(b"=>") {
-        i += 2;
-    } else if i < e && matches!(hay[i], b'=' | b':') {
-        i += 1;
-    } else {
-        return None;
+    match assign_op_len(hay, i, e) {
+        0 => return None,
+        n => i += n,
     }
     while i < e && matches!(hay[i], b' ' | b'\t') {
         i += 1;

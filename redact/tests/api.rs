@@ -14,6 +14,9 @@ fn redactor() -> Redactor {
 
 // ---------------------------------------------------------------------------- corpus
 
+/// The labelled corpus, exact: every secret record loses all its secrets and
+/// keeps what it must keep (types, grep prefixes, `PWD`), and no clean record
+/// changes at all. A regression of one record fails.
 #[test]
 fn corpus_recall_and_false_positives() {
     let redactor = redactor();
@@ -25,11 +28,14 @@ fn corpus_recall_and_false_positives() {
         families.insert(rec.family);
         contexts.insert(rec.context);
         let out = redactor.redact(&rec.text);
-        if rec.must_hide.iter().any(|s| corpus::survives(&out, s)) {
+        if rec.must_hide.iter().any(|s| corpus::survives(&out, s))
+            || rec.must_keep.iter().any(|k| !out.contains(k.as_str()))
+        {
             missed.push((rec, out.into_owned()));
         }
     }
-    let clean = corpus::clean_records(0xC1EA7, 600);
+    let mut clean = corpus::clean_records(0xC1EA7, 600);
+    clean.extend(corpus::hard_clean_records());
     let mut changed = Vec::new();
     for rec in &clean {
         let out = redactor.redact(&rec.text);
@@ -37,20 +43,23 @@ fn corpus_recall_and_false_positives() {
             changed.push((rec, out.into_owned()));
         }
     }
-    let recall = 1.0 - missed.len() as f64 / secrets.len() as f64;
-    let fp = changed.len() as f64 / clean.len() as f64;
     println!(
-        "corpus: {} families x {} contexts = {} secret records, recall {:.2}% ({} missed); \
-         {} clean records, {:.2}% changed ({})",
+        "corpus: {} families x {} contexts = {} secret records, {} missed; \
+         {} clean records, {} changed",
         families.len(),
         contexts.len(),
         secrets.len(),
-        recall * 100.0,
         missed.len(),
         clean.len(),
-        fp * 100.0,
         changed.len()
     );
+    let mut by_place = std::collections::BTreeMap::new();
+    for (rec, _) in &missed {
+        *by_place.entry((rec.family, rec.context)).or_insert(0) += 1;
+    }
+    for ((family, context), n) in &by_place {
+        println!("missed {n}: {family} in {context}");
+    }
     for (rec, out) in missed.iter().take(20) {
         println!(
             "MISSED {} in {}:\n{}\n---- out:\n{}\n====",
@@ -73,8 +82,20 @@ fn corpus_recall_and_false_positives() {
             .len();
         assert!(n >= 10, "{} only in {n} contexts", f.name);
     }
-    assert!(recall >= 0.99, "recall {recall}");
-    assert!(fp <= 0.005, "false positives {fp}");
+    assert_eq!(
+        missed.len(),
+        0,
+        "{} of {} secret records missed",
+        missed.len(),
+        secrets.len()
+    );
+    assert_eq!(
+        changed.len(),
+        0,
+        "{} of {} clean records changed",
+        changed.len(),
+        clean.len()
+    );
 }
 
 // ---------------------------------------------------------------------------- behaviour
@@ -1097,4 +1118,376 @@ fn vendor_families_of_issue_15() {
     // An unsigned two-part JWT.
     let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIiwiYWRtaW4iOnRydWV9";
     assert_eq!(r.redact(&format!("token {jwt}")), "token [REDACTED:jwt]");
+}
+
+// ---------------------------------------------------------------------------- issue 15: contexts
+
+/// Asserts that each input masks exactly the value `v` (every occurrence,
+/// as `[REDACTED:generic-secret]`) and keeps everything else.
+fn assert_masks_value(r: &Redactor, inputs: &[String], v: &str) {
+    for input in inputs {
+        assert_eq!(
+            r.redact(input),
+            input.replace(v, "[REDACTED:generic-secret]"),
+            "{input}"
+        );
+    }
+}
+
+fn assert_unchanged(r: &Redactor, inputs: &[&str]) {
+    for input in inputs {
+        assert_eq!(r.redact(input), *input, "{input}");
+    }
+}
+
+#[test]
+fn js_env_fallbacks_mask_the_literal() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("const token = process.env.API_TOKEN || '{v}';"),
+        format!("const key = process.env.STRIPE_KEY ?? \"{v}\";"),
+        format!("  apiKey: process.env[\"OPENAI_API_KEY\"] || `{v}`,"),
+        format!("const secret = import.meta.env.VITE_CLIENT_SECRET ?? '{v}';"),
+        format!("let tok = Deno.env.get(\"GITHUB_TOKEN\") ?? \"{v}\";"),
+        format!("token = os.environ.get(\"API_TOKEN\") or \"{v}\""),
+        format!("token = os.getenv('SLACK_BOT_TOKEN') or '{v}'"),
+        format!("$key = getenv('API_KEY') ?: '{v}';"),
+        format!("$pass = $_ENV['DB_PASSWORD'] ?? '{v}';"),
+        format!("val key = System.getenv(\"SERVICE_API_KEY\") ?: \"{v}\""),
+        format!("token = ENV[\"AUTH_TOKEN\"] || \"{v}\""),
+        format!("token ||= \"{v}\""),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "const token = process.env.API_TOKEN || '';",
+            "const apiKey = process.env.OPENAI_API_KEY ?? undefined;",
+            "token = os.environ.get(\"GITHUB_TOKEN\") or None",
+            "const key = process.env.API_KEY || 'your-api-key-here';",
+            "const port = process.env.PORT || '8080';",
+            "const t = options.token || 'anonymous';",
+        ],
+    );
+}
+
+#[test]
+fn php_assignments_and_appends() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("$password = '{v}';"),
+        format!("$db_pass = \"{v}\";"),
+        format!("$password .= '{v}';"),
+        format!("$secret.='{v}';"),
+        format!("define('DB_PASSWORD', '{v}');"),
+        format!("$config['api_key'] = \"{v}\";"),
+        format!("'password' => '{v}',"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "$password .= $chars[random_int(0, $max)];",
+            "$password = $_POST['password'];",
+            "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+        ],
+    );
+}
+
+#[test]
+fn make_assignment_operators() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("API_TOKEN ::= {v}"),
+        format!("API_TOKEN :::= {v}"),
+        format!("API_TOKEN ?= {v}"),
+        format!("API_TOKEN += {v}"),
+        format!("API_TOKEN := {v}"),
+        format!("export REGISTRY_PASSWORD ?= {v}"),
+        format!("override DEPLOY_KEY ::= {v}"),
+        format!("DB_PASSWORD?={v}"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "API_KEY ?= $(shell cat .api-key)",
+            "TOKEN ::= $(TOKEN_FROM_VAULT)",
+            "CFLAGS += -O2 -Wall",
+            "TOKEN_FILE ?= /run/secrets/token",
+        ],
+    );
+}
+
+#[test]
+fn set_property_and_env_setters() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("System.setProperty(\"X_TOKEN\", \"{v}\");"),
+        format!("System.setProperty(\"db.password\", \"{v}\");"),
+        format!("System.setProperty( 'api.key' , '{v}' );"),
+        format!("os.Setenv(\"API_TOKEN\", \"{v}\")"),
+        format!("std::env::set_var(\"GITHUB_TOKEN\", \"{v}\");"),
+        format!("os.environ.setdefault(\"OPENAI_API_KEY\", \"{v}\")"),
+        format!("token = os.getenv('SLACK_TOKEN', '{v}')"),
+        format!("Environment.SetEnvironmentVariable(\"CLIENT_SECRET\", \"{v}\");"),
+        format!("props.setProperty(\"mail.smtp.password\", \"{v}\");"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "System.setProperty(\"javax.net.ssl.trustStorePassword\", System.getenv(\"TRUST_PW\"));",
+            "os.Setenv(\"API_TOKEN\", token)",
+            "t(\"auth.password\", \"Password\")",
+            "log.info(\"token\", \"Token refreshed for user\")",
+            "Buffer.from(\"secret\", \"utf-8\")",
+            "System.setProperty(\"token.ttl\", \"3600\");",
+        ],
+    );
+}
+
+#[test]
+fn xml_value_on_the_next_line() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("<password>\n   {v}\n</password>"),
+        format!("<settings>\n  <server>\n    <password>\n      {v}\n    </password>\n  </server>\n</settings>\n"),
+        format!("<db-password encrypted=\"false\">\r\n\t{v}\r\n</db-password>\r\n"),
+        format!("<apiKey>\n{v}\n</apiKey>"),
+        format!("<client_secret>  \n    {v}   \n  </client_secret>"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "<password>\n  <value>${DB_PASSWORD}</value>\n</password>\n",
+            "<token>\n    {{ token }}\n</token>\n",
+            "<secret>\n    The secret is used for signing cookies.\n</secret>\n",
+            "<password/>\n  hunter2-Zq9vK2mL\n</x>",
+            "<password-policy>\n   minLength12\n</password-policy>",
+        ],
+    );
+}
+
+#[test]
+fn shell_defaults_mask_the_default() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("      POSTGRES_PASSWORD: ${{POSTGRES_PASSWORD:-{v}}}"),
+        format!("export API_TOKEN=\"${{API_TOKEN:={v}}}\""),
+        format!("token=${{GITHUB_TOKEN-{v}}}"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-}",
+            "      TOKEN_TTL: ${TOKEN_TTL:-3600}",
+            "      DB_PASSWORD: ${DB_PASSWORD:-changeme}",
+            "      API_KEY: ${API_KEY:-$(cat /run/secrets/api_key)}",
+            "      API_KEY: ${API_KEY:?API_KEY is required}",
+        ],
+    );
+}
+
+#[test]
+fn pw_and_pwd_names_are_passwords() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("DB_PW={v}"),
+        format!("MYSQL_PWD={v}"),
+        format!("export ADMIN_PW='{v}'"),
+        format!("  db_pw: {v}"),
+        format!("{{\"smtp_pw\": \"{v}\"}}"),
+        format!("GET /login?user=bob&pw={v} HTTP/1.1"),
+        format!("db.createUser({{user: \"app\", pwd: \"{v}\", roles: []}})"),
+        format!("--db-pw={v}"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "lib/auth/password.ts:33:export function hash(pw: string): string {",
+            "        pub pw_passwd: *mut c_char,",
+            "Run pwd to print the working directory.",
+        ],
+    );
+}
+
+/// `PWD` and `OLDPWD` (and the other names SPEC §4 knows not to hold
+/// secrets) are left alone by the generic rule, as by `is_secret_env_name`:
+/// `ps axeww` and `env` output keep their working directories.
+#[test]
+fn working_directory_variables_are_not_secrets() {
+    let r = redactor();
+    for name in [
+        "PWD",
+        "OLDPWD",
+        "SSH_AUTH_SOCK",
+        "XAUTHORITY",
+        "GPG_AGENT_INFO",
+    ] {
+        assert!(!toolexec_redact::is_secret_env_name(name), "{name}");
+        for value in [
+            "/srv/app-2024_v3/x9Kq",
+            "/tmp/ssh-XXXXabc12DeF/agent.1234",
+            "/home/u/Zq9vK2mL7pXw4Rt8",
+        ] {
+            for line in [
+                format!("{name}={value}"),
+                format!("export {name}='{value}'"),
+                format!(" 4242 ?        Ss     0:00 /usr/bin/api PATH=/usr/bin {name}={value} HOME=/root"),
+            ] {
+                assert_eq!(r.redact(&line), line, "{line}");
+            }
+        }
+    }
+    // The secrets on the same `ps` line are still masked.
+    let line = " 4242 ?        Ss     0:00 api PWD=/srv/app-2024_v3 OLDPWD=/srv/x_9Kq2 DB_PASSWORD=Zq9vK2mL7pXw4Rt8 HOME=/root";
+    assert_eq!(
+        r.redact(line),
+        line.replace("Zq9vK2mL7pXw4Rt8", "[REDACTED:generic-secret]")
+    );
+    assert!(toolexec_redact::is_secret_env_name("MYSQL_PWD"));
+    assert!(toolexec_redact::is_secret_env_name("DB_PW"));
+}
+
+#[test]
+fn go_raw_strings_in_backticks() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("var password string = `{v}`"),
+        format!("const apiKey string = `{v}`"),
+        format!("\tvar tok string = `{v}`"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &["var password string", "const tokenKind string = `ident`"],
+    );
+}
+
+#[test]
+fn unsigned_two_part_jwts() {
+    let r = redactor();
+    for jwt in [
+        "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIiwiYWRtaW4iOnRydWV9",
+        "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJpc3MiOiJhY21lIiwiZXhwIjoxNzE2MjQyNjIyfQ.",
+    ] {
+        for (input, want) in [
+            (format!("token {jwt}"), "token [REDACTED:jwt]".to_string()),
+            (
+                format!("{{\"id_token\":\"{jwt}\"}}"),
+                "{\"id_token\":\"[REDACTED:jwt]\"}".to_string(),
+            ),
+            (
+                format!("Cookie: session={jwt}"),
+                "Cookie: session=[REDACTED:jwt]".to_string(),
+            ),
+        ] {
+            assert_eq!(r.redact(&input), want, "{input}");
+        }
+    }
+    // A JWT header alone is no secret.
+    assert_unchanged(
+        &r,
+        &["alg header: eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ kid=1"],
+    );
+}
+
+// ---------------------------------------------------------------------------- issue 15: false positives
+
+#[test]
+fn fp_refresh_token_parameter_type() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "async refreshToken(refreshToken: string): Promise<void> {",
+            "  refreshToken(refreshToken: string) {",
+            "function rotate(accessToken: string, refreshToken: string): Tokens {",
+            "  constructor(private readonly apiKey: string) {}",
+        ],
+    );
+}
+
+#[test]
+fn fp_firebase_auth_domain() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "  authDomain: \"acme-prod.firebaseapp.com\",",
+            "const firebaseConfig = { authDomain: \"my-app-7f3a2.firebaseapp.com\", projectId: \"my-app-7f3a2\" };",
+            "AUTH_DOMAIN=login.example-2024.auth0.com",
+        ],
+    );
+}
+
+#[test]
+fn fp_prose_password_combination() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "Invalid username/password combination.",
+            "Error: wrong password combination. Please try again.",
+            "The password combination you entered is incorrect.",
+        ],
+    );
+}
+
+#[test]
+fn fp_maven_coordinates() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "<artifactId>io.jsonwebtoken:jjwt-jackson-0.11.2</artifactId>",
+            "implementation 'io.jsonwebtoken:jjwt-jackson:0.11.2'",
+            "[INFO] +- io.jsonwebtoken:jjwt-api:jar:0.12.5:compile",
+            "    <dependency>io.jsonwebtoken:jjwt-impl:0.12.6</dependency>",
+        ],
+    );
+}
+
+#[test]
+fn fp_curl_user_placeholder() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "curl -u <user:password> https://api.example.com",
+            "Usage: curl -u <username:token> https://registry.example.com/v2/",
+            "curl --user '<user>:<password>' https://x.example.com",
+        ],
+    );
+}
+
+#[test]
+fn fp_percent_variables() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "password=%TestSourcePassword%",
+            "set PASSWORD=%DB_PASSWORD%",
+            "<add key=\"ApiKey\" value=\"%ApiKey%\" />",
+        ],
+    );
+}
+
+#[test]
+fn fp_json_field_names_that_are_not_secrets() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "{\"token_count\": 1532, \"max_tokens\": 4096, \"next_page_token\": \"CAESEQoPCgt0b2tlbi0xMjM0EAE\", \"key_id\": \"k-7f3a2b9c\"}",
+            "{\"secret_name\": \"prod/db\", \"key_type\": \"RSA\", \"token_type\": \"Bearer\", \"expires_in\": 3599}",
+            "{\"nextPageToken\": \"AJ3kd83JdkX0aPq\", \"pageToken\": \"b2Zmc2V0PTIw\"}",
+        ],
+    );
 }
