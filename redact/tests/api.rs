@@ -1491,3 +1491,150 @@ fn fp_json_field_names_that_are_not_secrets() {
         ],
     );
 }
+
+// ---------------------------------------------------------------------------- proptest seeds
+
+// Every shrunk case of `api.proptest-regressions`, as a named test. The
+// `seed, family` cases of `prop_embedded_secret_never_survives` name the
+// family by the index it had when the seed was recorded (the 33 families of
+// the corpus then, `family % 33`); the `t` cases are `prop_idempotent`'s,
+// checked here for idempotence and for streaming equal to one-shot.
+
+/// `prop_embedded_secret_never_survives` with an empty filler.
+fn embedded_seed(family: &str, seed: u64) {
+    let fams = corpus::families();
+    let f = fams
+        .iter()
+        .find(|f| f.name == family)
+        .expect("family of the seed");
+    let mut rng = corpus::Rng::new(seed);
+    let s = (f.gen)(&mut rng);
+    // The property's text: filler[..at] + " " + secret + " " + filler[at..].
+    let text = format!(" {} ", corpus::minimal(f, &s));
+    let out = redactor().redact(&text).into_owned();
+    for h in corpus::minimal_hidden(f, &s) {
+        assert!(
+            !corpus::survives(&out, &h),
+            "{family} survived in {text:?} -> {out:?}"
+        );
+    }
+    assert_eq!(redactor().redact(&out), out, "not idempotent");
+}
+
+/// `prop_idempotent` on `t`, and the stream of `t` equals one-shot.
+fn idempotent_seed(t: &str) {
+    let r = redactor();
+    let once = r.redact(t).into_owned();
+    assert_eq!(r.redact(&once), once);
+    for chunk in [1, 7, 64] {
+        assert_eq!(
+            stream(&r, t.as_bytes(), vec![3, 1, 5], chunk),
+            once.as_bytes()
+        );
+    }
+}
+
+#[test]
+fn seed_azure_storage_key_2361590265952577498() {
+    embedded_seed("azure-storage-key", 2361590265952577498);
+}
+
+#[test]
+fn seed_discord_webhook_0() {
+    embedded_seed("discord-webhook", 0);
+}
+
+#[test]
+fn seed_aws_session_token_3584985462024188760() {
+    embedded_seed("aws-session-token", 3584985462024188760);
+}
+
+#[test]
+fn seed_aws_secret_access_key_3175408187848277408() {
+    embedded_seed("aws-secret-access-key", 3175408187848277408);
+}
+
+#[test]
+fn seed_bearer_token_122889887115537145() {
+    embedded_seed("bearer-token", 122889887115537145);
+}
+
+#[test]
+fn seed_npm_token_16755738237393175377() {
+    embedded_seed("npm-token", 16755738237393175377);
+}
+
+#[test]
+fn seed_generic_password_15106854975325140129() {
+    embedded_seed("generic-password", 15106854975325140129);
+}
+
+#[test]
+fn seed_slack_token_1681810980024546398() {
+    embedded_seed("slack-token", 1681810980024546398);
+}
+
+#[test]
+fn seed_bearer_token_5607788393303251231() {
+    embedded_seed("bearer-token", 5607788393303251231);
+}
+
+#[test]
+fn seed_aws_access_key_id_8690761672386853908() {
+    embedded_seed("aws-access-key-id", 8690761672386853908);
+}
+
+#[test]
+fn seed_generic_password_10085521258798858505() {
+    embedded_seed("generic-password", 10085521258798858505);
+}
+
+#[test]
+fn seed_generic_password_4740250704161354977() {
+    embedded_seed("generic-password", 4740250704161354977);
+}
+
+#[test]
+fn seed_generic_password_14020471628304711579() {
+    embedded_seed("generic-password", 14020471628304711579);
+}
+
+#[test]
+fn seed_slack_app_token_12144092632595830278() {
+    embedded_seed("slack-app-token", 12144092632595830278);
+}
+
+#[test]
+fn seed_bearer_token_16702887072388714987() {
+    embedded_seed("bearer-token", 16702887072388714987);
+}
+
+#[test]
+fn seed_slack_webhook_then_authorization_words() {
+    idempotent_seed("ahttps://hooks.slack.com/services/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Authorization: passwordAuthorization: Auser:");
+}
+
+#[test]
+fn seed_aws_secret_then_pem_and_bearer() {
+    idempotent_seed("AWS_SECRET_ACCESS_KEY=xPRi8zsSZxCEZqz1pOoGLK+P4GQ84rHgm+T6lOOV-----BEGIN RSA PRIVATE KEY-----Bearer \n00A0aa0Aa/AaA+0Aa0+A0AAnpm_lJXkqKFytBdwUJrnwgiaCvqZ0Z8rxl0OIwsPpypi-AgEIcHlwaS5vcmcax0QaRLmht-1atl239cil4s6bF5OaZ2dMXGAcdQJ0CiN8wgnGLGbupDQ9_-MxnKDV7VFbVd_T7vyaYEUszije4QAB4ssf7hiBGZnQ57kvu0tFkJECLp16VruvB_ynNHdf11iAcmwgC0dM5tlapkkVuOAwTU-ZYUZbvBF0aClwaQCL");
+}
+
+#[test]
+fn seed_password_then_aws_key_id_and_open_marker() {
+    idempotent_seed("password=qr?^aguvd+7MFjmqorUpassword.AKIAJP7Z6EZ4DHRTMTGY[REDACTED:");
+}
+
+#[test]
+fn seed_github_token_between_markers() {
+    idempotent_seed("passwordpassword==://[REDACTED:A.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://[REDACTED:generic-secret]");
+}
+
+#[test]
+fn seed_docker_token_sig_and_azure_key_before_marker() {
+    idempotent_seed("dckr_pat_lCGyLee5zNTrT6QndyzW9hwBW8bsig=AZURE_STORAGE_KEY=jg7IBTg53zcj2ucBx0jW/QGRFOpSGAQLs92pqc9PFSDb1a4oZNiWD4VyNT3RAiGnQw5L5QhVAFnt/IFEg1h6dw==://[REDACTED:generic-secret]");
+}
+
+#[test]
+fn seed_cookie_with_open_marker() {
+    idempotent_seed("Cookie: session=a0+0aA;=[REDACTED:Cookie: session=--password ");
+}
