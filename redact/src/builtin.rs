@@ -38,6 +38,7 @@ const GENERIC_KW: &[&str] = &[
     "pw:",
     "pw\"",
     "pw'",
+    "pw ",
     "secret",
     "token",
     "key",
@@ -64,9 +65,10 @@ const QUOTED: &str =
 const VALUE_NC: &str =
     r#"(?:"(?:[^"\\\r\n]|\\[^\r\n])+"|'[^'\r\n]+'|[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.])"#;
 
-/// A value after a space-separated flag: quoted, or a bare word not starting with `-`.
-const FLAG_VALUE: &str =
-    r#"(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'\-][^\s"']*))"#;
+/// A value after a space-separated flag: quoted, or a bare word not starting
+/// with `-` (the next flag), unless it is 16+ characters long (`-p -1rhPbyRQ…`:
+/// CLI parsers take the next argument as the flag's value).
+const FLAG_VALUE: &str = r#"(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'\-][^\s"']*|-[^\s"'\-][^\s"']{14,}))"#;
 
 /// A built-in rule: ASCII mode (`(?-u)`) keeps the automata small and fast;
 /// non-ASCII bytes still match the negated classes of values byte by byte,
@@ -115,6 +117,38 @@ fn command_flag(flag_head: &str, keywords: &[&str]) -> RuleBuilder {
     command_secret(&format!("{flag_head}{FLAG_VALUE}"), keywords)
 }
 
+/// A Discord bot token, as documented: the bot's user id (a 17-20 digit
+/// snowflake) in unpadded base64, a dot, a 6-character timestamp, a dot, and
+/// an HMAC of 27 or more characters. Base64 of ASCII digits has a fixed shape:
+/// each 3 digits become `[MNO][DTjz][AEIMQUYcgk][w-z0-5]`, a trailing digit
+/// `[MNO][AQgw]`, two trailing digits `[MNO][DTjz][AEIMQUYcgk]` — so 17, 18,
+/// 19 or 20 digits give 23, 24, 26 or 27 characters. A JWT (`eyJ…`) or random
+/// dotted text does not have that shape.
+const DISCORD_BOT_TOKEN: &str = r"(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5}(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][DTjz][AEIMQUYcgk][w-z0-5](?:[MNO][AQgw]|[MNO][DTjz][AEIMQUYcgk])?)\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}";
+
+/// Keywords of [`DISCORD_BOT_TOKEN`]: the 4-character groups that encode three
+/// digits of the id. Groups whose last two characters could spell common
+/// English (`index` holds `NDEx`, `context` `NTEx`, `Monday` `NDAy`) are left
+/// out: a third character from `AEIU` with a letter last. A token has at least
+/// five groups, each left out with probability 0.16, so nearly every token has
+/// a keyword (all five left out: 1 in 10 000), and prose almost never does.
+fn discord_id_keywords() -> Vec<String> {
+    let mut out = Vec::new();
+    for (a, bs) in [("M", "DTjz"), ("N", "DTjz"), ("O", "DT")] {
+        for b in bs.chars() {
+            for c in "AEIMQUYcgk".chars() {
+                for d in "wxyz012345".chars() {
+                    if "AEIU".contains(c) && d.is_ascii_alphabetic() {
+                        continue;
+                    }
+                    out.push(format!("{a}{b}{c}{d}"));
+                }
+            }
+        }
+    }
+    out
+}
+
 pub(crate) fn rules() -> Vec<Rule> {
     let hex = "0123456789abcdef";
     let twilio_kw: Vec<String> = hex
@@ -125,6 +159,8 @@ pub(crate) fn rules() -> Vec<Rule> {
     let twilio_kw: Vec<&str> = twilio_kw.iter().map(String::as_str).collect();
     let ac_kw: Vec<String> = hex.chars().map(|c| format!("ac{c}")).collect();
     let ac_kw: Vec<&str> = ac_kw.iter().map(String::as_str).collect();
+    let discord_kw = discord_id_keywords();
+    let discord_kw: Vec<&str> = discord_kw.iter().map(String::as_str).collect();
 
     let mut defs: Vec<RuleBuilder> = vec![
         // ---------------------------------------------------------------- PEM
@@ -330,6 +366,12 @@ pub(crate) fn rules() -> Vec<Rule> {
         .bounds(Some(b"_-."), Some(b"_-."))
         .guard(Guard::DotSix)
         .check(Check::Mixed),
+        // Without a keyword nearby: the first part must be exactly the unpadded
+        // base64 of a 17-20 digit user id (see `discord_id_keywords`).
+        r("discord-bot-token", DISCORD_BOT_TOKEN, &discord_kw)
+            .bounds(Some(b"_-."), Some(b"_-."))
+            .guard(Guard::DotSix)
+            .check(Check::Mixed),
         r(
             "telegram-bot-token",
             r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}",

@@ -801,6 +801,60 @@ fn placeholder_ac() -> &'static aho_corasick::AhoCorasick {
     })
 }
 
+/// The segments of a value split at `-`, `_`, `.`, `:`, `/` and spaces, when
+/// each is a word (letters, at most one capital hump per 3 letters), a number
+/// or a short mixed piece (`m2m`, `v2`): a value a person typed from words.
+fn word_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
+    let segs: Vec<&[u8]> = v
+        .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' '))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let words = segs
+        .iter()
+        .filter(|s| s.iter().all(u8::is_ascii_alphabetic))
+        .count();
+    let ok = segs.iter().all(|s| {
+        let alpha = s.iter().all(u8::is_ascii_alphabetic);
+        let vowel = s.iter().any(|b| {
+            matches!(
+                b.to_ascii_lowercase(),
+                b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+            )
+        });
+        (alpha && identifier_like(s) && (vowel || s.len() <= 4))
+            || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
+            || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
+    });
+    (ok && words >= 1).then_some(segs)
+}
+
+/// `secret-error-sentinel`, `refresh-token`, `alice-pw`, `m2m-access-token-12345`:
+/// words one of which is a secret word stand for a secret, they are not one.
+fn secret_word_phrase(v: &[u8]) -> bool {
+    let Some(segs) = word_segments(v) else {
+        return false;
+    };
+    segs.len() >= 2
+        && segs.iter().any(|s| {
+            [
+                &b"token"[..],
+                b"secret",
+                b"key",
+                b"password",
+                b"passwd",
+                b"pass",
+                b"pwd",
+                b"pw",
+                b"auth",
+                b"credential",
+                b"credentials",
+                b"apikey",
+            ]
+            .iter()
+            .any(|w| s.eq_ignore_ascii_case(w))
+        })
+}
+
 /// Whether a value is a placeholder / reference / mask rather than a secret.
 pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     let v = trim(v);
@@ -1035,6 +1089,18 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     }
     // Dotted identifier path: self.password, process.env.TOKEN, args.api_key.
     let segs: Vec<&[u8]> = v.split(|&b| b == b'.').collect();
+    // Digits are allowed when a later segment reads as a field name
+    // (`node.colon2_token`, `cfg.apiKey2`), not in `hunter2.prod`.
+    let field_like = |s: &&[u8]| {
+        let letters_then_digits = {
+            let l = s.iter().take_while(|b| !b.is_ascii_digit()).count();
+            s[l..].iter().all(u8::is_ascii_digit)
+        };
+        s.contains(&b'_')
+            || letters_then_digits
+                && s.windows(2)
+                    .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+    };
     if segs.len() >= 2
         && segs.iter().all(|s| {
             !s.is_empty()
@@ -1043,7 +1109,7 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
                     .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
                 && identifier_like(s)
         })
-        && !v.iter().any(u8::is_ascii_digit)
+        && (!v.iter().any(u8::is_ascii_digit) || segs[1..].iter().any(field_like))
     {
         return true;
     }
@@ -1193,6 +1259,16 @@ const EXCLUDED_LAST: &[&str] = &[
     "method",
     "field",
     "fields",
+    "info",
+    "level",
+    "capabilities",
+    "response",
+    "request",
+    "result",
+    "results",
+    "client",
+    "factory",
+    "builder",
     "limit",
     "limits",
     "max",
@@ -1359,6 +1435,8 @@ const EXCLUDED_LAST: &[&str] = &[
 
 /// Components that make `…_key` / `…_token` a non-secret.
 const EXCLUDED_QUALIFIERS: &[&str] = &[
+    "meta",
+    "progress",
     "page",
     "pagination",
     "continuation",
@@ -1863,13 +1941,28 @@ pub(crate) fn components(name: &[u8]) -> Vec<String> {
 /// [`classify_name`], or a word `key`, `tok`, `pw` of it (a declaration with a
 /// string literal is a value, so a bare `key` counts here).
 fn typed_name(name: &[u8]) -> bool {
-    classify_name(name).is_some()
-        || components(name).iter().any(|c| {
-            matches!(
-                c.as_str(),
-                "key" | "tok" | "pw" | "apikey" | "token" | "secret"
-            )
-        })
+    if classify_name(name).is_some() {
+        return true;
+    }
+    // A bare `key` / `tok` word, unless the name says what else it is
+    // (`PROGRESS_TOKEN_FIELD`, `STOP_REASON_MAX_TOKEN`, `SERVER_INFO_META_KEY`).
+    let comps = components(name);
+    let Some((last, rest)) = comps.split_last() else {
+        return false;
+    };
+    if excluded_last().contains(last.as_str())
+        || rest
+            .iter()
+            .any(|c| excluded_qualifiers().contains(c.as_str()))
+    {
+        return false;
+    }
+    comps.iter().any(|c| {
+        matches!(
+            c.as_str(),
+            "key" | "tok" | "pw" | "apikey" | "token" | "secret"
+        )
+    })
 }
 
 /// Primitive type names of common languages (a value that is one of these
@@ -1968,28 +2061,43 @@ fn type_annotation(rest: &[u8]) -> bool {
     let after = rest.get(j).copied();
     let assign_follows = after == Some(b'=') && !matches!(rest.get(j + 1), Some(b'=') | Some(b'>'));
     let is_word = std::str::from_utf8(id).is_ok_and(|w| TYPE_WORDS.contains(&w));
-    let code_punct = matches!(
-        after,
-        None | Some(b',')
-            | Some(b')')
-            | Some(b';')
-            | Some(b'{')
-            | Some(b'>')
-            | Some(b'|')
-            | Some(b'?')
-            | Some(b'[')
-            | Some(b']')
-    );
+    // A nullable type (`String?,`, `str? = null`) ends at its `?`; in
+    // `Sad?ngMdf3` the `?` is part of a value.
+    let nullable = after == Some(b'?')
+        && matches!(
+            rest.get(j + 1),
+            None | Some(b',' | b')' | b' ' | b';' | b'=' | b'>' | b'\r' | b'\n' | b']' | b'}')
+        );
+    let code_punct = nullable
+        || matches!(
+            after,
+            None | Some(b',')
+                | Some(b')')
+                | Some(b';')
+                | Some(b'{')
+                | Some(b'>')
+                | Some(b'|')
+                | Some(b'[')
+                | Some(b']')
+        );
+    // `key: String = "v"`; not `db_pw: rgp3xh8QpHJW=7vahd` (a value holding `=`).
     if assign_follows {
-        return id.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        let typeish = j > i || is_word;
+        return typeish && id.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
     }
     if is_word && (code_punct || after == Some(b'}') || after == Some(b'/')) {
+        return true;
+    }
+    // C types: `__u32,`, `uid_t;`, `uint8_t)`.
+    let c_type = (id.starts_with(b"__") || id.ends_with(b"_t")) && id.len() > 2;
+    if c_type && after.is_some() && code_punct {
         return true;
     }
     // `TokenizeResult,` / `PasswdEntry)`: a CamelCase name followed by code punctuation.
     let camel = id[0].is_ascii_uppercase()
         && id.iter().any(u8::is_ascii_lowercase)
-        && id.iter().all(u8::is_ascii_alphabetic);
+        && id.iter().all(u8::is_ascii_alphabetic)
+        && identifier_like(id);
     camel && after.is_some() && code_punct
 }
 
@@ -2147,6 +2255,10 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     if is_placeholder(v) || is_path(v) || is_url(v) || is_public_material(v) {
         return false;
     }
+    // Not for known values: an environment value is masked as it is.
+    if secret_word_phrase(v) {
+        return false;
+    }
     if !quoted && looks_like_code(v) {
         return false;
     }
@@ -2178,7 +2290,14 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             if len < 8 || spaces > 0 {
                 return false;
             }
-            if word_like(v) {
+            // Words and identifiers (`progressToken`, `same-csrf`,
+            // `StandardTokenResponse`, `io.example/serverInfo`): a token is random.
+            if word_like(v)
+                || word_segments(v).is_some_and(|s| {
+                    s.iter()
+                        .all(|s| s.len() >= 3 || s.iter().all(u8::is_ascii_digit))
+                })
+            {
                 return false;
             }
             let c = classes(v);
@@ -2334,6 +2453,10 @@ pub(crate) fn run(
             if short_word(trim(v)) {
                 return Verdict::Reject;
             }
+            // `let token: ResourceToken = …`, `static TOKEN: OnceLock<u64>`.
+            if group_alt >= 2 && ne <= secret.0 && colon_not_assignment(hay, ne, secret.0) {
+                return Verdict::Reject;
+            }
             match classify_name(&hay[ns..ne]) {
                 Some(tier) => ok(value_ok(tier, v, group_alt < 2)),
                 None => Verdict::Reject,
@@ -2355,6 +2478,15 @@ pub(crate) fn run(
                 return Verdict::Reject;
             }
             if !quoted && colon_not_assignment(hay, ne, vs) {
+                return Verdict::Reject;
+            }
+            // `= StandardTokenResponse<A, B>`: a generic type, not a value.
+            if !quoted
+                && hay.get(ve) == Some(&b'<')
+                && hay[vs..ve]
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            {
                 return Verdict::Reject;
             }
             match classify_name(&hay[ns..ne]) {
@@ -2410,11 +2542,32 @@ pub(crate) fn run(
             {
                 return Verdict::Reject;
             }
-            if v.len() < 8 || is_placeholder(v) || looks_like_code(v) {
+            if v.len() < 8 || is_placeholder(v) || looks_like_code(v) || secret_word_phrase(v) {
                 return Verdict::Reject;
             }
+            // `Authorization::{…}` (a path), `Bearer realm="…"` /
+            // `Bearer resource_metadata="…"` (a challenge's auth-param).
+            if v[0] == b':' {
+                return Verdict::Reject;
+            }
+            if let Some(eq) = v.iter().position(|&b| b == b'=') {
+                let param = &v[..eq];
+                if !param.is_empty()
+                    && param
+                        .iter()
+                        .all(|&b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
+                    && (eq + 1 == v.len() || hay.get(secret.0 + eq + 1) == Some(&b'"'))
+                {
+                    return Verdict::Reject;
+                }
+            }
             if check == Check::BareBearer {
-                return ok(classes(v) >= 2 && entropy(v) >= 3.0);
+                // `Bearer token123`: a word and a number.
+                let letters = v.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+                let fixture = letters >= 3
+                    && v.len() - letters <= 4
+                    && v[letters..].iter().all(u8::is_ascii_digit);
+                return ok(!fixture && classes(v) >= 2 && entropy(v) >= 3.0);
             }
             ok(entropy(v) >= 2.0)
         }

@@ -189,10 +189,13 @@ fn github_classic(r: &mut Rng) -> Secret {
 }
 
 fn discord_bot(r: &mut Rng) -> Secret {
-    let id = format!("{}{}", r.range(1, 9), r.chars(DIGITS, 17));
+    // User ids of 17 to 20 digits.
+    let n = r.range(16, 19);
+    let id = format!("{}{}", r.range(1, 9), r.chars(DIGITS, n));
     let first = b64(id.as_bytes(), true, false);
     let ts = r.chars(B64URL, 6);
-    let mac = r.chars(B64URL, 38);
+    let mac_len = *r.pick(&[27, 38]);
+    let mac = r.chars(B64URL, mac_len);
     Secret::plain(format!("{first}.{ts}.{mac}"))
 }
 
@@ -270,7 +273,8 @@ pub fn password(r: &mut Rng) -> String {
             p.chars().any(|c| c.is_ascii_uppercase()),
             p.chars().any(|c| c.is_ascii_digit()),
         ];
-        if classes.iter().all(|&x| x) && !p.ends_with(['.', '-', '_']) {
+        // Tools read a leading `-` as a flag: such passwords are not used.
+        if classes.iter().all(|&x| x) && !p.ends_with(['.', '-', '_']) && !p.starts_with('-') {
             return p;
         }
     }
@@ -507,7 +511,8 @@ pub fn families() -> Vec<Family> {
         },
         Family {
             name: "discord-bot-token",
-            kind: Kind::ContextToken,
+            // Found by its format alone (the base64 of the bot's user id).
+            kind: Kind::Token,
             env: "DISCORD_BOT_TOKEN",
             key: "bot_token",
             header: None,
