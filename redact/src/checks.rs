@@ -232,26 +232,10 @@ pub(crate) fn guard_ok(
     ne: usize,
 ) -> bool {
     let end = le.min(he + 256);
-    // A keyword that carries its operator or quote (`pw=`, `pass\"`): name
-    // guards look from the end of the name, before those bytes.
-    let he = if matches!(
-        g,
-        Guard::AtAfter
-            | Guard::B64Before(_)
-            | Guard::TwilioSid
-            | Guard::DotSix
-            | Guard::Run(_)
-            | Guard::Closing
-            | Guard::JsonName
-            | Guard::ValueNearby
-    ) {
-        he
+    let he = if name_guard(g) {
+        name_end_of_hit(hay, hs, he)
     } else {
-        let mut e = he;
-        while e > hs + 1 && !is_name_byte(hay[e - 1]) {
-            e -= 1;
-        }
-        e
+        he
     };
     match g {
         Guard::Assign => assign_at(hay, after_name(hay, he, end, true), end),
@@ -398,6 +382,70 @@ pub(crate) fn guard_ok(
                     && line[i - 23..i].iter().all(|&b| tok(b))
             })
         }
+        Guard::Fallback | Guard::CallArg | Guard::ShellDefault | Guard::TagOpen => {
+            context_guard_ok(g, hay, hs, he, ls, le)
+        }
+        Guard::Run(n) => {
+            let mut run = 0;
+            for &b in &hay[ls..le] {
+                if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-') {
+                    run += 1;
+                    if run >= n {
+                        return true;
+                    }
+                } else {
+                    run = 0;
+                }
+            }
+            false
+        }
+    }
+}
+
+/// Whether a guard looks at the name around its hit (not only at the line
+/// or the hit's own bytes).
+pub(crate) fn name_guard(g: Guard) -> bool {
+    !matches!(
+        g,
+        Guard::AtAfter
+            | Guard::B64Before(_)
+            | Guard::TwilioSid
+            | Guard::DotSix
+            | Guard::Run(_)
+            | Guard::Closing
+            | Guard::JsonName
+            | Guard::ValueNearby
+    )
+}
+
+/// A keyword that carries its operator or quote (`pw=`, `pass\"`): name
+/// guards look from the end of the name, before those bytes.
+pub(crate) fn name_end_of_hit(hay: &[u8], hs: usize, he: usize) -> usize {
+    let mut e = he;
+    while e > hs + 1 && !is_name_byte(hay[e - 1]) {
+        e -= 1;
+    }
+    e
+}
+
+/// Past the rest of a name and the spaces after it.
+fn skip_name_spaces(hay: &[u8], he: usize, end: usize) -> usize {
+    let mut i = he;
+    while i < end && is_name_byte(hay[i]) {
+        i += 1;
+    }
+    while i < end && matches!(hay[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// The guards of the context rules (env fallbacks, setter calls, shell
+/// defaults, XML values on the next line), for the hit `[hs, he)` on the line
+/// `[ls, le)`.
+fn context_guard_ok(g: Guard, hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> bool {
+    let end = le.min(he + 256);
+    match g {
         Guard::Fallback => {
             let mut i = he;
             while i < end && is_name_byte(hay[i]) {
@@ -414,7 +462,7 @@ pub(crate) fn guard_ok(
         }
         Guard::CallArg => {
             let ns = name_start(hay, hs, ls);
-            let i = after_name(hay, he, end, false);
+            let i = skip_name_spaces(hay, he, end);
             if !(ns > ls && matches!(hay[ns - 1], b'"' | b'\'' | b'`')) {
                 return false;
             }
@@ -463,20 +511,7 @@ pub(crate) fn guard_ok(
             let close = i + k;
             hay[close - 1] != b'/' && hay[close + 1..le].iter().all(u8::is_ascii_whitespace)
         }
-        Guard::Run(n) => {
-            let mut run = 0;
-            for &b in &hay[ls..le] {
-                if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-') {
-                    run += 1;
-                    if run >= n {
-                        return true;
-                    }
-                } else {
-                    run = 0;
-                }
-            }
-            false
-        }
+        _ => false,
     }
 }
 
