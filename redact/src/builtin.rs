@@ -126,23 +126,19 @@ fn command_flag(flag_head: &str, keywords: &[&str]) -> RuleBuilder {
 /// dotted text does not have that shape.
 const DISCORD_BOT_TOKEN: &str = r"(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5}(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][DTjz][AEIMQUYcgk][w-z0-5](?:[MNO][AQgw]|[MNO][DTjz][AEIMQUYcgk])?)\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}";
 
-/// Keywords of [`DISCORD_BOT_TOKEN`]: the 4-character groups that encode three
-/// digits of the id. Groups whose last two characters could spell common
-/// English (`index` holds `NDEx`, `context` `NTEx`, `Monday` `NDAy`) are left
-/// out: a third character from `AEIU` with a letter last. A token has at least
-/// five groups, each left out with probability 0.16, so nearly every token has
-/// a keyword (all five left out: 1 in 10 000), and prose almost never does.
+/// Keywords of [`DISCORD_BOT_TOKEN`]: the seams between two 4-character
+/// groups of the id's base64 — a group's last character (`[w-z0-5]`) and the
+/// next group's first two (`M`/`N` + `[DTjz]`, `O` + `[DT]`): 100 three-byte
+/// words. Every id of 17+ digits has four or more seams, each of them one of
+/// these words, so every token has a keyword; in text they are rare (`syntax`
+/// holds `ynt`) and cost one look at the line. A small set keeps the keyword
+/// automaton small (all keywords share one table walked over every byte).
 fn discord_id_keywords() -> Vec<String> {
     let mut out = Vec::new();
-    for (a, bs) in [("M", "DTjz"), ("N", "DTjz"), ("O", "DT")] {
-        for b in bs.chars() {
-            for c in "AEIMQUYcgk".chars() {
-                for d in "wxyz012345".chars() {
-                    if "AEIU".contains(c) && d.is_ascii_alphabetic() {
-                        continue;
-                    }
-                    out.push(format!("{a}{b}{c}{d}"));
-                }
+    for last in "wxyz012345".chars() {
+        for (a, bs) in [("M", "DTjz"), ("N", "DTjz"), ("O", "DT")] {
+            for b in bs.chars() {
+                out.push(format!("{last}{a}{b}"));
             }
         }
     }
@@ -731,7 +727,7 @@ pub(crate) fn rules() -> Vec<Rule> {
             r#"(?P<name>{NAME})(?:["'`][\t ]*[\])]|[\t ]*[\])])*[\t ]*(?:\|\||\?\?|\?:|or[\t ])[\t ]*{QUOTED}"#
         ))
         .alt_groups(&["s2", "s4"])
-        .guard(Guard::Fallback),
+        .guard(Guard::Context),
         // A call whose first argument names a secret and whose second is a literal:
         // `System.setProperty("API_TOKEN", "v")`, `os.environ.setdefault("API_KEY", "v")`,
         // `env::set_var(…)`, `os.Setenv(…)`, `getenv("X", "default")`, `define('DB_PASSWORD', 'v')`.
@@ -739,11 +735,11 @@ pub(crate) fn rules() -> Vec<Rule> {
             r#"\([\t ]*["'`](?P<name>{NAME})["'`][\t ]*,[\t ]*{QUOTED}"#
         ))
         .alt_groups(&["s2", "s4"])
-        .guard(Guard::CallArg),
+        .guard(Guard::Context),
         // Shell defaults: `${DB_PASSWORD:-v}`, `${API_TOKEN:=v}` (docker-compose files).
         generic(r#"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=](?P<s3>[^}\s"'$`]+)\}"#)
             .secret_group("s3")
-            .guard(Guard::ShellDefault),
+            .guard(Guard::Context),
         // An XML element whose value is on the next line:
         // `<password>` / `  v` / `</password>`.
         generic(&format!(
@@ -751,7 +747,7 @@ pub(crate) fn rules() -> Vec<Rule> {
         ))
         .secret_group("s3")
         .window_bytes(8 * 1024)
-        .guard(Guard::TagOpen),
+        .guard(Guard::Context),
         // Go: `var tok string = "v"`, `const apiKey string = `v``.
         rb(
             "generic-secret",

@@ -90,15 +90,10 @@ pub(crate) enum Guard {
     /// The line holds `X.YYYYYY.Z` with 23+ token characters before the first dot
     /// (the shape of a Discord bot token).
     DotSix,
-    /// The name (an environment reference such as `process.env.X`, `getenv("X")`)
-    /// is followed by a fallback operator: `||`, `??`, `?:` or `or`.
-    Fallback,
-    /// The name is a quoted first argument followed by `,`: `setProperty("X", …)`.
-    CallArg,
-    /// The name opens a shell parameter with a default: `${X:-…}`, `${X:=…}`, `${X-…}`.
-    ShellDefault,
-    /// The name is an XML start tag that ends its line (`<password>` + line break).
-    TagOpen,
+    /// A context rule's shape around the name: an env fallback (`process.env.X
+    /// || 'v'`, `getenv("X") ?: "v"`), a setter call (`setProperty("X", …)`), a
+    /// shell default (`${X:-…}`) or an XML start tag ending its line.
+    Context,
 }
 
 /// A cheap condition that every match of a rule meets inside its window
@@ -382,9 +377,7 @@ pub(crate) fn guard_ok(
                     && line[i - 23..i].iter().all(|&b| tok(b))
             })
         }
-        Guard::Fallback | Guard::CallArg | Guard::ShellDefault | Guard::TagOpen => {
-            context_guard_ok(g, hay, hs, he, ls, le)
-        }
+        Guard::Context => context_guard_ok(hay, hs, he, ls, le),
         Guard::Run(n) => {
             let mut run = 0;
             for &b in &hay[ls..le] {
@@ -428,81 +421,22 @@ pub(crate) fn name_end_of_hit(hay: &[u8], hs: usize, he: usize) -> usize {
     e
 }
 
-/// Past the rest of a name and the spaces after it.
-fn skip_name_spaces(hay: &[u8], he: usize, end: usize) -> usize {
+/// [`Guard::Context`] for the hit `[hs, he)` on the line `[ls, le)`: one
+/// pass decides for the four context rules (env fallbacks, setter calls,
+/// shell defaults, XML values on the next line), so that a keyword hit costs
+/// one evaluation, not four; the byte before the name picks the shape.
+fn context_guard_ok(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> bool {
+    let end = le.min(he + 256);
+    let ns = name_start(hay, hs, ls);
     let mut i = he;
     while i < end && is_name_byte(hay[i]) {
         i += 1;
     }
-    while i < end && matches!(hay[i], b' ' | b'\t') {
-        i += 1;
-    }
-    i
-}
-
-/// The guards of the context rules (env fallbacks, setter calls, shell
-/// defaults, XML values on the next line), for the hit `[hs, he)` on the line
-/// `[ls, le)`.
-fn context_guard_ok(g: Guard, hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> bool {
-    let end = le.min(he + 256);
-    match g {
-        Guard::Fallback => {
-            let mut i = he;
-            while i < end && is_name_byte(hay[i]) {
-                i += 1;
-            }
-            while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
-                i += 1;
-            }
-            let r = &hay[i..end];
-            r.starts_with(b"||")
-                || r.starts_with(b"??")
-                || r.starts_with(b"?:")
-                || r.starts_with(b"or ")
-        }
-        Guard::CallArg => {
-            let ns = name_start(hay, hs, ls);
-            let i = skip_name_spaces(hay, he, end);
-            if !(ns > ls && matches!(hay[ns - 1], b'"' | b'\'' | b'`')) {
-                return false;
-            }
-            if !(i < end && hay[i] == hay[ns - 1]) {
-                return false;
-            }
-            let mut j = i + 1;
-            while j < end && matches!(hay[j], b' ' | b'\t') {
-                j += 1;
-            }
-            let mut k = ns - 1;
-            while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
-                k -= 1;
-            }
-            j < end && hay[j] == b',' && k > ls && hay[k - 1] == b'('
-        }
-        Guard::ShellDefault => {
-            let ns = name_start(hay, hs, ls);
-            let mut i = he;
-            while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
-                i += 1;
-            }
-            let r = &hay[i..end];
-            ns >= ls + 2
-                && &hay[ns - 2..ns] == b"${"
-                && (r.starts_with(b":-")
-                    || r.starts_with(b":=")
-                    || r.starts_with(b"-")
-                    || r.starts_with(b"="))
-        }
-        Guard::TagOpen => {
-            let ns = name_start(hay, hs, ls);
-            let mut i = he;
-            while i < le && is_name_byte(hay[i]) {
-                i += 1;
-            }
-            if !(ns > ls && hay[ns - 1] == b'<')
-                || i >= le
-                || !matches!(hay[i], b'>' | b' ' | b'\t')
-            {
+    let before = if ns > ls { hay[ns - 1] } else { b'\n' };
+    match before {
+        // `<password>` + line break.
+        b'<' => {
+            if i >= le || !matches!(hay[i], b'>' | b' ' | b'\t') {
                 return false;
             }
             let Some(k) = memchr::memchr(b'>', &hay[i..le]) else {
@@ -511,8 +445,47 @@ fn context_guard_ok(g: Guard, hay: &[u8], hs: usize, he: usize, ls: usize, le: u
             let close = i + k;
             hay[close - 1] != b'/' && hay[close + 1..le].iter().all(u8::is_ascii_whitespace)
         }
-        _ => false,
+        // `${NAME:-default}`, `${NAME:=default}`, `${NAME-default}`.
+        b'{' if ns >= ls + 2 && hay[ns - 2] == b'$' => {
+            let mut w = he;
+            while w < end && (hay[w].is_ascii_alphanumeric() || hay[w] == b'_') {
+                w += 1;
+            }
+            let r = &hay[w..end];
+            r.starts_with(b":-")
+                || r.starts_with(b":=")
+                || r.starts_with(b"-")
+                || r.starts_with(b"=")
+        }
+        q @ (b'"' | b'\'' | b'`') => call_arg(hay, ns, i, ls, end, q) || fallback(hay, i, end),
+        _ => fallback(hay, i, end),
     }
+}
+
+/// `("NAME", …`: the quoted name `[ns, i)` (quote `q`) is a call's first argument.
+fn call_arg(hay: &[u8], ns: usize, i: usize, ls: usize, end: usize, q: u8) -> bool {
+    if !(i < end && hay[i] == q) {
+        return false;
+    }
+    let mut j = i + 1;
+    while j < end && matches!(hay[j], b' ' | b'\t') {
+        j += 1;
+    }
+    let mut k = ns - 1;
+    while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
+        k -= 1;
+    }
+    j < end && hay[j] == b',' && k > ls && hay[k - 1] == b'('
+}
+
+/// `NAME || 'v'`, `getenv("NAME") ?: 'v'`, `get("NAME") or "v"`: after the
+/// name at `i`, closing quotes, brackets and spaces, a fallback operator.
+fn fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
+    while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
+        i += 1;
+    }
+    let r = &hay[i..end];
+    r.starts_with(b"||") || r.starts_with(b"??") || r.starts_with(b"?:") || r.starts_with(b"or ")
 }
 
 /// Result of a check: the span (relative to the haystack) to mask, possibly several.
