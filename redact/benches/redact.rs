@@ -10,6 +10,10 @@
 //!   benchmark's secret-free log text (`benches/src/main.rs`, `clean_log`)
 //!   with 1 line in 10 naming a key or password (`lookup key users:…`,
 //!   `auth: password policy …`), and the same text without those lines.
+//! * `stream_field_names_20mb` / `stream_json_fields_20mb`: the inputs of
+//!   issue 15 through `redact_stream`: a structured log where every line
+//!   names `token_count`, `key_id` or `secret_name`, and JSON API responses
+//!   with many `token`/`key` field names (no secret in either).
 
 use std::borrow::Cow;
 use std::hint::black_box;
@@ -288,4 +292,75 @@ fn stream_clean_100mb(bencher: Bencher<'_, '_>) {
             .map(|s| s.bytes_out)
             .unwrap_or(0)
     });
+}
+
+/// A structured log naming `token_count`, `key_id`, `secret_name` on every line.
+fn field_names_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mut r = corpus::Rng::new(15);
+        let mods = ["api.usage", "billing.meter", "auth.keys", "vault.sync", "llm.gateway"];
+        let mut s = String::with_capacity(20_000_000 + 256);
+        while s.len() < 20_000_000 {
+            let ts = format!("2024-05-{:02}T{:02}:{:02}:{:02}.{:03}Z", r.range(1, 28), r.range(0, 23), r.range(0, 59), r.range(0, 59), r.range(0, 999));
+            let m = r.pick(&mods);
+            let hex = corpus::Rng::new(r.next_u64()).chars(corpus::HEX, 10);
+            let line = match r.below(3) {
+                0 => format!("{ts} INFO {m} request_id={hex} model=gpt-4o token_count={} latency_ms={} status=200\n", r.below(9000), r.below(900)),
+                1 => format!("{ts} DEBUG {m} rotated key_id=key_{hex} owner=team-{} expires_in={}s\n", r.below(50), r.below(99999)),
+                _ => format!("{ts} WARN {m} secret_name=prod/db/{} version={} fetched from cache\n", r.pick(&["password", "api-key", "token"]), r.below(40)),
+            };
+            s.push_str(&line);
+        }
+        s
+    })
+}
+
+/// JSON API responses with many `token`/`key` field names.
+fn json_fields_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mut r = corpus::Rng::new(16);
+        let mut s = String::with_capacity(20_000_000 + 512);
+        while s.len() < 20_000_000 {
+            let hex = corpus::Rng::new(r.next_u64()).chars(corpus::HEX, 10);
+            let line = match r.below(4) {
+                0 => format!("{{\"id\":\"req_{hex}\",\"usage\":{{\"prompt_tokens\":{},\"completion_tokens\":{},\"total_tokens\":{}}},\"token_count\":{},\"max_tokens\":4096}}\n", r.below(999), r.below(999), r.below(2000), r.below(99)),
+                1 => format!("{{\"data\":[{{\"key_id\":\"key_{hex}\",\"key_name\":\"ci-{}\",\"key_prefix\":\"sk-...{}\",\"last_used_at\":null,\"key_type\":\"secret\"}}],\"has_more\":true}}\n", r.below(99), r.below(9999)),
+                2 => format!("{{\"items\":[],\"next_page_token\":\"page-{}\",\"prev_page_token\":null,\"total_count\":{}}}\n", r.below(1000), r.below(100000)),
+                _ => "{\"issuer\":\"https://auth.example.com\",\"token_endpoint\":\"https://auth.example.com/oauth/token\",\"token_endpoint_auth_methods_supported\":[\"client_secret_basic\",\"private_key_jwt\"],\"token_type\":\"Bearer\",\"expires_in\":3600}\n".to_string(),
+            };
+            s.push_str(&line);
+        }
+        s
+    })
+}
+
+fn stream_secret_free(bencher: Bencher<'_, '_>, text: &str) {
+    let r = Redactor::builtin();
+    let mut sink = Vec::new();
+    let stats = r
+        .redact_stream(text.as_bytes(), &mut sink)
+        .unwrap_or_default();
+    assert_eq!(
+        stats.redactions, 0,
+        "the text must be secret-free: {:?}",
+        stats.by_rule
+    );
+    bencher.counter(BytesCount::new(text.len())).bench(|| {
+        let mut sink = std::io::sink();
+        r.redact_stream(black_box(text.as_bytes()), &mut sink)
+            .map(|s| s.bytes_out)
+            .unwrap_or(0)
+    });
+}
+
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn stream_field_names_20mb(bencher: Bencher<'_, '_>) {
+    stream_secret_free(bencher, field_names_text());
+}
+
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn stream_json_fields_20mb(bencher: Bencher<'_, '_>) {
+    stream_secret_free(bencher, json_fields_text());
 }

@@ -308,7 +308,7 @@ pub(crate) fn rules() -> Vec<Rule> {
             &["auth"],
         ))
         .check(Check::DockerAuth)
-        .guard(Guard::Assign)
+        .guard(Guard::QuotedWord)
         .needs(Needs::Byte(b"\""))
         .priority(P_STRUCT),
         r("jfrog-token", r"\bAKCp[A-Za-z0-9]{69}\b", &["akcp"]),
@@ -810,7 +810,7 @@ pub(crate) fn rules() -> Vec<Rule> {
             r#"(?i)"(?P<name>{NAME})"[\t ]*:[\t ]*\{{(?:[^{{}}"]|"(?:[^"\\\r\n]|\\.)*")*?"value"[\t ]*:[\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)""#
         ))
         .window_bytes(1024)
-        .guard(Guard::Assign)
+        .guard(Guard::AssignObject)
         .needs(Needs::Byte(b"{")),
         // `vault kv get`, `kubectl describe`-like columns: `password    hunter2`.
         generic(&format!(

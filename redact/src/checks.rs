@@ -50,9 +50,14 @@ pub(crate) enum Check {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Guard {
     /// The keyword's name is followed by `=` or `:` (after quotes and spaces).
+    #[allow(dead_code)] // no built-in rule uses it at the moment
     Assign,
-    /// A typed declaration may follow: `name:` (not `::`) or `name TYPE` with
-    /// an `=` later on the line.
+    /// The keyword's name is followed by `:` and `{` (a JSON object value).
+    AssignObject,
+    /// The keyword is the whole name, in double quotes, and `=`/`:` follows.
+    QuotedWord,
+    /// A typed declaration may follow: `name:` (not `::`), or `var|const name
+    /// TYPE` (Go), with an `=` later on the line.
     Typed,
     /// [`Guard::Assign`], and the whole name may name a secret (its last
     /// word is not `count`, `id`, `name`, `type`, …: see `classify_name`).
@@ -150,24 +155,6 @@ fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
 }
 
-/// Skips the rest of a name, closing quotes and spaces after a keyword; the
-/// index of the first byte after them.
-fn after_name(hay: &[u8], he: usize, end: usize, quotes: bool) -> usize {
-    let mut i = he;
-    while i < end && is_name_byte(hay[i]) {
-        i += 1;
-    }
-    if quotes {
-        while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b'\\' | b']') {
-            i += 1;
-        }
-    }
-    while i < end && matches!(hay[i], b' ' | b'\t') {
-        i += 1;
-    }
-    i
-}
-
 fn name_start(hay: &[u8], hs: usize, ls: usize) -> usize {
     let mut i = hs;
     while i > ls && is_name_byte(hay[i - 1]) {
@@ -176,35 +163,88 @@ fn name_start(hay: &[u8], hs: usize, ls: usize) -> usize {
     i
 }
 
-/// The assignment operators after a name, longest first: the one table that
-/// decides what counts as an assignment context, both for the keyword
-/// prefilter ([`Guard::Assign`], [`Guard::AssignName`]) and for splitting a
-/// generic match into name and value. Make's `::=`, `:::=`, `?=` and `+=`,
-/// PHP's `.=`, JS's `??=` / `||=`, Go's `:=`, Ruby/PHP's `=>`, `=` and `:`
-/// (a lone `:`, not `::`, which is a path).
+/// The assignment operators after a name (its closing quotes and spaces),
+/// longest first: the one table that decides what counts as an assignment
+/// context, both for the keyword prefilter ([`Guard::Assign`],
+/// [`Guard::AssignName`]) and for splitting a generic match into name and
+/// value: `NAME = v`, `NAME: v`, Go's `:=`, Ruby/PHP's `=>`, PHP's `.=`,
+/// Make's `?=` `::=` `:::=` `+=`, JS's `??=` / `||=` and fallbacks `X || 'v'`.
+/// A rule that learns a new operator adds it here (a `:` alone must not be
+/// part of `::`, which is a path such as `Token::Semi`).
 pub(crate) const ASSIGN_OPS: &[&[u8]] = &[
-    b":::=", b"::=", b"??=", b"||=", b":=", b"?=", b"+=", b".=", b"=>", b"=", b":",
+    b":::=", b"::=", b"??=", b"||=", b":=", b"=>", b"?=", b".=", b"+=", b"||", b"=", b":",
 ];
 
-/// The length of the assignment operator of [`ASSIGN_OPS`] at `i` (before
-/// `end`), 0 when there is none. A `:` next to another `:` is a path separator.
-pub(crate) fn assign_op_len(hay: &[u8], i: usize, end: usize) -> usize {
-    let rest = &hay[i.min(end)..end];
-    for op in ASSIGN_OPS {
-        if rest.starts_with(op) {
-            if *op == b":" && (hay.get(i + 1) == Some(&b':') || (i > 0 && hay[i - 1] == b':')) {
-                return 0;
-            }
-            return op.len();
-        }
+/// The length of the assignment operator at `i` (before `end`), if any.
+fn assign_op_at(hay: &[u8], i: usize, end: usize) -> Option<usize> {
+    if i >= end {
+        return None;
     }
-    0
+    let rest = &hay[i..end];
+    if !matches!(rest[0], b'=' | b':' | b'?' | b'.' | b'+' | b'|') {
+        return None;
+    }
+    let op = ASSIGN_OPS.iter().find(|op| rest.starts_with(op))?;
+    if **op == b":"[..] && (rest.get(1) == Some(&b':') || (i > 0 && hay[i - 1] == b':')) {
+        return None;
+    }
+    Some(op.len())
 }
 
-/// An assignment operator of [`ASSIGN_OPS`] at `i`.
-fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
-    assign_op_len(hay, i, end) > 0
+/// [`assign_op_at`] as a length, 0 when there is no operator.
+pub(crate) fn assign_op_len(hay: &[u8], i: usize, end: usize) -> usize {
+    assign_op_at(hay, i, end).unwrap_or(0)
 }
+
+/// An assignment operator (see [`ASSIGN_OPS`]) at `i`.
+fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
+    assign_op_at(hay, i, end).is_some()
+}
+
+/// Whether a value that the generic rules could take (at least 4 bytes:
+/// shorter values fail every value check) starts at `v` on a line ending at
+/// `le`: a quoted string with 4 bytes before its closing quote, or 4 bytes of
+/// a bare value. `[`, `{`, an empty string, a backtick or the line end there
+/// rule out the assignment (`"scopes":["a"]`, `key: {`, `token=""`).
+fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
+    let bare = |b: u8| {
+        !b.is_ascii_whitespace()
+            && !matches!(
+                b,
+                b'"' | b'\'' | b'`' | b',' | b';' | b'&' | b'<' | b'>' | b'\\' | b'|'
+            )
+    };
+    match hay.get(v) {
+        _ if v >= le => false,
+        Some(&q @ (b'"' | b'\'')) => {
+            let mut i = v + 1;
+            while i < (v + 5).min(le) {
+                match hay[i] {
+                    b'\r' | b'\n' => return false,
+                    b'\\' if q == b'"' => i += 2,
+                    b if b == q => return false,
+                    _ => i += 1,
+                }
+            }
+            i >= v + 5
+        }
+        Some(_) => le >= v + 4 && hay[v..v + 4].iter().all(|&b| bare(b)),
+        None => false,
+    }
+}
+
+/// Literal words whose presence in a line decides a line-level guard:
+/// `(guard, words)`. The keyword scanner finds them in the same pass as the
+/// keywords, so the guard is a lookup among the line's hits instead of a scan
+/// of the line ([`guard_ok_at`] scans, and gives the same answer).
+pub(crate) const LINE_WORDS: &[(Guard, &[&str])] = &[
+    (Guard::ValueNearby, &["value"]),
+    (Guard::Closing, &["</"]),
+    (
+        Guard::JsonName,
+        &["\"name\"", "\"key\"", "\"parameterkey\""],
+    ),
+];
 
 /// Whether the guard looks only at the hit's line (and the next one), not at
 /// the hit itself: hits on the same line share its result.
@@ -215,8 +255,159 @@ pub(crate) fn line_level(g: Guard) -> bool {
     )
 }
 
+/// What the name-level guards look at around one keyword hit, computed once
+/// per hit (every guard of the hit's rules then costs a comparison or two).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HitCtx {
+    hs: usize,
+    he: usize,
+    ls: usize,
+    le: usize,
+    /// The guards look at most this far (`le`, at most 256 bytes past the hit).
+    end: usize,
+    /// The name around the hit: `[ns, name_end)` of name bytes (`[A-Za-z0-9_.-]`).
+    ns: usize,
+    name_end: usize,
+    /// After the name and spaces.
+    after: usize,
+    /// After the name, closing quotes (`"'`\]`) and spaces.
+    after_q: usize,
+    /// Which context shapes are present (`F_*` bits): a guard whose shape is
+    /// absent fails without being evaluated.
+    feat: u16,
+}
+
+const F_ASSIGN_Q: u16 = 1;
+const F_ASSIGN: u16 = 1 << 1;
+const F_COLON_Q: u16 = 1 << 2;
+const F_BACKSLASH: u16 = 1 << 3;
+const F_PERCENT: u16 = 1 << 4;
+const F_PIPE: u16 = 1 << 5;
+const F_LT_BEFORE: u16 = 1 << 6;
+const F_SPACE_BEFORE: u16 = 1 << 7;
+const F_COLUMN: u16 = 1 << 8;
+const F_TYPED: u16 = 1 << 9;
+const F_FLAG: u16 = 1 << 10;
+const F_ANY: u16 = u16::MAX;
+
+/// The context shapes of which a guard needs at least one ([`F_ANY`]: none in particular).
+fn guard_shapes(g: Guard) -> u16 {
+    match g {
+        Guard::Assign | Guard::AssignName | Guard::QuotedWord => F_ASSIGN_Q,
+        Guard::AssignObject | Guard::Block => F_COLON_Q,
+        Guard::Esc => F_BACKSLASH,
+        Guard::UrlEnc => F_PERCENT,
+        Guard::Pipe => F_PIPE,
+        Guard::Tag => F_LT_BEFORE,
+        Guard::Spaced => F_SPACE_BEFORE,
+        Guard::Column => F_COLUMN,
+        Guard::Typed => F_TYPED,
+        Guard::Flag => F_FLAG,
+        _ => F_ANY,
+    }
+}
+
+impl HitCtx {
+    /// The context of the hit `[hs, he)` on the line `[ls, le)`.
+    pub(crate) fn new(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> HitCtx {
+        let end = le.min(he + 256);
+        // A keyword that carries its operator or quote (`pw=`, `pass\"`): the
+        // name ends before those bytes.
+        let mut i = name_end_of_hit(hay, hs, he);
+        while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
+            i += 1;
+        }
+        // Where `Guard::Typed` looks: after the word (`[A-Za-z0-9_]`) of the hit.
+        let word_end = i;
+        while i < end && is_name_byte(hay[i]) {
+            i += 1;
+        }
+        let name_end = i;
+        let skip_spaces = |mut i: usize| {
+            while i < end && matches!(hay[i], b' ' | b'\t') {
+                i += 1;
+            }
+            i
+        };
+        let after = skip_spaces(name_end);
+        let mut q = name_end;
+        while q < end && matches!(hay[q], b'"' | b'\'' | b'`' | b'\\' | b']') {
+            q += 1;
+        }
+        let after_q = if q == name_end { after } else { skip_spaces(q) };
+        let ns = name_start(hay, hs, ls);
+        let at = |i: usize| if i < end { hay[i] } else { b'\n' };
+        let mut feat = 0;
+        if assign_at(hay, after_q, end) {
+            feat |= F_ASSIGN_Q;
+        }
+        if assign_at(hay, after, end) {
+            feat |= F_ASSIGN;
+        }
+        feat |= match at(after) {
+            b'\\' => F_BACKSLASH,
+            b'%' => F_PERCENT,
+            b'|' => F_PIPE,
+            _ => 0,
+        };
+        if at(after_q) == b':' {
+            feat |= F_COLON_Q;
+        }
+        if ns > ls {
+            match hay[ns - 1] {
+                b'<' => feat |= F_LT_BEFORE,
+                b' ' | b'\t' => feat |= F_SPACE_BEFORE,
+                _ => {}
+            }
+        }
+        if at(name_end) == b'\t' || (at(name_end) == b' ' && at(name_end + 1) == b' ') {
+            feat |= F_COLUMN;
+        }
+        match at(word_end) {
+            b':' if at(word_end + 1) != b':' => feat |= F_TYPED,
+            b' ' | b'\t' => feat |= F_TYPED,
+            _ => {}
+        }
+        let env_arg = || {
+            let line = &hay[ls..le];
+            let t = line
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t'))
+                .unwrap_or(line.len());
+            let t = &line[t..];
+            t.len() > 3
+                && (t.starts_with(b"ENV") || t.starts_with(b"ARG"))
+                && matches!(t[3], b' ' | b'\t')
+        };
+        if hay.get(ns) == Some(&b'-') || env_arg() {
+            feat |= F_FLAG;
+        }
+        HitCtx {
+            hs,
+            he,
+            ls,
+            le,
+            end,
+            ns,
+            name_end,
+            after,
+            after_q,
+            feat,
+        }
+    }
+
+    /// Whether guard `g` may pass here (a cheap necessary condition of
+    /// [`guard_ok_at`]).
+    #[inline]
+    pub(crate) fn may_pass(&self, g: Guard) -> bool {
+        let shapes = guard_shapes(g);
+        shapes == F_ANY || self.feat & shapes != 0
+    }
+}
+
 /// Evaluates a guard for the hit `[hs, he)` whose line is `[ls, le)` and whose
 /// line plus next line ends at `ne`.
+#[cfg(test)]
 pub(crate) fn guard_ok(
     g: Guard,
     hay: &[u8],
@@ -226,60 +417,144 @@ pub(crate) fn guard_ok(
     le: usize,
     ne: usize,
 ) -> bool {
-    let end = le.min(he + 256);
-    let he = if name_guard(g) {
-        name_end_of_hit(hay, hs, he)
-    } else {
-        he
-    };
+    guard_ok_at(
+        g,
+        hay,
+        &HitCtx::new(hay, hs, he, ls, le),
+        ne,
+        &mut NameMemo::default(),
+    )
+}
+
+/// Remembers [`name_may_be_secret`] for recent names: logs and JSON repeat
+/// the same field names on every line.
+pub(crate) struct NameMemo {
+    /// Direct-mapped by a hash of the name: (length, bytes, verdict).
+    slots: Vec<(u8, [u8; NAME_MEMO_LEN], bool)>,
+}
+
+const NAME_MEMO_LEN: usize = 30;
+const NAME_MEMO_SLOTS: usize = 512;
+
+impl Default for NameMemo {
+    fn default() -> Self {
+        NameMemo {
+            slots: vec![(0, [0; NAME_MEMO_LEN], false); NAME_MEMO_SLOTS],
+        }
+    }
+}
+
+impl NameMemo {
+    /// [`name_may_be_secret`]`(name)`, remembered.
+    pub(crate) fn may_be_secret(&mut self, name: &[u8]) -> bool {
+        if name.is_empty() || name.len() > NAME_MEMO_LEN {
+            return name_may_be_secret(name);
+        }
+        let mut h: u32 = 0x811c_9dc5;
+        for &b in name {
+            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+        let slot = &mut self.slots[(h as usize ^ (h as usize >> 16)) % NAME_MEMO_SLOTS];
+        if usize::from(slot.0) == name.len() && slot.1[..name.len()] == *name {
+            return slot.2;
+        }
+        let verdict = name_may_be_secret(name);
+        slot.0 = name.len() as u8;
+        slot.1[..name.len()].copy_from_slice(name);
+        slot.2 = verdict;
+        verdict
+    }
+}
+
+/// Evaluates a guard for the hit of `c`, whose line plus next line ends at `ne`.
+pub(crate) fn guard_ok_at(
+    g: Guard,
+    hay: &[u8],
+    c: &HitCtx,
+    ne: usize,
+    memo: &mut NameMemo,
+) -> bool {
+    let HitCtx {
+        hs,
+        he,
+        ls,
+        le,
+        end,
+        ns,
+        name_end,
+        after,
+        after_q,
+        feat: _,
+    } = *c;
     match g {
-        Guard::Assign => assign_at(hay, after_name(hay, he, end, true), end),
+        Guard::Assign => assign_at(hay, after_q, end),
+        Guard::AssignObject => {
+            if !(after_q < end && hay[after_q] == b':') {
+                return false;
+            }
+            let mut j = after_q + 1;
+            while j < end && matches!(hay[j], b' ' | b'\t') {
+                j += 1;
+            }
+            j < end && hay[j] == b'{'
+        }
+        Guard::QuotedWord => {
+            ns == hs
+                && name_end == he
+                && ns > ls
+                && hay[ns - 1] == b'"'
+                && assign_at(hay, after_q, end)
+        }
         Guard::Typed => {
-            let mut i = he;
+            let mut i = name_end_of_hit(hay, hs, he);
             while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
                 i += 1;
             }
             let colon = i < end && hay[i] == b':' && hay.get(i + 1) != Some(&b':');
-            let go = i < end && matches!(hay[i], b' ' | b'\t');
+            // Go: `var NAME TYPE = v` / `const NAME TYPE = v`, the hit in NAME.
+            let go = i < end && matches!(hay[i], b' ' | b'\t') && {
+                let mut s = hs;
+                while s > ls && (hay[s - 1].is_ascii_alphanumeric() || hay[s - 1] == b'_') {
+                    s -= 1;
+                }
+                let mut t = s;
+                while t > ls && matches!(hay[t - 1], b' ' | b'\t') {
+                    t -= 1;
+                }
+                t < s
+                    && [&b"var"[..], b"const"].iter().any(|w| {
+                        t >= ls + w.len()
+                            && &hay[t - w.len()..t] == *w
+                            && (t == ls + w.len() || !is_name_byte(hay[t - w.len() - 1]))
+                    })
+            };
             (colon || go) && memchr::memchr(b'=', &hay[i..le]).is_some()
         }
         Guard::AssignName => {
-            let i = after_name(hay, he, end, true);
-            if !assign_at(hay, i, end) {
+            let Some(op) = assign_op_at(hay, after_q, end) else {
                 return false;
+            };
+            let mut v = after_q + op;
+            while v < le && matches!(hay[v], b' ' | b'\t') {
+                v += 1;
             }
-            let ns = name_start(hay, hs, ls);
-            let mut ne = he;
-            while ne < end && is_name_byte(hay[ne]) {
-                ne += 1;
-            }
-            name_may_be_secret(&hay[ns..ne])
+            value_may_follow(hay, v, le) && memo.may_be_secret(&hay[ns..name_end])
         }
         Guard::Esc => {
-            let i = after_name(hay, he, end, false);
-            i + 1 < end && hay[i] == b'\\' && (hay[i + 1] == b'"' || hay[i + 1] == b'\\')
+            after + 1 < end
+                && hay[after] == b'\\'
+                && (hay[after + 1] == b'"' || hay[after + 1] == b'\\')
         }
         Guard::UrlEnc => {
-            let i = after_name(hay, he, end, false);
-            hay[i..end].len() >= 3 && hay[i..i + 3].eq_ignore_ascii_case(b"%22")
+            hay[after..end].len() >= 3 && hay[after..after + 3].eq_ignore_ascii_case(b"%22")
         }
-        Guard::Pipe => {
-            let i = after_name(hay, he, end, false);
-            i < end && hay[i] == b'|'
-        }
+        Guard::Pipe => after < end && hay[after] == b'|',
         Guard::Tag => {
-            let ns = name_start(hay, hs, ls);
-            let i = after_name(hay, he, end, false);
-            ns > ls && hay[ns - 1] == b'<' && i < end && (hay[i] == b'>' || i > he)
+            ns > ls && hay[ns - 1] == b'<' && after < end && (hay[after] == b'>' || after > he)
         }
         Guard::Spaced => {
-            let ns = name_start(hay, hs, ls);
             // The phrase's last word is the secret word itself (`API key:`).
-            let mut ne = he;
-            while ne < end && is_name_byte(hay[ne]) {
-                ne += 1;
-            }
-            let word = &hay[ns..ne];
+            let word = &hay[ns..name_end];
             let spaced_word = [
                 &b"key"[..],
                 b"token",
@@ -297,11 +572,10 @@ pub(crate) fn guard_ok(
                 && ns > ls + 1
                 && matches!(hay[ns - 1], b' ' | b'\t')
                 && hay[ns - 2].is_ascii_alphanumeric()
-                && assign_at(hay, after_name(hay, he, end, false), end)
+                && assign_at(hay, after, end)
         }
         Guard::Block => {
-            let end = le.min(he + 256);
-            let i = after_name(hay, he, end, true);
+            let i = after_q;
             if !(i < le && hay[i] == b':') {
                 return false;
             }
@@ -312,7 +586,6 @@ pub(crate) fn guard_ok(
             j >= le || matches!(hay[j], b'|' | b'>')
         }
         Guard::Flag => {
-            let ns = name_start(hay, hs, ls);
             if hay.get(ns) == Some(&b'-') {
                 return true;
             }
@@ -377,7 +650,7 @@ pub(crate) fn guard_ok(
                     && line[i - 23..i].iter().all(|&b| tok(b))
             })
         }
-        Guard::Context => context_guard_ok(hay, hs, he, ls, le),
+        Guard::Context => context_guard_ok(hay, hs, name_end_of_hit(hay, hs, he), ls, le),
         Guard::Run(n) => {
             let mut run = 0;
             for &b in &hay[ls..le] {
@@ -393,22 +666,6 @@ pub(crate) fn guard_ok(
             false
         }
     }
-}
-
-/// Whether a guard looks at the name around its hit (not only at the line
-/// or the hit's own bytes).
-pub(crate) fn name_guard(g: Guard) -> bool {
-    !matches!(
-        g,
-        Guard::AtAfter
-            | Guard::B64Before(_)
-            | Guard::TwilioSid
-            | Guard::DotSix
-            | Guard::Run(_)
-            | Guard::Closing
-            | Guard::JsonName
-            | Guard::ValueNearby
-    )
 }
 
 /// A keyword that carries its operator or quote (`pw=`, `pass\"`): name
@@ -1885,7 +2142,29 @@ const PASS_EXCEPTIONS: &[&str] = &[
     "skippass",
 ];
 
-type WordSet = std::collections::HashSet<&'static str>;
+/// FNV-1a: the word sets are looked up for most keyword hits (short ASCII
+/// words), where SipHash's setup dominates.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type WordSet = std::collections::HashSet<&'static str, std::hash::BuildHasherDefault<Fnv>>;
 
 fn set_of(
     words: &'static [&'static str],
@@ -2475,6 +2754,10 @@ pub(crate) fn run(
                 return Verdict::Reject;
             };
             if short_word(trim(&hay[vs..ve])) {
+                return Verdict::Reject;
+            }
+            // The cheap rejections first (`token_count=3`): the verdict is the same.
+            if !name_may_be_secret(&hay[ns..ne]) {
                 return Verdict::Reject;
             }
             // `${NAME:-default}` is a shell default (its own rule masks the default).

@@ -37,8 +37,12 @@ struct Target {
     groups: Vec<(Option<checks::Guard>, Vec<u32>)>,
     heads: Vec<u32>,
     tails: Vec<u32>,
+    /// The rules of `rules` whose matches start with a keyword (run anchored at hits).
+    anchors: Vec<u32>,
     /// The pattern is the opening of a marker (`[REDACTED:`).
     marker: bool,
+    /// The pattern is a word of these line-level guards (see `checks::LINE_WORDS`).
+    line_words: Vec<checks::Guard>,
 }
 
 struct Inner {
@@ -175,6 +179,18 @@ type Rejected = (u32, usize, usize, usize, usize);
 struct Sink {
     cands: Vec<Cand>,
     rejected: Vec<Rejected>,
+    /// Work buffer of `run_window`.
+    starts: Vec<usize>,
+}
+
+/// Buffers reused from round to round (a round of keyword-dense text holds
+/// tens of thousands of hits: fresh vectors each round cost page faults).
+#[derive(Default)]
+struct Scratch {
+    hits: Vec<Hit>,
+    /// Hits of the scanner's second to fourth segments.
+    segments: [Vec<Hit>; 3],
+    blocked: Vec<(usize, usize)>,
 }
 
 /// A resolved mask.
@@ -356,6 +372,12 @@ impl RedactorBuilder {
             }
         }
         for t in &mut targets {
+            t.anchors = t
+                .rules
+                .iter()
+                .copied()
+                .filter(|&r| rules[r as usize].prefixed)
+                .collect();
             for &r in &t.rules {
                 let g = rules[r as usize].guard;
                 match t.groups.iter_mut().find(|(k, _)| *k == g) {
@@ -380,6 +402,16 @@ impl RedactorBuilder {
         // Existing markers are found by the same scan.
         let i = slot(MARKER_OPEN, &mut patterns, &mut targets);
         targets[i].marker = true;
+        // So are the words of line-level guards, when a rule uses the guard.
+        for &(g, words) in checks::LINE_WORDS {
+            if rules.iter().any(|r| r.guard == Some(g)) {
+                for w in words {
+                    max_keyword = max_keyword.max(w.len());
+                    let i = slot(w.as_bytes(), &mut patterns, &mut targets);
+                    targets[i].line_words.push(g);
+                }
+            }
+        }
         let scanner = Scanner::new(&patterns)?;
         // The longest window any rule can use, plus room for keywords and
         // known values near its ends.
@@ -492,6 +524,58 @@ fn line_window(hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
         None => hi,
     };
     (ls, le)
+}
+
+/// [`line_window`] for hits in order of their start, remembering the line
+/// breaks it found: on a long line (a keyword-dense line without `\n`) each
+/// hit would otherwise search up to [`MAX_SIDE`] bytes either side again.
+#[derive(Default)]
+struct LineFinder {
+    /// The last `\n` before `upto` that can matter to hits starting at or
+    /// after `upto` (older ones are more than `MAX_SIDE` behind them).
+    last: Option<usize>,
+    upto: usize,
+    /// The first `\n` in `[from, to)`, if any.
+    next: Option<usize>,
+    from: usize,
+    to: usize,
+}
+
+impl LineFinder {
+    /// `line_window(hay, hs, he)` for a hit without `\n`.
+    fn window(&mut self, hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
+        let lo = hs.saturating_sub(MAX_SIDE);
+        if hs < self.upto {
+            return line_window(hay, hs, he);
+        }
+        let from = self.upto.max(lo);
+        if let Some(i) = memchr::memrchr(b'\n', &hay[from..hs]) {
+            self.last = Some(from + i);
+        }
+        self.upto = hs;
+        let ls = match self.last {
+            Some(q) if q >= lo => q + 1,
+            _ => lo,
+        };
+        let hi = (he + MAX_SIDE).min(hay.len());
+        let known = he >= self.from
+            && match self.next {
+                Some(q) => q >= he,
+                None => hi <= self.to,
+            };
+        if !known {
+            // Look further than this hit needs: the next hits reuse it.
+            let to = (hi + 16 * MAX_SIDE).min(hay.len());
+            self.next = memchr::memchr(b'\n', &hay[he..to]).map(|i| he + i);
+            self.from = he;
+            self.to = to;
+        }
+        let le = match self.next {
+            Some(q) if q < hi => q,
+            _ => hi,
+        };
+        (ls, le)
+    }
 }
 
 /// Whether [`line_window`] of `[hs, he)` is `(ls, le)`, the line window of an
@@ -698,6 +782,7 @@ impl Redactor {
         // from `p` (relative to `q`), skipping output already written up to `skip`.
         let mut buf: Vec<u8> = Vec::with_capacity(limit + read_size + 1);
         let mut out: Vec<u8> = Vec::new();
+        let mut scratch = Scratch::default();
         let (mut p, mut skip) = (0usize, 0usize);
         let mut eof = false;
         loop {
@@ -723,7 +808,7 @@ impl Redactor {
             }
             let last = buf.len() <= p + limit;
             let end = buf.len().min(p + limit);
-            let r = self.round(&buf[..end], p, skip, last);
+            let r = self.round(&buf[..end], p, skip, last, &mut scratch);
             out.clear();
             self.emit_range(&buf[..end], r.from, r.to, &r.spans, &mut out, &mut stats);
             writer.write_all(&out)?;
@@ -778,10 +863,11 @@ impl Redactor {
     /// the block's end) and the next round starts `context` bytes earlier, so
     /// that every window around the cut is seen whole on both sides; a span
     /// that crosses the cut is written whole by this round.
-    fn round(&self, hay: &[u8], p: usize, skip: usize, last: bool) -> Round {
+    fn round(&self, hay: &[u8], p: usize, skip: usize, last: bool, scratch: &mut Scratch) -> Round {
         let inner = &*self.inner;
-        let mut blocked = Vec::new();
-        let spans = self.block_spans(hay, if last { None } else { Some(&mut blocked) });
+        let mut blocked = std::mem::take(&mut scratch.blocked);
+        blocked.clear();
+        let spans = self.block_spans(hay, if last { None } else { Some(&mut blocked) }, scratch);
         let from = p.max(skip).min(hay.len());
         let (cut, forced) = if last {
             (hay.len(), false)
@@ -791,6 +877,7 @@ impl Redactor {
                 None => (forced_cut(hay, p, inner.block), true),
             }
         };
+        scratch.blocked = blocked;
         let mut kept = Vec::new();
         let mut to = cut.max(from);
         for sp in spans {
@@ -871,8 +958,9 @@ impl Redactor {
     fn spans(&self, hay: &[u8]) -> Vec<Span> {
         let inner = &*self.inner;
         let limit = inner.block + inner.context;
+        let mut scratch = Scratch::default();
         if hay.len() <= limit {
-            return self.block_spans(hay, None);
+            return self.block_spans(hay, None, &mut scratch);
         }
         // Long text: the canonical rounds the stream makes (see `round`).
         let mut out: Vec<Span> = Vec::new();
@@ -880,7 +968,7 @@ impl Redactor {
         loop {
             let end = (q + p + limit).min(hay.len());
             let last = hay.len() - q <= p + limit;
-            let r = self.round(&hay[q..end], p, skip, last);
+            let r = self.round(&hay[q..end], p, skip, last, &mut scratch);
             out.extend(r.spans.iter().map(|sp| Span {
                 s: sp.s + q,
                 e: sp.e + q,
@@ -898,23 +986,34 @@ impl Redactor {
     /// The spans of one block, and (when asked) the intervals no cut may fall
     /// strictly inside: markers, the line window of every keyword hit that has
     /// rules, the wider windows of rules whose guard passed, known-value reach.
-    fn block_spans(&self, hay: &[u8], blocked: Option<&mut Vec<(usize, usize)>>) -> Vec<Span> {
-        let mut hits = Vec::new();
-        self.inner.scanner.scan(hay, &mut hits);
-        if hits.is_empty() && self.inner.keywordless.is_empty() {
-            return Vec::new();
-        }
-        self.spans_with_hits(hay, hits, blocked)
+    fn block_spans(
+        &self,
+        hay: &[u8],
+        blocked: Option<&mut Vec<(usize, usize)>>,
+        scratch: &mut Scratch,
+    ) -> Vec<Span> {
+        let mut hits = std::mem::take(&mut scratch.hits);
+        hits.clear();
+        self.inner
+            .scanner
+            .scan(hay, &mut hits, &mut scratch.segments);
+        let spans = if hits.is_empty() && self.inner.keywordless.is_empty() {
+            Vec::new()
+        } else {
+            self.spans_with_hits(hay, &mut hits, blocked)
+        };
+        scratch.hits = hits;
+        spans
     }
 
     fn spans_with_hits(
         &self,
         hay: &[u8],
-        mut hits: Vec<Hit>,
+        hits: &mut Vec<Hit>,
         mut blocked: Option<&mut Vec<(usize, usize)>>,
     ) -> Vec<Span> {
         let inner = &*self.inner;
-        let markers = self.markers_from(hay, &hits);
+        let markers = self.markers_from(hay, hits);
         hits.retain(|h| !inside_marker(&markers, h.start, h.end));
         let reach = inner.max_variant + 2;
         if let Some(b) = blocked.as_deref_mut() {
@@ -934,7 +1033,26 @@ impl Redactor {
         let mut reusable = false;
         let mut next_memo: Option<(usize, usize)> = None;
         let mut follow_memo: Vec<(usize, (usize, usize))> = Vec::new();
-        for h in &hits {
+        // Where the keywords of prefixed rules start: (rule, hit start), in order.
+        let mut anchors: Vec<(u32, usize)> = Vec::new();
+        let mut memo = checks::NameMemo::default();
+        let mut lines = LineFinder::default();
+        // The words of line-level guards: (guard, start, end), sorted by start.
+        let mut words: Vec<(checks::Guard, usize, usize)> = Vec::new();
+        for h in hits.iter() {
+            for &g in &inner.targets[h.pattern as usize].line_words {
+                words.push((g, h.start, h.end));
+            }
+        }
+        // Whether a word of guard `g` lies inside `[ws, we)`.
+        let has_word = |g: checks::Guard, ws: usize, we: usize| {
+            let i = words.partition_point(|&(_, s, _)| s < ws);
+            words[i..]
+                .iter()
+                .take_while(|&&(_, s, _)| s < we)
+                .any(|&(k, _, e)| k == g && e <= we)
+        };
+        for h in hits.iter() {
             let t = &inner.targets[h.pattern as usize];
             if let Some(b) = blocked.as_deref_mut() {
                 if !t.heads.is_empty() {
@@ -953,13 +1071,18 @@ impl Redactor {
             if t.rules.is_empty() {
                 continue;
             }
+            anchors.extend(t.anchors.iter().map(|&r| (r, h.start)));
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
             let lw = match prev_lw {
                 Some(p) if reusable && same_line_window(hay, p, h.start, h.end) => p,
                 _ => {
                     // A window holds no `\n` unless its hit does (a custom keyword).
                     reusable = !hay[h.start..h.end].contains(&b'\n');
-                    line_window(hay, h.start, h.end)
+                    if reusable {
+                        lines.window(hay, h.start, h.end)
+                    } else {
+                        line_window(hay, h.start, h.end)
+                    }
                 }
             };
             if prev_lw != Some(lw) {
@@ -977,22 +1100,38 @@ impl Redactor {
                 line_cache.clear();
             }
             line_rules.clear();
+            let mut ctx: Option<checks::HitCtx> = None;
             for (g, rs) in &t.groups {
                 if let Some(g) = *g {
-                    let cached = line_cache.iter().find(|(k, _)| *k == g).map(|&(_, ok)| ok);
-                    let ok = cached.unwrap_or_else(|| {
-                        // Only `ValueNearby` looks at the next line.
-                        let ne = if g == checks::Guard::ValueNearby {
-                            clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1
-                        } else {
-                            le
-                        };
-                        let ok = checks::guard_ok(g, hay, h.start, h.end, ls, le, ne);
-                        if checks::line_level(g) {
-                            line_cache.push((g, ok));
+                    let ok = if checks::line_level(g) {
+                        match line_cache.iter().find(|(k, _)| *k == g) {
+                            Some(&(_, ok)) => ok,
+                            None => {
+                                // Only `ValueNearby` looks at the next line.
+                                let ne = if g == checks::Guard::ValueNearby {
+                                    clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw)))
+                                        .1
+                                } else {
+                                    le
+                                };
+                                let ok = if checks::LINE_WORDS.iter().any(|&(k, _)| k == g) {
+                                    has_word(g, ls, ne)
+                                } else {
+                                    let c = ctx.get_or_insert_with(|| {
+                                        checks::HitCtx::new(hay, h.start, h.end, ls, le)
+                                    });
+                                    checks::guard_ok_at(g, hay, c, ne, &mut memo)
+                                };
+                                line_cache.push((g, ok));
+                                ok
+                            }
                         }
-                        ok
-                    });
+                    } else {
+                        let c = ctx.get_or_insert_with(|| {
+                            checks::HitCtx::new(hay, h.start, h.end, ls, le)
+                        });
+                        c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, &mut memo)
+                    };
                     if !ok {
                         continue;
                     }
@@ -1027,7 +1166,7 @@ impl Redactor {
             match cur {
                 Some((cs, ce)) if ls < ce => cur = Some((cs, ce.max(le))),
                 Some((cs, ce)) => {
-                    self.run_window(hay, cs, ce, &mut bits, &markers, &mut sink);
+                    self.run_window(hay, cs, ce, &mut bits, &mut anchors, &markers, &mut sink);
                     cur = Some((ls, le));
                 }
                 None => cur = Some((ls, le)),
@@ -1037,7 +1176,7 @@ impl Redactor {
             }
         }
         if let Some((cs, ce)) = cur {
-            self.run_window(hay, cs, ce, &mut bits, &markers, &mut sink);
+            self.run_window(hay, cs, ce, &mut bits, &mut anchors, &markers, &mut sink);
         }
         if let Some(b) = blocked {
             b.extend(follow.iter().map(|&(_, ws, we)| (ws, we)));
@@ -1083,7 +1222,7 @@ impl Redactor {
                 ls = le + 1;
             }
         }
-        self.second_look(hay, &hits, &markers, sink)
+        self.second_look(hay, hits, &markers, sink)
     }
 
     /// What a second pass over the output would see: the masked spans become
@@ -1111,12 +1250,19 @@ impl Redactor {
                 .chain(spans.iter().map(|sp| (sp.s, sp.e)))
                 .collect();
             vm.sort_unstable();
-            let todo: Vec<Rejected> = sink.rejected[done..].to_vec();
+            // What follows depends on the rule and the window only: a long
+            // window with thousands of rejected matches is looked at once.
+            let mut todo: Vec<(u32, usize, usize)> = sink.rejected[done..]
+                .iter()
+                .map(|&(r, ws, we, _, _)| (r, ws, we))
+                .collect();
+            todo.sort_unstable();
+            todo.dedup();
             done = sink.rejected.len();
             let before = sink.cands.len();
             let mut seen: std::collections::HashSet<(u32, usize, usize)> =
                 std::collections::HashSet::new();
-            for (r, ws, we, _, _) in todo {
+            for (r, ws, we) in todo {
                 // Only windows holding a masked span can look different now
                 // (the span may have been part of the match, or its context).
                 let i = spans.partition_point(|sp| sp.e <= ws);
@@ -1161,21 +1307,152 @@ impl Redactor {
         spans
     }
 
+    /// Runs the rules set in `bits` on the window `[ws, we)`; `anchors` holds
+    /// the keyword starts of prefixed rules from the window on (those before
+    /// `we` are used and removed).
+    #[allow(clippy::too_many_arguments)]
     fn run_window(
         &self,
         hay: &[u8],
         ws: usize,
         we: usize,
         bits: &mut [u64],
+        anchors: &mut Vec<(u32, usize)>,
         markers: &[(usize, usize)],
         sink: &mut Sink,
     ) {
+        let upto = anchors.partition_point(|&(_, st)| st < we);
+        let mut starts = std::mem::take(&mut sink.starts);
         for (wi, word) in bits.iter_mut().enumerate() {
             let mut w = std::mem::take(word);
             while w != 0 {
                 let b = w.trailing_zeros();
                 w &= w - 1;
-                self.run_rule(hay, (wi * 64) as u32 + b, ws, we, markers, sink);
+                let r = (wi * 64) as u32 + b;
+                let rule = &self.inner.rules[r as usize];
+                match rule.anchored().filter(|_| rule.prefixed) {
+                    Some(re) => {
+                        starts.clear();
+                        starts.extend(
+                            anchors[..upto]
+                                .iter()
+                                .filter(|&&(ar, st)| ar == r && st >= ws)
+                                .map(|&(_, st)| st),
+                        );
+                        starts.dedup();
+                        self.run_anchored(hay, r, re, ws, we, &starts, markers, sink);
+                    }
+                    None => self.run_rule(hay, r, ws, we, markers, sink),
+                }
+            }
+        }
+        anchors.drain(..upto);
+        sink.starts = starts;
+    }
+
+    /// [`Redactor::run_rule`] for a rule whose matches start with one of its
+    /// keywords: the regex runs anchored at each keyword start in `starts`
+    /// (sorted, inside the window) instead of searching the window. The
+    /// matches, and the order in which they are taken or rejected, are those
+    /// of the search (it resumes at the same places).
+    #[allow(clippy::too_many_arguments)]
+    fn run_anchored(
+        &self,
+        hay: &[u8],
+        r: u32,
+        re: &regex_automata::meta::Regex,
+        ws: usize,
+        we: usize,
+        starts: &[usize],
+        markers: &[(usize, usize)],
+        sink: &mut Sink,
+    ) {
+        use regex_automata::{Anchored, Input};
+        let rule = &self.inner.rules[r as usize];
+        let win = &hay[ws..we];
+        if starts.is_empty() || rule.needs.is_some_and(|n| !checks::needs_ok(n, win)) {
+            return;
+        }
+        let mut at = 0;
+        let mut restarts = 0;
+        let whole = rule.group_index == 0 && rule.alt.is_empty() && rule.name_group.is_none();
+        let mut caps = if whole {
+            None
+        } else {
+            Some(re.create_captures())
+        };
+        let in_set = |b: u8, extra: &[u8]| b.is_ascii_alphanumeric() || extra.contains(&b);
+        for &st in starts {
+            let s0 = st - ws;
+            if s0 < at {
+                continue;
+            }
+            let input = Input::new(win).span(s0..win.len()).anchored(Anchored::Yes);
+            match caps.as_mut() {
+                None => {
+                    let Some(m) = re.search(&input) else {
+                        continue;
+                    };
+                    let (s, e) = (m.start(), m.end());
+                    let bounded = rule.before.is_none_or(|x| s == 0 || !in_set(win[s - 1], x))
+                        && rule
+                            .after
+                            .is_none_or(|x| e >= win.len() || !in_set(win[e], x));
+                    let before = sink.cands.len();
+                    let taken = s < e
+                        && bounded
+                        && self.accept(
+                            rule,
+                            r,
+                            win,
+                            ws,
+                            (s, e),
+                            (s, e),
+                            None,
+                            false,
+                            markers,
+                            sink,
+                        );
+                    if sink.cands.len() == before && s < e {
+                        sink.rejected.push((r, ws, we, ws + s, ws + e));
+                    }
+                    at = next_start(s, e, taken, &mut restarts);
+                }
+                Some(caps) => {
+                    re.search_captures(&input, caps);
+                    let Some(m) = caps.get_match() else {
+                        continue;
+                    };
+                    let (ms, me) = (m.start(), m.end());
+                    let group = |g: usize| caps.get_group(g).map(|sp| (sp.start, sp.end));
+                    let chosen = std::iter::once(rule.group_index)
+                        .chain(rule.alt.iter().copied())
+                        .find_map(|g| group(g).filter(|(s, e)| e > s).map(|(s, e)| (g, s, e)));
+                    let before = sink.cands.len();
+                    let taken = match chosen {
+                        Some((g, s, e)) => {
+                            let bare = rule.regex.capture_names().nth(g).flatten() == Some("s3");
+                            let name = rule.name_group.and_then(group);
+                            self.accept(
+                                rule,
+                                r,
+                                win,
+                                ws,
+                                (ms, me),
+                                (s, e),
+                                name,
+                                bare,
+                                markers,
+                                sink,
+                            )
+                        }
+                        None => false,
+                    };
+                    if sink.cands.len() == before {
+                        sink.rejected.push((r, ws, we, ws + ms, ws + me));
+                    }
+                    at = next_start(ms, me, taken, &mut restarts);
+                }
             }
         }
     }
@@ -1533,6 +1810,43 @@ mod tests {
             }
         }
         assert!(reused > 5000, "{reused}");
+    }
+
+    #[test]
+    fn the_line_finder_finds_what_line_window_finds() {
+        // Short lines, lines longer than `MAX_SIDE` either side, long runs
+        // without `\n`; hits in order of their start (as the scan gives them).
+        let mut text = Vec::new();
+        let mut x = 7u32;
+        while text.len() < 200_000 {
+            x = x.wrapping_mul(1103515245).wrapping_add(12345);
+            let n = match (x >> 16) % 4 {
+                0 => 3,
+                1 => 90,
+                2 => 5000,
+                _ => 20_000,
+            };
+            text.extend(std::iter::repeat_n(b'a', n));
+            text.push(b'\n');
+        }
+        let hay = &text[..];
+        let mut f = LineFinder::default();
+        let mut hs = 0;
+        let mut checked = 0;
+        while hs + 4 < hay.len() {
+            x = x.wrapping_mul(1103515245).wrapping_add(12345);
+            let he = hs + 1 + (x >> 16) as usize % 3;
+            if !hay[hs..he].contains(&b'\n') {
+                assert_eq!(
+                    f.window(hay, hs, he),
+                    line_window(hay, hs, he),
+                    "{hs}..{he}"
+                );
+                checked += 1;
+            }
+            hs += (x >> 20) as usize % 700;
+        }
+        assert!(checked > 500, "{checked}");
     }
 
     #[test]

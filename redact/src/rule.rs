@@ -103,6 +103,12 @@ pub struct Rule {
     /// whole match must not be alphanumeric nor one of these.
     pub(crate) before: Option<&'static [u8]>,
     pub(crate) after: Option<&'static [u8]>,
+    /// Every match starts with one of the keywords (the regex's literal
+    /// prefixes all begin with one): the regex is then run anchored at the
+    /// keyword hits instead of searching the window.
+    pub(crate) prefixed: bool,
+    /// The anchored engine of [`Rule::prefixed`] rules, built on first use.
+    pub(crate) anchored: std::sync::OnceLock<Option<std::sync::Arc<regex_automata::meta::Regex>>>,
 }
 
 impl fmt::Debug for Rule {
@@ -379,7 +385,10 @@ impl RuleBuilder {
             }
         }
         let name_group = by_name("name");
+        let prefixed = keyword_prefixed(&self.pattern, &self.keywords);
         Ok(Rule {
+            prefixed,
+            anchored: std::sync::OnceLock::new(),
             alt,
             name_group,
             guard: self.guard,
@@ -398,6 +407,59 @@ impl RuleBuilder {
             check: self.check,
             priority: self.priority,
         })
+    }
+}
+
+/// Whether every match of `pattern` starts with one of `keywords` (ASCII
+/// case-insensitive): the regex's literal prefixes are finite and each
+/// begins with a keyword. Look-arounds (`\b`, `^`) take no bytes, so
+/// `\bghp_[A-Za-z0-9]{36}` with keyword `ghp_` qualifies; `[A-Za-z0-9]{40}`
+/// with keyword `aws` does not.
+fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    if keywords.is_empty() {
+        return false;
+    }
+    let Ok(hir) = regex_syntax::ParserBuilder::new()
+        .utf8(false)
+        .build()
+        .parse(pattern)
+    else {
+        return false;
+    };
+    let mut ex = Extractor::new();
+    ex.kind(ExtractKind::Prefix);
+    let seq = ex.extract(&hir);
+    let Some(lits) = seq.literals() else {
+        return false;
+    };
+    !lits.is_empty()
+        && lits.iter().all(|l| {
+            let l = l.as_bytes();
+            keywords
+                .iter()
+                .any(|k| l.len() >= k.len() && l[..k.len()].eq_ignore_ascii_case(k.as_bytes()))
+        })
+}
+
+impl Rule {
+    /// The anchored engine of a [`Rule::prefixed`] rule (`None` when it
+    /// cannot be built; the caller then searches the window).
+    pub(crate) fn anchored(&self) -> Option<&regex_automata::meta::Regex> {
+        self.anchored
+            .get_or_init(|| {
+                regex_automata::meta::Regex::builder()
+                    .syntax(regex_automata::util::syntax::Config::new().utf8(false))
+                    .configure(
+                        regex_automata::meta::Config::new()
+                            .utf8_empty(false)
+                            .nfa_size_limit(Some(32 * 1024 * 1024)),
+                    )
+                    .build(&self.pattern)
+                    .ok()
+                    .map(std::sync::Arc::new)
+            })
+            .as_deref()
     }
 }
 

@@ -240,13 +240,17 @@ impl Scanner {
         })
     }
 
-    /// Appends every keyword occurrence in `hay` to `out`, ordered by end offset.
-    pub(crate) fn scan(&self, hay: &[u8], out: &mut Vec<Hit>) {
+    /// Appends every keyword occurrence in `hay` to `out`, ordered by end
+    /// offset; `segments` are work buffers (reused by the caller).
+    pub(crate) fn scan(&self, hay: &[u8], out: &mut Vec<Hit>, segments: &mut [Vec<Hit>; 3]) {
+        for s in segments.iter_mut() {
+            s.clear();
+        }
         match &self.engine {
             None => {}
-            Some(Engine::Flat(f)) => scan_with(f, self.max_len, hay, out),
-            Some(Engine::Dfa(d)) => scan_with(&Ac(d), self.max_len, hay, out),
-            Some(Engine::Nfa(n)) => scan_with(&Ac(n), self.max_len, hay, out),
+            Some(Engine::Flat(f)) => scan_with(f, self.max_len, hay, out, segments),
+            Some(Engine::Dfa(d)) => scan_with(&Ac(d), self.max_len, hay, out, segments),
+            Some(Engine::Nfa(n)) => scan_with(&Ac(n), self.max_len, hay, out, segments),
         }
     }
 }
@@ -289,7 +293,13 @@ fn report4<W: Walk>(
     }
 }
 
-fn scan_with<W: Walk>(w: &W, max_len: usize, hay: &[u8], out: &mut Vec<Hit>) {
+fn scan_with<W: Walk>(
+    w: &W,
+    max_len: usize,
+    hay: &[u8],
+    out: &mut Vec<Hit>,
+    outs: &mut [Vec<Hit>; 3],
+) {
     let Some(start) = w.start() else {
         return;
     };
@@ -319,7 +329,6 @@ fn scan_with<W: Walk>(w: &W, max_len: usize, hay: &[u8], out: &mut Vec<Hit>) {
         }
         states[k] = sid;
     }
-    let mut outs: [Vec<Hit>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let s0 = &hay[bounds[0]..bounds[1]];
     let s1 = &hay[bounds[1]..bounds[2]];
     let s2 = &hay[bounds[2]..bounds[3]];
@@ -343,7 +352,7 @@ fn scan_with<W: Walk>(w: &W, max_len: usize, hay: &[u8], out: &mut Vec<Hit>) {
                 [a0, a1, a2, a3],
                 [bounds[0] + i, bounds[1] + i, bounds[2] + i, bounds[3] + i],
                 out,
-                &mut outs,
+                outs,
             );
         }
     }
@@ -398,7 +407,7 @@ mod tests {
             }
         }
         let mut got = Vec::new();
-        scanner.scan(&hay, &mut got);
+        scanner.scan(&hay, &mut got, &mut Default::default());
         let mut got: Vec<_> = got.iter().map(|h| (h.start, h.end, h.pattern)).collect();
         got.sort();
         let mut want = naive(&pats, &hay);
