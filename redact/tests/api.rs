@@ -698,6 +698,22 @@ fn piece() -> impl Strategy<Value = String> {
         "}",
         "é",
         "€",
+        // The contexts of issue 15.
+        "?=",
+        "::=",
+        ".=",
+        " || '",
+        " ?? \"",
+        "process.env.API_TOKEN",
+        "System.setProperty(\"",
+        "\", \"",
+        ":-",
+        "<password>",
+        "</password>",
+        "DB_PW=",
+        "PWD=",
+        "const API_TOKEN: &str = \"",
+        "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhR2xQ.",
     ])
     .prop_map(str::to_string);
     prop_oneof![
