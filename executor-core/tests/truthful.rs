@@ -667,81 +667,7 @@ proptest! {
         budget in 50usize..2_000,
         total in 300usize..4_000,
     ) {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            let dirs = Dirs::new();
-            let ex = dirs
-                .builder()
-                .budget(budget)
-                .batch_budget(Some(total))
-                .tool(T::new("gen", false, false, |input: Value, ctx: ToolContext| async move {
-                    let n = input["n"].as_u64().unwrap() as usize;
-                    std::fs::write(ctx.workdir().join(format!("{}.txt", ctx.call_id())), "x")?;
-                    Ok((1..=n).map(|i| format!("row {i} of output\n")).collect::<String>())
-                }))
-                .tool(T::new("read", true, true, |_, _| async { Ok("r".to_string()) }))
-                .build()
-                .unwrap();
-            let calls: Vec<ToolCall> = sizes
-                .iter()
-                .enumerate()
-                .map(|(i, n)| call(&format!("c{i}"), "gen", json!({ "n": n })))
-                .collect();
-            let res: Vec<ToolResult> = ex.run_batch(calls, &BatchOptions::new()).await;
-            let mut contents_total = 0;
-            for (i, (r, n)) in res.iter().zip(&sizes).enumerate() {
-                let complete: String = (1..=*n).map(|k| format!("row {k} of output\n")).collect();
-                let report = format!("\n\n[Workspace Changes]\n+ c{i}.txt (created, 1 B)");
-                prop_assert!(r.content.ends_with(&report), "report cut: {}", r.content);
-                let content = &r.content[..r.content.len() - report.len()];
-                contents_total += content.chars().count();
-                if content.starts_with("Result too large") {
-                    let path = r.spill_path.as_ref().unwrap();
-                    prop_assert_eq!(std::fs::read_to_string(path).unwrap(), complete.clone());
-                    continue;
-                }
-                let Some(note) = content.lines().find(|l| l.starts_with("...[truncated ")) else {
-                    prop_assert_eq!(content, complete.as_str());
-                    continue;
-                };
-                let (removed, b, c, t, hint) = parse_note(note);
-                let (pre, post) = content.split_once(note).unwrap();
-                let chars = complete.chars().count();
-                prop_assert_eq!(t, complete.matches('\n').count() + 1);
-                // The note sits on a line of its own: one joining `\n` on
-                // each side may or may not belong to the kept text.
-                let heads = [Some(pre), pre.strip_suffix('\n')];
-                let tails = [Some(post), post.strip_prefix('\n')];
-                let agrees = heads.iter().flatten().any(|head| {
-                    tails.iter().flatten().any(|tail| {
-                        let (hc, tc) = (head.chars().count(), tail.chars().count());
-                        complete.starts_with(head)
-                            && complete.ends_with(tail)
-                            && hc + tc < chars
-                            && removed == chars - hc - tc
-                            && b == if hc == 0 { 0 } else { line_of(&complete, hc - 1) }
-                            && c == if tc == 0 { t + 1 } else { line_of(&complete, chars - tc) }
-                    })
-                });
-                prop_assert!(agrees, "note {} disagrees with the complete output", note);
-                let path = hint
-                    .strip_prefix("use read on ")
-                    .and_then(|h| h.split_once(" with offset="))
-                    .map(|(p, o)| (PathBuf::from(p), o.split(' ').next().unwrap().parse::<usize>().unwrap()));
-                let (path, offset) = path.expect("the note names a file");
-                prop_assert_eq!(offset, b + 1);
-                prop_assert_eq!(std::fs::read_to_string(&path).unwrap(), complete);
-            }
-            // The total of contents fits whenever a note-only cut can reach it.
-            if total >= res.len() * 260 {
-                prop_assert!(contents_total <= total, "{} > {}", contents_total, total);
-            }
-            Ok(())
-        })?;
+        batch_budget_case(sizes, budget, total)?;
     }
 
     /// Bytes written through the sink in any chunking give exactly the
@@ -812,4 +738,113 @@ async fn a_dropped_sink_leaves_no_file() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     panic!("the abandoned spill file was not removed");
+}
+
+/// The body of `batch_budget_notes_recount_on_the_complete_output`.
+fn batch_budget_case(sizes: Vec<usize>, budget: usize, total: usize) -> Result<(), TestCaseError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let dirs = Dirs::new();
+        let ex = dirs
+            .builder()
+            .budget(budget)
+            .batch_budget(Some(total))
+            .tool(T::new(
+                "gen",
+                false,
+                false,
+                |input: Value, ctx: ToolContext| async move {
+                    let n = input["n"].as_u64().unwrap() as usize;
+                    std::fs::write(ctx.workdir().join(format!("{}.txt", ctx.call_id())), "x")?;
+                    Ok((1..=n)
+                        .map(|i| format!("row {i} of output\n"))
+                        .collect::<String>())
+                },
+            ))
+            .tool(T::new("read", true, true, |_, _| async {
+                Ok("r".to_string())
+            }))
+            .build()
+            .unwrap();
+        let calls: Vec<ToolCall> = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| call(&format!("c{i}"), "gen", json!({ "n": n })))
+            .collect();
+        let res: Vec<ToolResult> = ex.run_batch(calls, &BatchOptions::new()).await;
+        let mut contents_total = 0;
+        for (i, (r, n)) in res.iter().zip(&sizes).enumerate() {
+            let complete: String = (1..=*n).map(|k| format!("row {k} of output\n")).collect();
+            let report = format!("\n\n[Workspace Changes]\n+ c{i}.txt (created, 1 B)");
+            prop_assert!(r.content.ends_with(&report), "report cut: {}", r.content);
+            let content = &r.content[..r.content.len() - report.len()];
+            contents_total += content.chars().count();
+            if content.starts_with("Result too large") {
+                let path = r.spill_path.as_ref().unwrap();
+                prop_assert_eq!(std::fs::read_to_string(path).unwrap(), complete.clone());
+                continue;
+            }
+            let Some(note) = content.lines().find(|l| l.starts_with("...[truncated ")) else {
+                prop_assert_eq!(content, complete.as_str());
+                continue;
+            };
+            let (removed, b, c, t, hint) = parse_note(note);
+            let (pre, post) = content.split_once(note).unwrap();
+            let chars = complete.chars().count();
+            prop_assert_eq!(t, complete.matches('\n').count() + 1);
+            // The note sits on a line of its own: one joining `\n` on
+            // each side may or may not belong to the kept text.
+            let heads = [Some(pre), pre.strip_suffix('\n')];
+            let tails = [Some(post), post.strip_prefix('\n')];
+            let agrees = heads.iter().flatten().any(|head| {
+                tails.iter().flatten().any(|tail| {
+                    let (hc, tc) = (head.chars().count(), tail.chars().count());
+                    complete.starts_with(head)
+                        && complete.ends_with(tail)
+                        && hc + tc < chars
+                        && removed == chars - hc - tc
+                        && b == if hc == 0 {
+                            0
+                        } else {
+                            line_of(&complete, hc - 1)
+                        }
+                        && c == if tc == 0 {
+                            t + 1
+                        } else {
+                            line_of(&complete, chars - tc)
+                        }
+                })
+            });
+            prop_assert!(agrees, "note {} disagrees with the complete output", note);
+            let path = hint
+                .strip_prefix("use read on ")
+                .and_then(|h| h.split_once(" with offset="))
+                .map(|(p, o)| {
+                    (
+                        PathBuf::from(p),
+                        o.split(' ').next().unwrap().parse::<usize>().unwrap(),
+                    )
+                });
+            let (path, offset) = path.expect("the note names a file");
+            prop_assert_eq!(offset, b + 1);
+            prop_assert_eq!(std::fs::read_to_string(&path).unwrap(), complete);
+        }
+        // The total of contents fits whenever a note-only cut can reach it.
+        if total >= res.len() * 260 {
+            prop_assert!(contents_total <= total, "{} > {}", contents_total, total);
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// The shrunk case of `truthful.proptest-regressions` (one call of 57 rows,
+/// budget 50, batch total 300), as a named test.
+#[test]
+fn seed_one_call_of_57_rows_budget_50_total_300() {
+    batch_budget_case(vec![57], 50, 300).unwrap();
 }

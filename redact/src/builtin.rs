@@ -31,6 +31,14 @@ const GENERIC_KW: &[&str] = &[
     "-pass",
     "pwd",
     "pswd",
+    "_pw",
+    "-pw",
+    ".pw",
+    "pw=",
+    "pw:",
+    "pw\"",
+    "pw'",
+    "pw ",
     "secret",
     "token",
     "key",
@@ -41,18 +49,26 @@ const GENERIC_KW: &[&str] = &[
 
 /// A name that contains a secret word (classified further by `checks::classify_name`).
 const NAME: &str =
-    r"[A-Za-z0-9_.\-]*(?i:pass|pwd|pswd|secret|token|key|auth|cred|psk)[A-Za-z0-9_.\-]*";
+    r"[A-Za-z0-9_.\-]*(?i:pass|pwd?|pswd|secret|token|key|auth|cred|psk)[A-Za-z0-9_.\-]*";
 
 /// Value alternatives: double-quoted (`secret`), single-quoted (`s2`), bare (`s3`).
 const VALUE: &str = r#"(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.]))"#;
+
+/// The assignment operators of `checks::ASSIGN_OPS`, longest first.
+const ASSIGN_OP: &str = r"(?::::=|::=|\?\?=|\|\|=|:=|\?=|\+=|\.=|=>|=|:)";
+
+/// A quoted string literal (groups `secret`, `s2`, `s4` for `"…"`, `'…'`, `` `…` ``).
+const QUOTED: &str =
+    r#"(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#;
 
 /// [`VALUE`] without capture groups.
 const VALUE_NC: &str =
     r#"(?:"(?:[^"\\\r\n]|\\[^\r\n])+"|'[^'\r\n]+'|[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.])"#;
 
-/// A value after a space-separated flag: quoted, or a bare word not starting with `-`.
-const FLAG_VALUE: &str =
-    r#"(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'\-][^\s"']*))"#;
+/// A value after a space-separated flag: quoted, or a bare word not starting
+/// with `-` (the next flag), unless it is 16+ characters long (`-p -1rhPbyRQ…`:
+/// CLI parsers take the next argument as the flag's value).
+const FLAG_VALUE: &str = r#"(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'\-][^\s"']*|-[^\s"'\-][^\s"']{14,}))"#;
 
 /// A built-in rule: ASCII mode (`(?-u)`) keeps the automata small and fast;
 /// non-ASCII bytes still match the negated classes of values byte by byte,
@@ -101,6 +117,34 @@ fn command_flag(flag_head: &str, keywords: &[&str]) -> RuleBuilder {
     command_secret(&format!("{flag_head}{FLAG_VALUE}"), keywords)
 }
 
+/// A Discord bot token, as documented: the bot's user id (a 17-20 digit
+/// snowflake) in unpadded base64, a dot, a 6-character timestamp, a dot, and
+/// an HMAC of 27 or more characters. Base64 of ASCII digits has a fixed shape:
+/// each 3 digits become `[MNO][DTjz][AEIMQUYcgk][w-z0-5]`, a trailing digit
+/// `[MNO][AQgw]`, two trailing digits `[MNO][DTjz][AEIMQUYcgk]` — so 17, 18,
+/// 19 or 20 digits give 23, 24, 26 or 27 characters. A JWT (`eyJ…`) or random
+/// dotted text does not have that shape.
+const DISCORD_BOT_TOKEN: &str = r"(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5}(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][DTjz][AEIMQUYcgk][w-z0-5](?:[MNO][AQgw]|[MNO][DTjz][AEIMQUYcgk])?)\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}";
+
+/// Keywords of [`DISCORD_BOT_TOKEN`]: the seams between two 4-character
+/// groups of the id's base64 — a group's last character (`[w-z0-5]`) and the
+/// next group's first two (`M`/`N` + `[DTjz]`, `O` + `[DT]`): 100 three-byte
+/// words. Every id of 17+ digits has four or more seams, each of them one of
+/// these words, so every token has a keyword; in text they are rare (`syntax`
+/// holds `ynt`) and cost one look at the line. A small set keeps the keyword
+/// automaton small (all keywords share one table walked over every byte).
+fn discord_id_keywords() -> Vec<String> {
+    let mut out = Vec::new();
+    for last in "wxyz012345".chars() {
+        for (a, bs) in [("M", "DTjz"), ("N", "DTjz"), ("O", "DT")] {
+            for b in bs.chars() {
+                out.push(format!("{last}{a}{b}"));
+            }
+        }
+    }
+    out
+}
+
 pub(crate) fn rules() -> Vec<Rule> {
     let hex = "0123456789abcdef";
     let twilio_kw: Vec<String> = hex
@@ -111,6 +155,8 @@ pub(crate) fn rules() -> Vec<Rule> {
     let twilio_kw: Vec<&str> = twilio_kw.iter().map(String::as_str).collect();
     let ac_kw: Vec<String> = hex.chars().map(|c| format!("ac{c}")).collect();
     let ac_kw: Vec<&str> = ac_kw.iter().map(String::as_str).collect();
+    let discord_kw = discord_id_keywords();
+    let discord_kw: Vec<&str> = discord_kw.iter().map(String::as_str).collect();
 
     let mut defs: Vec<RuleBuilder> = vec![
         // ---------------------------------------------------------------- PEM
@@ -316,6 +362,12 @@ pub(crate) fn rules() -> Vec<Rule> {
         .bounds(Some(b"_-."), Some(b"_-."))
         .guard(Guard::DotSix)
         .check(Check::Mixed),
+        // Without a keyword nearby: the first part must be exactly the unpadded
+        // base64 of a 17-20 digit user id (see `discord_id_keywords`).
+        r("discord-bot-token", DISCORD_BOT_TOKEN, &discord_kw)
+            .bounds(Some(b"_-."), Some(b"_-."))
+            .guard(Guard::DotSix)
+            .check(Check::Mixed),
         r(
             "telegram-bot-token",
             r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}",
@@ -433,9 +485,9 @@ pub(crate) fn rules() -> Vec<Rule> {
         ),
         r("dropbox-token", r"\bsl\.[A-Za-z0-9_.\-=]{130,}", &["sl."]),
         r("facebook-token", r"\bEAA[A-Za-z0-9]{100,}", &["eaa"]),
-        // Twitter app-only bearer tokens open with a run of `A` (a zero id).
-        rb("twitter-bearer-token", r"\bA{22}[A-Za-z0-9%]{80,120}")
-            .keywords(["aaaaaaaaaaaaaaaaaaaaaa"])
+        // Twitter app-only bearer tokens open with a run of about 21 `A` (a zero id).
+        rb("twitter-bearer-token", r"\bA{20}[A-Za-z0-9%]{80,140}")
+            .keywords(["aaaaaaaaaaaaaaaaaaaa"])
             .priority(P_VENDOR),
         r("typeform-token", r"\btfp_[A-Za-z0-9_\-.=]{59}", &["tfp_"]),
         r("settlemint-token", r"\bsm_(?:pat|aat|sat)_[A-Za-z0-9]{16}\b", &["sm_pat_", "sm_aat_", "sm_sat_"]),
@@ -647,7 +699,7 @@ pub(crate) fn rules() -> Vec<Rule> {
         rb(
             "generic-secret",
             &format!(
-                r#"(?:^|[^A-Za-z0-9_.\-$])[$@:]?["'`]?{NAME}["'`]?\]?[\t ]*(?::=|=>|=|:)[\t ]*{VALUE_NC}"#
+                r#"(?:^|[^A-Za-z0-9_.\-$])[$@:]?["'`]?{NAME}["'`]?\]?[\t ]*{ASSIGN_OP}[\t ]*{VALUE_NC}"#
             ),
         )
         .keywords(GENERIC_KW.iter().copied())
@@ -668,6 +720,34 @@ pub(crate) fn rules() -> Vec<Rule> {
         .priority(P_GENERIC)
         .guard(Guard::Typed)
         .check(Check::Typed),
+        // Env fallbacks: `process.env.API_TOKEN || 'v'`, `getenv("API_KEY") ?: "v"`,
+        // `os.environ.get("TOKEN") or "v"`, `ENV["API_KEY"] ?? "v"`: the literal is a
+        // hard-coded secret.
+        generic(&format!(
+            r#"(?P<name>{NAME})(?:["'`][\t ]*[\])]|[\t ]*[\])])*[\t ]*(?:\|\||\?\?|\?:|or[\t ])[\t ]*{QUOTED}"#
+        ))
+        .alt_groups(&["s2", "s4"])
+        .guard(Guard::Context),
+        // A call whose first argument names a secret and whose second is a literal:
+        // `System.setProperty("API_TOKEN", "v")`, `os.environ.setdefault("API_KEY", "v")`,
+        // `env::set_var(…)`, `os.Setenv(…)`, `getenv("X", "default")`, `define('DB_PASSWORD', 'v')`.
+        generic(&format!(
+            r#"\([\t ]*["'`](?P<name>{NAME})["'`][\t ]*,[\t ]*{QUOTED}"#
+        ))
+        .alt_groups(&["s2", "s4"])
+        .guard(Guard::Context),
+        // Shell defaults: `${DB_PASSWORD:-v}`, `${API_TOKEN:=v}` (docker-compose files).
+        generic(r#"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=](?P<s3>[^}\s"'$`]+)\}"#)
+            .secret_group("s3")
+            .guard(Guard::Context),
+        // An XML element whose value is on the next line:
+        // `<password>` / `  v` / `</password>`.
+        generic(&format!(
+            r#"<(?P<name>{NAME})(?:[\t ][^>\r\n]*)?>[\t ]*\r?\n[\t ]*(?P<s3>[^<\s][^<\r\n]*?)[\t ]*\r?\n[\t ]*</"#
+        ))
+        .secret_group("s3")
+        .window_bytes(8 * 1024)
+        .guard(Guard::Context),
         // Go: `var tok string = "v"`, `const apiKey string = `v``.
         rb(
             "generic-secret",

@@ -95,6 +95,10 @@ pub(crate) enum Guard {
     /// The line holds `X.YYYYYY.Z` with 23+ token characters before the first dot
     /// (the shape of a Discord bot token).
     DotSix,
+    /// A context rule's shape around the name: an env fallback (`process.env.X
+    /// || 'v'`, `getenv("X") ?: "v"`), a setter call (`setProperty("X", …)`), a
+    /// shell default (`${X:-…}`) or an XML start tag ending its line.
+    Context,
 }
 
 /// A cheap condition that every match of a rule meets inside its window
@@ -147,8 +151,31 @@ pub(crate) fn first_needed(set: &[u8], hay: &[u8], from: usize) -> Option<usize>
     Some(at.map_or(hay.len(), |i| from + i))
 }
 
+/// Byte classes of names, looked up for every keyword hit: bit 0 a name
+/// byte (`[A-Za-z0-9_.-]`), bit 1 a word byte (`[A-Za-z0-9_]`).
+const NAME_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] = 3;
+        } else if c == b'.' || c == b'-' {
+            t[b] = 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+#[inline(always)]
 fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+    NAME_CLASS[b as usize] & 1 != 0
+}
+
+#[inline(always)]
+fn is_word_byte(b: u8) -> bool {
+    NAME_CLASS[b as usize] & 2 != 0
 }
 
 fn name_start(hay: &[u8], hs: usize, ls: usize) -> usize {
@@ -159,13 +186,16 @@ fn name_start(hay: &[u8], hs: usize, ls: usize) -> usize {
     i
 }
 
-/// The assignment operators the guards accept after a name (its closing
-/// quotes and spaces), longest first: `NAME = v`, `NAME: v`, `NAME := v`,
-/// `NAME => v`, PHP `.=`, Make `?=` `::=` `:::=`, JS fallbacks `X || 'v'`,
-/// `+=`. One table: a rule that learns a new operator adds it here (a `:`
-/// alone must not be part of `::`, which is a path such as `Token::Semi`).
+/// The assignment operators after a name (its closing quotes and spaces),
+/// longest first: the one table that decides what counts as an assignment
+/// context, both for the keyword prefilter ([`Guard::Assign`],
+/// [`Guard::AssignName`]) and for splitting a generic match into name and
+/// value: `NAME = v`, `NAME: v`, Go's `:=`, Ruby/PHP's `=>`, PHP's `.=`,
+/// Make's `?=` `::=` `:::=` `+=`, JS's `??=` / `||=` and fallbacks `X || 'v'`.
+/// A rule that learns a new operator adds it here (a `:` alone must not be
+/// part of `::`, which is a path such as `Token::Semi`).
 pub(crate) const ASSIGN_OPS: &[&[u8]] = &[
-    b":::=", b"::=", b":=", b"=>", b"?=", b".=", b"+=", b"||", b"=", b":",
+    b":::=", b"::=", b"??=", b"||=", b":=", b"=>", b"?=", b".=", b"+=", b"||", b"=", b":",
 ];
 
 /// The length of the assignment operator at `i` (before `end`), if any.
@@ -182,6 +212,11 @@ fn assign_op_at(hay: &[u8], i: usize, end: usize) -> Option<usize> {
         return None;
     }
     Some(op.len())
+}
+
+/// [`assign_op_at`] as a length, 0 when there is no operator.
+pub(crate) fn assign_op_len(hay: &[u8], i: usize, end: usize) -> usize {
+    assign_op_at(hay, i, end).unwrap_or(0)
 }
 
 /// An assignment operator (see [`ASSIGN_OPS`]) at `i`.
@@ -299,8 +334,10 @@ impl HitCtx {
     /// The context of the hit `[hs, he)` on the line `[ls, le)`.
     pub(crate) fn new(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> HitCtx {
         let end = le.min(he + 256);
-        let mut i = he;
-        while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
+        // A keyword that carries its operator or quote (`pw=`, `pass\"`): the
+        // name ends before those bytes.
+        let mut i = name_end_of_hit(hay, hs, he);
+        while i < end && is_word_byte(hay[i]) {
             i += 1;
         }
         // Where `Guard::Typed` looks: after the word (`[A-Za-z0-9_]`) of the hit.
@@ -492,7 +529,7 @@ pub(crate) fn guard_ok_at(
                 && assign_at(hay, after_q, end)
         }
         Guard::Typed => {
-            let mut i = he;
+            let mut i = name_end_of_hit(hay, hs, he);
             while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
                 i += 1;
             }
@@ -636,6 +673,7 @@ pub(crate) fn guard_ok_at(
                     && line[i - 23..i].iter().all(|&b| tok(b))
             })
         }
+        Guard::Context => context_guard_ok(hay, hs, name_end_of_hit(hay, hs, he), ls, le),
         Guard::Run(n) => {
             let mut run = 0;
             for &b in &hay[ls..le] {
@@ -651,6 +689,83 @@ pub(crate) fn guard_ok_at(
             false
         }
     }
+}
+
+/// A keyword that carries its operator or quote (`pw=`, `pass\"`): name
+/// guards look from the end of the name, before those bytes.
+pub(crate) fn name_end_of_hit(hay: &[u8], hs: usize, he: usize) -> usize {
+    let mut e = he;
+    while e > hs + 1 && !is_name_byte(hay[e - 1]) {
+        e -= 1;
+    }
+    e
+}
+
+/// [`Guard::Context`] for the hit `[hs, he)` on the line `[ls, le)`: one
+/// pass decides for the four context rules (env fallbacks, setter calls,
+/// shell defaults, XML values on the next line), so that a keyword hit costs
+/// one evaluation, not four; the byte before the name picks the shape.
+fn context_guard_ok(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> bool {
+    let end = le.min(he + 256);
+    let ns = name_start(hay, hs, ls);
+    let mut i = he;
+    while i < end && is_name_byte(hay[i]) {
+        i += 1;
+    }
+    let before = if ns > ls { hay[ns - 1] } else { b'\n' };
+    match before {
+        // `<password>` + line break.
+        b'<' => {
+            if i >= le || !matches!(hay[i], b'>' | b' ' | b'\t') {
+                return false;
+            }
+            let Some(k) = memchr::memchr(b'>', &hay[i..le]) else {
+                return false;
+            };
+            let close = i + k;
+            hay[close - 1] != b'/' && hay[close + 1..le].iter().all(u8::is_ascii_whitespace)
+        }
+        // `${NAME:-default}`, `${NAME:=default}`, `${NAME-default}`.
+        b'{' if ns >= ls + 2 && hay[ns - 2] == b'$' => {
+            let mut w = he;
+            while w < end && (hay[w].is_ascii_alphanumeric() || hay[w] == b'_') {
+                w += 1;
+            }
+            let r = &hay[w..end];
+            r.starts_with(b":-")
+                || r.starts_with(b":=")
+                || r.starts_with(b"-")
+                || r.starts_with(b"=")
+        }
+        q @ (b'"' | b'\'' | b'`') => call_arg(hay, ns, i, ls, end, q) || fallback(hay, i, end),
+        _ => fallback(hay, i, end),
+    }
+}
+
+/// `("NAME", …`: the quoted name `[ns, i)` (quote `q`) is a call's first argument.
+fn call_arg(hay: &[u8], ns: usize, i: usize, ls: usize, end: usize, q: u8) -> bool {
+    if !(i < end && hay[i] == q) {
+        return false;
+    }
+    let mut j = i + 1;
+    while j < end && matches!(hay[j], b' ' | b'\t') {
+        j += 1;
+    }
+    let mut k = ns - 1;
+    while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
+        k -= 1;
+    }
+    j < end && hay[j] == b',' && k > ls && hay[k - 1] == b'('
+}
+
+/// `NAME || 'v'`, `getenv("NAME") ?: 'v'`, `get("NAME") or "v"`: after the
+/// name at `i`, closing quotes, brackets and spaces, a fallback operator.
+fn fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
+    while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
+        i += 1;
+    }
+    let r = &hay[i..end];
+    r.starts_with(b"||") || r.starts_with(b"??") || r.starts_with(b"?:") || r.starts_with(b"or ")
 }
 
 /// Result of a check: the span (relative to the haystack) to mask, possibly several.
@@ -848,6 +963,20 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "not-set",
     "not_set",
     "xxx",
+    "utf-8",
+    "utf8",
+    "base64",
+    "base64url",
+    "hex",
+    "ascii",
+    "latin1",
+    "binary",
+    "sha1",
+    "sha256",
+    "sha512",
+    "md5",
+    "hs256",
+    "rs256",
 ];
 
 /// Substrings that make a value a placeholder (matched on the lowercased value).
@@ -960,6 +1089,60 @@ fn placeholder_ac() -> &'static aho_corasick::AhoCorasick {
     })
 }
 
+/// The segments of a value split at `-`, `_`, `.`, `:`, `/` and spaces, when
+/// each is a word (letters, at most one capital hump per 3 letters), a number
+/// or a short mixed piece (`m2m`, `v2`): a value a person typed from words.
+fn word_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
+    let segs: Vec<&[u8]> = v
+        .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' '))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let words = segs
+        .iter()
+        .filter(|s| s.iter().all(u8::is_ascii_alphabetic))
+        .count();
+    let ok = segs.iter().all(|s| {
+        let alpha = s.iter().all(u8::is_ascii_alphabetic);
+        let vowel = s.iter().any(|b| {
+            matches!(
+                b.to_ascii_lowercase(),
+                b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+            )
+        });
+        (alpha && identifier_like(s) && (vowel || s.len() <= 4))
+            || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
+            || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
+    });
+    (ok && words >= 1).then_some(segs)
+}
+
+/// `secret-error-sentinel`, `refresh-token`, `alice-pw`, `m2m-access-token-12345`:
+/// words one of which is a secret word stand for a secret, they are not one.
+fn secret_word_phrase(v: &[u8]) -> bool {
+    let Some(segs) = word_segments(v) else {
+        return false;
+    };
+    segs.len() >= 2
+        && segs.iter().any(|s| {
+            [
+                &b"token"[..],
+                b"secret",
+                b"key",
+                b"password",
+                b"passwd",
+                b"pass",
+                b"pwd",
+                b"pw",
+                b"auth",
+                b"credential",
+                b"credentials",
+                b"apikey",
+            ]
+            .iter()
+            .any(|w| s.eq_ignore_ascii_case(w))
+        })
+}
+
 /// Whether a value is a placeholder / reference / mask rather than a secret.
 pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     let v = trim(v);
@@ -986,14 +1169,15 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
             return true;
         }
     }
-    if v[0] == b'$'
-        && v.len() > 1
-        && v[1..]
+    // `$VAR`, and PHP/Perl expressions on a variable: `$_POST[`, `$cfg->x`, `$ENV{…}`.
+    if v[0] == b'$' && v.len() > 1 && (v[1].is_ascii_alphabetic() || v[1] == b'_') {
+        let n = 1 + v[1..]
             .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-        && (v[1].is_ascii_alphabetic() || v[1] == b'_')
-    {
-        return true;
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+            .count();
+        if n == v.len() || matches!(v[n], b'[' | b'{' | b'(' | b'.') || v[n..].starts_with(b"->") {
+            return true;
+        }
     }
     if v.len() > 2 && v[0] == b'%' && v[v.len() - 1] == b'%' && {
         let inner = &v[1..v.len() - 1];
@@ -1193,6 +1377,18 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     }
     // Dotted identifier path: self.password, process.env.TOKEN, args.api_key.
     let segs: Vec<&[u8]> = v.split(|&b| b == b'.').collect();
+    // Digits are allowed when a later segment reads as a field name
+    // (`node.colon2_token`, `cfg.apiKey2`), not in `hunter2.prod`.
+    let field_like = |s: &&[u8]| {
+        let letters_then_digits = {
+            let l = s.iter().take_while(|b| !b.is_ascii_digit()).count();
+            s[l..].iter().all(u8::is_ascii_digit)
+        };
+        s.contains(&b'_')
+            || letters_then_digits
+                && s.windows(2)
+                    .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+    };
     if segs.len() >= 2
         && segs.iter().all(|s| {
             !s.is_empty()
@@ -1201,7 +1397,7 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
                     .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
                 && identifier_like(s)
         })
-        && !v.iter().any(u8::is_ascii_digit)
+        && (!v.iter().any(u8::is_ascii_digit) || segs[1..].iter().any(field_like))
     {
         return true;
     }
@@ -1351,6 +1547,16 @@ const EXCLUDED_LAST: &[&str] = &[
     "method",
     "field",
     "fields",
+    "info",
+    "level",
+    "capabilities",
+    "response",
+    "request",
+    "result",
+    "results",
+    "client",
+    "factory",
+    "builder",
     "limit",
     "limits",
     "max",
@@ -1517,6 +1723,8 @@ const EXCLUDED_LAST: &[&str] = &[
 
 /// Components that make `…_key` / `…_token` a non-secret.
 const EXCLUDED_QUALIFIERS: &[&str] = &[
+    "meta",
+    "progress",
     "page",
     "pagination",
     "continuation",
@@ -2043,13 +2251,28 @@ pub(crate) fn components(name: &[u8]) -> Vec<String> {
 /// [`classify_name`], or a word `key`, `tok`, `pw` of it (a declaration with a
 /// string literal is a value, so a bare `key` counts here).
 fn typed_name(name: &[u8]) -> bool {
-    classify_name(name).is_some()
-        || components(name).iter().any(|c| {
-            matches!(
-                c.as_str(),
-                "key" | "tok" | "pw" | "apikey" | "token" | "secret"
-            )
-        })
+    if classify_name(name).is_some() {
+        return true;
+    }
+    // A bare `key` / `tok` word, unless the name says what else it is
+    // (`PROGRESS_TOKEN_FIELD`, `STOP_REASON_MAX_TOKEN`, `SERVER_INFO_META_KEY`).
+    let comps = components(name);
+    let Some((last, rest)) = comps.split_last() else {
+        return false;
+    };
+    if excluded_last().contains(last.as_str())
+        || rest
+            .iter()
+            .any(|c| excluded_qualifiers().contains(c.as_str()))
+    {
+        return false;
+    }
+    comps.iter().any(|c| {
+        matches!(
+            c.as_str(),
+            "key" | "tok" | "pw" | "apikey" | "token" | "secret"
+        )
+    })
 }
 
 /// Primitive type names of common languages (a value that is one of these
@@ -2100,9 +2323,10 @@ pub(crate) fn colon_not_assignment(hay: &[u8], ne: usize, vs: usize) -> bool {
     }
     let line_end = memchr::memchr2(b'\n', b'\r', &hay[vs..]).map_or(hay.len(), |i| vs + i);
     let rest = &hay[vs..line_end];
-    // grep -n / -C output: `path:LINE:` or `path-LINE-`.
+    // grep -n output: `path:LINE:` (context lines `path-LINE-` hold no colon
+    // here; `password: 5-ER8TH6Bw` is a value).
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    if digits > 0 && matches!(rest.get(digits), Some(b':') | Some(b'-')) {
+    if digits > 0 && rest.get(digits) == Some(&b':') {
         return true;
     }
     type_annotation(rest)
@@ -2129,7 +2353,15 @@ fn type_annotation(rest: &[u8]) -> bool {
     let id = &rest[..i];
     // `std::string::String`, `Token![=]`, `Option<String>`, `Vec<u8>`, `[u8; 32]`.
     let next = rest.get(i).copied();
-    if matches!(next, Some(b'!') | Some(b'<')) || rest[i..].starts_with(b"::") {
+    let after_next = rest.get(i + 1).copied();
+    // A macro (`Token![=]`, `vec!(…)`) or a generic (`Option<String>`,
+    // `Vec<&'a str>`), not a password holding `!` (`HQx88HQj!9gp`).
+    let macro_type = next == Some(b'!') && matches!(after_next, Some(b'[' | b'(' | b'{'));
+    let generic_type = next == Some(b'<')
+        && after_next.is_some_and(|b| {
+            b.is_ascii_alphabetic() || matches!(b, b'_' | b'\'' | b'&' | b'[' | b'(' | b'*')
+        });
+    if macro_type || generic_type || rest[i..].starts_with(b"::") {
         return true;
     }
     let mut j = i;
@@ -2139,28 +2371,43 @@ fn type_annotation(rest: &[u8]) -> bool {
     let after = rest.get(j).copied();
     let assign_follows = after == Some(b'=') && !matches!(rest.get(j + 1), Some(b'=') | Some(b'>'));
     let is_word = std::str::from_utf8(id).is_ok_and(|w| TYPE_WORDS.contains(&w));
-    let code_punct = matches!(
-        after,
-        None | Some(b',')
-            | Some(b')')
-            | Some(b';')
-            | Some(b'{')
-            | Some(b'>')
-            | Some(b'|')
-            | Some(b'?')
-            | Some(b'[')
-            | Some(b']')
-    );
+    // A nullable type (`String?,`, `str? = null`) ends at its `?`; in
+    // `Sad?ngMdf3` the `?` is part of a value.
+    let nullable = after == Some(b'?')
+        && matches!(
+            rest.get(j + 1),
+            None | Some(b',' | b')' | b' ' | b';' | b'=' | b'>' | b'\r' | b'\n' | b']' | b'}')
+        );
+    let code_punct = nullable
+        || matches!(
+            after,
+            None | Some(b',')
+                | Some(b')')
+                | Some(b';')
+                | Some(b'{')
+                | Some(b'>')
+                | Some(b'|')
+                | Some(b'[')
+                | Some(b']')
+        );
+    // `key: String = "v"`; not `db_pw: rgp3xh8QpHJW=7vahd` (a value holding `=`).
     if assign_follows {
-        return id.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        let typeish = j > i || is_word;
+        return typeish && id.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
     }
     if is_word && (code_punct || after == Some(b'}') || after == Some(b'/')) {
+        return true;
+    }
+    // C types: `__u32,`, `uid_t;`, `uint8_t)`.
+    let c_type = (id.starts_with(b"__") || id.ends_with(b"_t")) && id.len() > 2;
+    if c_type && after.is_some() && code_punct {
         return true;
     }
     // `TokenizeResult,` / `PasswdEntry)`: a CamelCase name followed by code punctuation.
     let camel = id[0].is_ascii_uppercase()
         && id.iter().any(u8::is_ascii_lowercase)
-        && id.iter().all(u8::is_ascii_alphabetic);
+        && id.iter().all(u8::is_ascii_alphabetic)
+        && identifier_like(id);
     camel && after.is_some() && code_punct
 }
 
@@ -2228,6 +2475,21 @@ pub(crate) fn name_may_be_secret(name: &[u8]) -> bool {
 
 /// Classifies a variable / key / flag / header name.
 pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
+    // Environment-style names known not to hold secrets (`PWD`, `OLDPWD`,
+    // `SSH_AUTH_SOCK`, `XDG_SESSION_*`): the shared rule of SPEC §4 decides.
+    // Lower-case `pwd` stays a password name (MongoDB's `pwd: "…"`).
+    // The last word counts (`bin PWD` in `PATH=/usr/bin PWD=/srv/x`).
+    let tail = name
+        .rsplit(|&b| b == b' ' || b == b'\t')
+        .next()
+        .unwrap_or(name);
+    if tail
+        .iter()
+        .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && std::str::from_utf8(tail).is_ok_and(crate::known::is_known_not_secret)
+    {
+        return None;
+    }
     let comps = components(name);
     let last = comps.last()?;
     if excluded_last().contains(last.as_str()) {
@@ -2265,7 +2527,8 @@ pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
         }
         if STRONG_WORDS.iter().any(|w| {
             c == *w || (c.len() > w.len() + 1 && c.ends_with(w) && *w != "pass" && *w != "pwd")
-        }) || (c.len() > 4 && c.ends_with("pass"))
+        }) || c == "pw"
+            || (c.len() > 4 && c.ends_with("pass"))
             || (c.len() > 3 && c.ends_with("pwd"))
         {
             bump(Tier::Strong);
@@ -2302,6 +2565,10 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     if is_placeholder(v) || is_path(v) || is_url(v) || is_public_material(v) {
         return false;
     }
+    // Not for known values: an environment value is masked as it is.
+    if secret_word_phrase(v) {
+        return false;
+    }
     if !quoted && looks_like_code(v) {
         return false;
     }
@@ -2333,7 +2600,14 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             if len < 8 || spaces > 0 {
                 return false;
             }
-            if word_like(v) {
+            // Words and identifiers (`progressToken`, `same-csrf`,
+            // `StandardTokenResponse`, `io.example/serverInfo`): a token is random.
+            if word_like(v)
+                || word_segments(v).is_some_and(|s| {
+                    s.iter()
+                        .all(|s| s.len() >= 3 || s.iter().all(u8::is_ascii_digit))
+                })
+            {
                 return false;
             }
             let c = classes(v);
@@ -2489,6 +2763,10 @@ pub(crate) fn run(
             if short_word(trim(v)) {
                 return Verdict::Reject;
             }
+            // `let token: ResourceToken = …`, `static TOKEN: OnceLock<u64>`.
+            if group_alt >= 2 && ne <= secret.0 && colon_not_assignment(hay, ne, secret.0) {
+                return Verdict::Reject;
+            }
             match classify_name(&hay[ns..ne]) {
                 Some(tier) => ok(value_ok(tier, v, group_alt < 2)),
                 None => Verdict::Reject,
@@ -2505,11 +2783,24 @@ pub(crate) fn run(
             if !name_may_be_secret(&hay[ns..ne]) {
                 return Verdict::Reject;
             }
+            // `${NAME:-default}` is a shell default (its own rule masks the default).
+            if ns >= 2 && &hay[ns - 2..ns] == b"${" {
+                return Verdict::Reject;
+            }
             // `arn:aws:secretsmanager:…:secret:prod/db` names a secret, it is not one.
             if contains_arn(before_on_line(hay, ns, 96)) {
                 return Verdict::Reject;
             }
             if !quoted && colon_not_assignment(hay, ne, vs) {
+                return Verdict::Reject;
+            }
+            // `= StandardTokenResponse<A, B>`: a generic type, not a value.
+            if !quoted
+                && hay.get(ve) == Some(&b'<')
+                && hay[vs..ve]
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            {
                 return Verdict::Reject;
             }
             match classify_name(&hay[ns..ne]) {
@@ -2565,11 +2856,32 @@ pub(crate) fn run(
             {
                 return Verdict::Reject;
             }
-            if v.len() < 8 || is_placeholder(v) || looks_like_code(v) {
+            if v.len() < 8 || is_placeholder(v) || looks_like_code(v) || secret_word_phrase(v) {
                 return Verdict::Reject;
             }
+            // `Authorization::{…}` (a path), `Bearer realm="…"` /
+            // `Bearer resource_metadata="…"` (a challenge's auth-param).
+            if v[0] == b':' {
+                return Verdict::Reject;
+            }
+            if let Some(eq) = v.iter().position(|&b| b == b'=') {
+                let param = &v[..eq];
+                if !param.is_empty()
+                    && param
+                        .iter()
+                        .all(|&b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
+                    && (eq + 1 == v.len() || hay.get(secret.0 + eq + 1) == Some(&b'"'))
+                {
+                    return Verdict::Reject;
+                }
+            }
             if check == Check::BareBearer {
-                return ok(classes(v) >= 2 && entropy(v) >= 3.0);
+                // `Bearer token123`: a word and a number.
+                let letters = v.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+                let fixture = letters >= 3
+                    && v.len() - letters <= 4
+                    && v[letters..].iter().all(u8::is_ascii_digit);
+                return ok(!fixture && classes(v) >= 2 && entropy(v) >= 3.0);
             }
             ok(entropy(v) >= 2.0)
         }
@@ -2603,12 +2915,9 @@ fn split_assignment(hay: &[u8], s: usize, e: usize) -> Option<(usize, usize, usi
     while i < e && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b' ' | b'\t') {
         i += 1;
     }
-    if hay[i..e].starts_with(b":=") || hay[i..e].starts_with(b"=>") {
-        i += 2;
-    } else if i < e && matches!(hay[i], b'=' | b':') {
-        i += 1;
-    } else {
-        return None;
+    match assign_op_len(hay, i, e) {
+        0 => return None,
+        n => i += n,
     }
     while i < e && matches!(hay[i], b' ' | b'\t') {
         i += 1;

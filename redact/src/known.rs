@@ -98,6 +98,16 @@ fn matches_pattern(pattern: &str, name: &str) -> bool {
     }
 }
 
+/// Whether `name` is one of [`NOT_SECRET_NAMES`] (ignoring ASCII case): the
+/// generic assignment rule asks this too, so that `PWD=/srv/app-2024_v3` in
+/// an `env` or `ps axeww` dump is left alone, as exec's filter leaves it.
+pub(crate) fn is_known_not_secret(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    NOT_SECRET_NAMES
+        .iter()
+        .any(|pattern| matches_pattern(pattern, &upper))
+}
+
 /// Whether an environment variable name looks secret — the one rule of
 /// SPEC §4, used both for masking the executor's own environment values and
 /// for leaving variables out of exec's child environment: the name, split
@@ -114,11 +124,7 @@ fn matches_pattern(pattern: &str, name: &str) -> bool {
 /// }
 /// ```
 pub fn is_secret_env_name(name: &str) -> bool {
-    let upper = name.to_ascii_uppercase();
-    if NOT_SECRET_NAMES
-        .iter()
-        .any(|pattern| matches_pattern(pattern, &upper))
-    {
+    if is_known_not_secret(name) {
         return false;
     }
     env_name_words(name)

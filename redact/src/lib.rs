@@ -116,8 +116,11 @@
 //! (`xoxb- xoxp- xoxa- xoxr- xoxs- xoxe.`, `xapp-`), `slack-webhook`,
 //! `stripe-key` (`sk_live_ sk_test_ rk_live_ rk_test_`), `stripe-webhook-secret`,
 //! `twilio-api-key` (`SK` + 32 hex), `twilio-auth-token` (32 hex after an `AC` SID),
-//! `sendgrid-api-key` (`SG.` 22 `.` 43), `discord-bot-token` (near a token-ish
-//! keyword), `discord-webhook`, `telegram-bot-token`, `openai-api-key` (`sk-…`,
+//! `sendgrid-api-key` (`SG.` 22 `.` 43), `discord-bot-token` (the documented
+//! three parts: the bot's user id in base64 `M…`/`N…`/`O…`, a 6-character
+//! timestamp, an HMAC; found without a keyword nearby when the first part has
+//! the exact shape of the base64 of a 17-20 digit id, so JWTs and dotted text
+//! never match), `discord-webhook`, `telegram-bot-token`, `openai-api-key` (`sk-…`,
 //! `sk-proj-`, `sk-svcacct-`, `sk-admin-`), `anthropic-api-key` (`sk-ant-api03-`,
 //! `sk-ant-admin01-`…), `huggingface-token` (`hf_`), `jwt` (`eyJ….eyJ….sig`),
 //! `private-key` (PEM `-----BEGIN … PRIVATE KEY-----` blocks, RSA/EC/DSA/OPENSSH/
@@ -148,9 +151,11 @@
 //! strings in backticks): the string literal is masked, the type never is.
 //!
 //! `generic-secret`: assignments whose **name** looks secret — `password passwd
-//! passphrase pwd pass psk secret token api_key apikey access_key private_key
+//! passphrase pwd pw pass psk secret token api_key apikey access_key private_key
 //! client_secret auth credentials` and `…_KEY` with a qualifier (`signing_key`,
-//! `STRIPE_KEY`) — in env dumps, `.env`, JSON (also escaped and URL-encoded),
+//! `STRIPE_KEY`; `DB_PW`, `MYSQL_PWD`) — with any assignment operator of
+//! one table (`=`, `:`, `:=`, `=>`, PHP `.=`, Make `?=` `+=` `::=` `:::=`, JS
+//! `??=` `||=`), in env dumps, `.env`, JSON (also escaped and URL-encoded),
 //! YAML (also block scalars and `name:`/`value:` pairs), TOML, INI, XML,
 //! HCL, Python/Ruby/PHP/Go/Rust/Java literals, `{"Name": …, "Value": …}` pairs
 //! (SSM, Key Vault, HAR, Postman, ECS), `terraform output -json`, column
@@ -158,7 +163,13 @@
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
 //! `mysql -pX`, `docker login -p X`, `echo X | … --password-stdin`,
 //! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `PGPASSWORD=`), .NET/ADO
-//! connection strings (`Password=…;`), `.netrc`, SQL `IDENTIFIED BY '…'`.
+//! connection strings (`Password=…;`), `.netrc`, SQL `IDENTIFIED BY '…'`;
+//! and the literal of an env fallback (`process.env.API_TOKEN || 'v'`,
+//! `getenv('API_KEY') ?: 'v'`, `os.environ.get("TOKEN") or "v"`), of a setter
+//! call whose first argument names a secret (`System.setProperty("X_TOKEN",
+//! "v")`, `os.Setenv(…)`, `env::set_var(…)`, `define('DB_PASSWORD', 'v')`), a
+//! shell default (`${DB_PASSWORD:-v}`) and an XML element whose value is on the
+//! next line (`<password>` / `v` / `</password>`).
 //!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
 //! process's environment variables whose names look secret (a secret word
@@ -173,6 +184,16 @@
 //!
 //! # What is deliberately left alone
 //!
+//! Names known not to hold secrets, as exec's environment filter knows them
+//! (SPEC §4, [`NOT_SECRET_NAMES`]): `PWD`, `OLDPWD`, `SSH_AUTH_SOCK`,
+//! `XDG_SESSION_*`… written as environment names (upper case), so `ps axeww`
+//! and `env` output keep their working directories. Decision: lower-case
+//! `pwd` stays a password name (MongoDB's `createUser({pwd: "…"})`).
+//! Values that only stand for a secret: words one of which is a secret word
+//! (`secret-error-sentinel`, `refresh-token`, `alice-pw`), and for token-like
+//! names words and identifiers (`progressToken`, `same-csrf`,
+//! `io.example/serverInfo`) — a token is random; a password of plain words
+//! without a secret word (`correct-horse-battery-staple`) is still masked.
 //! Placeholders and references (`${DB_PASSWORD}`, `$TOKEN`, `%KEY%`,
 //! `{{ .Values.x }}`, `${{ secrets.X }}`, `<token>`, `your-api-key-here`,
 //! `xxxxxxxx`, `***`, `changeme`, `null`, `true`, empty values, `(sensitive value)`,
@@ -180,8 +201,13 @@
 //! getpass()`, `token = config.token`), type annotations (`password: str`,
 //! `pwd: *mut passwd`, `eq_token: Token![=]`, `refreshToken: string)`,
 //! `key: Option<T>`: after `name:` a reference, pointer, generic, macro,
-//! primitive type or a CamelCase name followed by code punctuation is a
-//! type), paths (`Token::Semi`), grep-style `path:LINE:` / `path-LINE-`
+//! primitive type, a C type (`__u32`, `uid_t`), a nullable type (`String?,`)
+//! or a CamelCase name followed by code punctuation is a type; so is
+//! `NAME: T = …` when a space comes before the `=`, not `pw: rgp3xh8Q=7v`),
+//! `Authorization::{…}` paths, challenge parameters (`Bearer realm="…"`,
+//! `Bearer resource_metadata="…"`), names ending in what the value is not
+//! (`…_FIELD`, `…_TYPE`, `…_HEADER`, `…_INFO`, `META_KEY`, `progress_token`),
+//! paths (`Token::Semi`), grep-style `path:LINE:` / `path-LINE-`
 //! prefixes (kept, so grep output keeps its line numbers), names whose last
 //! word says what the value is not (`token_count`, `key_id`, `secret_name`,
 //! `authDomain`, `next_page_token`: their keyword hits are dropped before

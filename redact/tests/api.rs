@@ -14,10 +14,17 @@ fn redactor() -> Redactor {
 
 // ---------------------------------------------------------------------------- corpus
 
+/// The labelled corpus, exact: every secret record loses all its secrets and
+/// keeps what it must keep (types, grep prefixes, `PWD`), and no clean record
+/// changes at all. A regression of one record fails.
 #[test]
 fn corpus_recall_and_false_positives() {
     let redactor = redactor();
-    let secrets = corpus::secret_records(0x5EC2E7, 3);
+    // Three fixed seeds: each gives other secrets in the same contexts.
+    let secrets: Vec<corpus::Record> = [0x5EC2E7, 2, 3]
+        .into_iter()
+        .flat_map(|seed| corpus::secret_records(seed, 3))
+        .collect();
     let mut missed = Vec::new();
     let mut families = std::collections::BTreeSet::new();
     let mut contexts = std::collections::BTreeSet::new();
@@ -25,11 +32,15 @@ fn corpus_recall_and_false_positives() {
         families.insert(rec.family);
         contexts.insert(rec.context);
         let out = redactor.redact(&rec.text);
-        if rec.must_hide.iter().any(|s| corpus::survives(&out, s)) {
+        if rec.must_hide.iter().any(|s| corpus::survives(&out, s))
+            || rec.must_keep.iter().any(|k| !out.contains(k.as_str()))
+        {
             missed.push((rec, out.into_owned()));
         }
     }
-    let clean = corpus::clean_records(0xC1EA7, 600);
+    let mut clean = corpus::clean_records(0xC1EA7, 600);
+    clean.extend(corpus::clean_records(5, 600));
+    clean.extend(corpus::hard_clean_records());
     let mut changed = Vec::new();
     for rec in &clean {
         let out = redactor.redact(&rec.text);
@@ -37,20 +48,23 @@ fn corpus_recall_and_false_positives() {
             changed.push((rec, out.into_owned()));
         }
     }
-    let recall = 1.0 - missed.len() as f64 / secrets.len() as f64;
-    let fp = changed.len() as f64 / clean.len() as f64;
     println!(
-        "corpus: {} families x {} contexts = {} secret records, recall {:.2}% ({} missed); \
-         {} clean records, {:.2}% changed ({})",
+        "corpus: {} families x {} contexts = {} secret records, {} missed; \
+         {} clean records, {} changed",
         families.len(),
         contexts.len(),
         secrets.len(),
-        recall * 100.0,
         missed.len(),
         clean.len(),
-        fp * 100.0,
         changed.len()
     );
+    let mut by_place = std::collections::BTreeMap::new();
+    for (rec, _) in &missed {
+        *by_place.entry((rec.family, rec.context)).or_insert(0) += 1;
+    }
+    for ((family, context), n) in &by_place {
+        println!("missed {n}: {family} in {context}");
+    }
     for (rec, out) in missed.iter().take(20) {
         println!(
             "MISSED {} in {}:\n{}\n---- out:\n{}\n====",
@@ -73,8 +87,20 @@ fn corpus_recall_and_false_positives() {
             .len();
         assert!(n >= 10, "{} only in {n} contexts", f.name);
     }
-    assert!(recall >= 0.99, "recall {recall}");
-    assert!(fp <= 0.005, "false positives {fp}");
+    assert_eq!(
+        missed.len(),
+        0,
+        "{} of {} secret records missed",
+        missed.len(),
+        secrets.len()
+    );
+    assert_eq!(
+        changed.len(),
+        0,
+        "{} of {} clean records changed",
+        changed.len(),
+        clean.len()
+    );
 }
 
 // ---------------------------------------------------------------------------- behaviour
@@ -764,7 +790,7 @@ proptest! {
     }
 
     #[test]
-    fn prop_no_keyword_means_unchanged_and_borrowed(t in "[bcdfhjlmnuvwxyz0-9 \n,;!?()]{0,400}") {
+    fn prop_no_keyword_means_unchanged_and_borrowed(t in "[bcdfhjluvwxyz0-9 \n,;!?()]{0,400}") {
         let r = redactor();
         match r.redact(&t) {
             Cow::Borrowed(b) => prop_assert_eq!(b, t.as_str()),
@@ -803,7 +829,7 @@ proptest! {
 fn no_keyword_alphabet_cannot_form_a_keyword() {
     // Guards `prop_no_keyword_means_unchanged_and_borrowed`: every built-in
     // keyword needs a character outside the alphabet used there.
-    let alphabet = "bcdfhjlmnuvwxyz0123456789 \n,;!?()";
+    let alphabet = "bcdfhjluvwxyz0123456789 \n,;!?()";
     for rule in RuleSet::builtin().iter() {
         for k in rule.keywords() {
             assert!(
@@ -1128,4 +1154,645 @@ fn vendor_families_of_issue_15() {
     // An unsigned two-part JWT.
     let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIiwiYWRtaW4iOnRydWV9";
     assert_eq!(r.redact(&format!("token {jwt}")), "token [REDACTED:jwt]");
+}
+
+// ---------------------------------------------------------------------------- issue 15: contexts
+
+/// Asserts that each input masks exactly the value `v` (every occurrence,
+/// as `[REDACTED:generic-secret]`) and keeps everything else.
+fn assert_masks_value(r: &Redactor, inputs: &[String], v: &str) {
+    for input in inputs {
+        assert_eq!(
+            r.redact(input),
+            input.replace(v, "[REDACTED:generic-secret]"),
+            "{input}"
+        );
+    }
+}
+
+fn assert_unchanged(r: &Redactor, inputs: &[&str]) {
+    for input in inputs {
+        assert_eq!(r.redact(input), *input, "{input}");
+    }
+}
+
+#[test]
+fn js_env_fallbacks_mask_the_literal() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("const token = process.env.API_TOKEN || '{v}';"),
+        format!("const key = process.env.STRIPE_KEY ?? \"{v}\";"),
+        format!("  apiKey: process.env[\"OPENAI_API_KEY\"] || `{v}`,"),
+        format!("const secret = import.meta.env.VITE_CLIENT_SECRET ?? '{v}';"),
+        format!("let tok = Deno.env.get(\"GITHUB_TOKEN\") ?? \"{v}\";"),
+        format!("token = os.environ.get(\"API_TOKEN\") or \"{v}\""),
+        format!("token = os.getenv('SLACK_BOT_TOKEN') or '{v}'"),
+        format!("$key = getenv('API_KEY') ?: '{v}';"),
+        format!("$pass = $_ENV['DB_PASSWORD'] ?? '{v}';"),
+        format!("val key = System.getenv(\"SERVICE_API_KEY\") ?: \"{v}\""),
+        format!("token = ENV[\"AUTH_TOKEN\"] || \"{v}\""),
+        format!("token ||= \"{v}\""),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "const token = process.env.API_TOKEN || '';",
+            "const apiKey = process.env.OPENAI_API_KEY ?? undefined;",
+            "token = os.environ.get(\"GITHUB_TOKEN\") or None",
+            "const key = process.env.API_KEY || 'your-api-key-here';",
+            "const port = process.env.PORT || '8080';",
+            "const t = options.token || 'anonymous';",
+        ],
+    );
+}
+
+#[test]
+fn php_assignments_and_appends() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("$password = '{v}';"),
+        format!("$db_pass = \"{v}\";"),
+        format!("$password .= '{v}';"),
+        format!("$secret.='{v}';"),
+        format!("define('DB_PASSWORD', '{v}');"),
+        format!("$config['api_key'] = \"{v}\";"),
+        format!("'password' => '{v}',"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "$password .= $chars[random_int(0, $max)];",
+            "$password = $_POST['password'];",
+            "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+        ],
+    );
+}
+
+#[test]
+fn make_assignment_operators() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("API_TOKEN ::= {v}"),
+        format!("API_TOKEN :::= {v}"),
+        format!("API_TOKEN ?= {v}"),
+        format!("API_TOKEN += {v}"),
+        format!("API_TOKEN := {v}"),
+        format!("export REGISTRY_PASSWORD ?= {v}"),
+        format!("override DEPLOY_KEY ::= {v}"),
+        format!("DB_PASSWORD?={v}"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "API_KEY ?= $(shell cat .api-key)",
+            "TOKEN ::= $(TOKEN_FROM_VAULT)",
+            "CFLAGS += -O2 -Wall",
+            "TOKEN_FILE ?= /run/secrets/token",
+        ],
+    );
+}
+
+#[test]
+fn set_property_and_env_setters() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("System.setProperty(\"X_TOKEN\", \"{v}\");"),
+        format!("System.setProperty(\"db.password\", \"{v}\");"),
+        format!("System.setProperty( 'api.key' , '{v}' );"),
+        format!("os.Setenv(\"API_TOKEN\", \"{v}\")"),
+        format!("std::env::set_var(\"GITHUB_TOKEN\", \"{v}\");"),
+        format!("os.environ.setdefault(\"OPENAI_API_KEY\", \"{v}\")"),
+        format!("token = os.getenv('SLACK_TOKEN', '{v}')"),
+        format!("Environment.SetEnvironmentVariable(\"CLIENT_SECRET\", \"{v}\");"),
+        format!("props.setProperty(\"mail.smtp.password\", \"{v}\");"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "System.setProperty(\"javax.net.ssl.trustStorePassword\", System.getenv(\"TRUST_PW\"));",
+            "os.Setenv(\"API_TOKEN\", token)",
+            "t(\"auth.password\", \"Password\")",
+            "log.info(\"token\", \"Token refreshed for user\")",
+            "Buffer.from(\"secret\", \"utf-8\")",
+            "System.setProperty(\"token.ttl\", \"3600\");",
+        ],
+    );
+}
+
+#[test]
+fn xml_value_on_the_next_line() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("<password>\n   {v}\n</password>"),
+        format!("<settings>\n  <server>\n    <password>\n      {v}\n    </password>\n  </server>\n</settings>\n"),
+        format!("<db-password encrypted=\"false\">\r\n\t{v}\r\n</db-password>\r\n"),
+        format!("<apiKey>\n{v}\n</apiKey>"),
+        format!("<client_secret>  \n    {v}   \n  </client_secret>"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "<password>\n  <value>${DB_PASSWORD}</value>\n</password>\n",
+            "<token>\n    {{ token }}\n</token>\n",
+            "<secret>\n    The secret is used for signing cookies.\n</secret>\n",
+            "<password/>\n  hunter2-Zq9vK2mL\n</x>",
+            "<password-policy>\n   minLength12\n</password-policy>",
+        ],
+    );
+}
+
+#[test]
+fn shell_defaults_mask_the_default() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("      POSTGRES_PASSWORD: ${{POSTGRES_PASSWORD:-{v}}}"),
+        format!("export API_TOKEN=\"${{API_TOKEN:={v}}}\""),
+        format!("token=${{GITHUB_TOKEN-{v}}}"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-}",
+            "      TOKEN_TTL: ${TOKEN_TTL:-3600}",
+            "      DB_PASSWORD: ${DB_PASSWORD:-changeme}",
+            "      API_KEY: ${API_KEY:-$(cat /run/secrets/api_key)}",
+            "      API_KEY: ${API_KEY:?API_KEY is required}",
+        ],
+    );
+}
+
+#[test]
+fn pw_and_pwd_names_are_passwords() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("DB_PW={v}"),
+        format!("MYSQL_PWD={v}"),
+        format!("export ADMIN_PW='{v}'"),
+        format!("  db_pw: {v}"),
+        format!("{{\"smtp_pw\": \"{v}\"}}"),
+        format!("GET /login?user=bob&pw={v} HTTP/1.1"),
+        format!("db.createUser({{user: \"app\", pwd: \"{v}\", roles: []}})"),
+        format!("--db-pw={v}"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "lib/auth/password.ts:33:export function hash(pw: string): string {",
+            "        pub pw_passwd: *mut c_char,",
+            "Run pwd to print the working directory.",
+        ],
+    );
+}
+
+/// `PWD` and `OLDPWD` (and the other names SPEC §4 knows not to hold
+/// secrets) are left alone by the generic rule, as by `is_secret_env_name`:
+/// `ps axeww` and `env` output keep their working directories.
+#[test]
+fn working_directory_variables_are_not_secrets() {
+    let r = redactor();
+    for name in [
+        "PWD",
+        "OLDPWD",
+        "SSH_AUTH_SOCK",
+        "XAUTHORITY",
+        "GPG_AGENT_INFO",
+    ] {
+        assert!(!toolexec_redact::is_secret_env_name(name), "{name}");
+        for value in [
+            "/srv/app-2024_v3/x9Kq",
+            "/tmp/ssh-XXXXabc12DeF/agent.1234",
+            "/home/u/Zq9vK2mL7pXw4Rt8",
+        ] {
+            for line in [
+                format!("{name}={value}"),
+                format!("export {name}='{value}'"),
+                format!(" 4242 ?        Ss     0:00 /usr/bin/api PATH=/usr/bin {name}={value} HOME=/root"),
+            ] {
+                assert_eq!(r.redact(&line), line, "{line}");
+            }
+        }
+    }
+    // The secrets on the same `ps` line are still masked.
+    let line = " 4242 ?        Ss     0:00 api PWD=/srv/app-2024_v3 OLDPWD=/srv/x_9Kq2 DB_PASSWORD=Zq9vK2mL7pXw4Rt8 HOME=/root";
+    assert_eq!(
+        r.redact(line),
+        line.replace("Zq9vK2mL7pXw4Rt8", "[REDACTED:generic-secret]")
+    );
+    assert!(toolexec_redact::is_secret_env_name("MYSQL_PWD"));
+    assert!(toolexec_redact::is_secret_env_name("DB_PW"));
+}
+
+#[test]
+fn go_raw_strings_in_backticks() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("var password string = `{v}`"),
+        format!("const apiKey string = `{v}`"),
+        format!("\tvar tok string = `{v}`"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &["var password string", "const tokenKind string = `ident`"],
+    );
+}
+
+#[test]
+fn unsigned_two_part_jwts() {
+    let r = redactor();
+    for jwt in [
+        "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIiwiYWRtaW4iOnRydWV9",
+        "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJpc3MiOiJhY21lIiwiZXhwIjoxNzE2MjQyNjIyfQ.",
+    ] {
+        for (input, want) in [
+            (format!("token {jwt}"), "token [REDACTED:jwt]".to_string()),
+            (
+                format!("{{\"id_token\":\"{jwt}\"}}"),
+                "{\"id_token\":\"[REDACTED:jwt]\"}".to_string(),
+            ),
+            (
+                format!("Cookie: session={jwt}"),
+                "Cookie: session=[REDACTED:jwt]".to_string(),
+            ),
+        ] {
+            assert_eq!(r.redact(&input), want, "{input}");
+        }
+    }
+    // A JWT header alone is no secret.
+    assert_unchanged(
+        &r,
+        &["alg header: eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ kid=1"],
+    );
+}
+
+// ---------------------------------------------------------------------------- issue 15: false positives
+
+#[test]
+fn fp_refresh_token_parameter_type() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "async refreshToken(refreshToken: string): Promise<void> {",
+            "  refreshToken(refreshToken: string) {",
+            "function rotate(accessToken: string, refreshToken: string): Tokens {",
+            "  constructor(private readonly apiKey: string) {}",
+        ],
+    );
+}
+
+#[test]
+fn fp_firebase_auth_domain() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "  authDomain: \"acme-prod.firebaseapp.com\",",
+            "const firebaseConfig = { authDomain: \"my-app-7f3a2.firebaseapp.com\", projectId: \"my-app-7f3a2\" };",
+            "AUTH_DOMAIN=login.example-2024.auth0.com",
+        ],
+    );
+}
+
+#[test]
+fn fp_prose_password_combination() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "Invalid username/password combination.",
+            "Error: wrong password combination. Please try again.",
+            "The password combination you entered is incorrect.",
+        ],
+    );
+}
+
+#[test]
+fn fp_maven_coordinates() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "<artifactId>io.jsonwebtoken:jjwt-jackson-0.11.2</artifactId>",
+            "implementation 'io.jsonwebtoken:jjwt-jackson:0.11.2'",
+            "[INFO] +- io.jsonwebtoken:jjwt-api:jar:0.12.5:compile",
+            "    <dependency>io.jsonwebtoken:jjwt-impl:0.12.6</dependency>",
+        ],
+    );
+}
+
+#[test]
+fn fp_curl_user_placeholder() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "curl -u <user:password> https://api.example.com",
+            "Usage: curl -u <username:token> https://registry.example.com/v2/",
+            "curl --user '<user>:<password>' https://x.example.com",
+        ],
+    );
+}
+
+#[test]
+fn fp_percent_variables() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "password=%TestSourcePassword%",
+            "set PASSWORD=%DB_PASSWORD%",
+            "<add key=\"ApiKey\" value=\"%ApiKey%\" />",
+        ],
+    );
+}
+
+#[test]
+fn fp_json_field_names_that_are_not_secrets() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "{\"token_count\": 1532, \"max_tokens\": 4096, \"next_page_token\": \"CAESEQoPCgt0b2tlbi0xMjM0EAE\", \"key_id\": \"k-7f3a2b9c\"}",
+            "{\"secret_name\": \"prod/db\", \"key_type\": \"RSA\", \"token_type\": \"Bearer\", \"expires_in\": 3599}",
+            "{\"nextPageToken\": \"AJ3kd83JdkX0aPq\", \"pageToken\": \"b2Zmc2V0PTIw\"}",
+        ],
+    );
+}
+
+// ---------------------------------------------------------------------------- proptest seeds
+
+// Every shrunk case of `api.proptest-regressions`, as a named test. The
+// `seed, family` cases of `prop_embedded_secret_never_survives` name the
+// family by the index it had when the seed was recorded (the 33 families of
+// the corpus then, `family % 33`); the `t` cases are `prop_idempotent`'s,
+// checked here for idempotence and for streaming equal to one-shot.
+
+/// `prop_embedded_secret_never_survives` with an empty filler.
+fn embedded_seed(family: &str, seed: u64) {
+    let fams = corpus::families();
+    let f = fams
+        .iter()
+        .find(|f| f.name == family)
+        .expect("family of the seed");
+    let mut rng = corpus::Rng::new(seed);
+    let s = (f.gen)(&mut rng);
+    // The property's text: filler[..at] + " " + secret + " " + filler[at..].
+    let text = format!(" {} ", corpus::minimal(f, &s));
+    let out = redactor().redact(&text).into_owned();
+    for h in corpus::minimal_hidden(f, &s) {
+        assert!(
+            !corpus::survives(&out, &h),
+            "{family} survived in {text:?} -> {out:?}"
+        );
+    }
+    assert_eq!(redactor().redact(&out), out, "not idempotent");
+}
+
+/// `prop_idempotent` on `t`, and the stream of `t` equals one-shot.
+fn idempotent_seed(t: &str) {
+    let r = redactor();
+    let once = r.redact(t).into_owned();
+    assert_eq!(r.redact(&once), once);
+    for chunk in [1, 7, 64] {
+        assert_eq!(
+            stream(&r, t.as_bytes(), vec![3, 1, 5], chunk),
+            once.as_bytes()
+        );
+    }
+}
+
+#[test]
+fn seed_azure_storage_key_2361590265952577498() {
+    embedded_seed("azure-storage-key", 2361590265952577498);
+}
+
+#[test]
+fn seed_discord_webhook_0() {
+    embedded_seed("discord-webhook", 0);
+}
+
+#[test]
+fn seed_aws_session_token_3584985462024188760() {
+    embedded_seed("aws-session-token", 3584985462024188760);
+}
+
+#[test]
+fn seed_aws_secret_access_key_3175408187848277408() {
+    embedded_seed("aws-secret-access-key", 3175408187848277408);
+}
+
+#[test]
+fn seed_bearer_token_122889887115537145() {
+    embedded_seed("bearer-token", 122889887115537145);
+}
+
+#[test]
+fn seed_npm_token_16755738237393175377() {
+    embedded_seed("npm-token", 16755738237393175377);
+}
+
+#[test]
+fn seed_generic_password_15106854975325140129() {
+    embedded_seed("generic-password", 15106854975325140129);
+}
+
+#[test]
+fn seed_slack_token_1681810980024546398() {
+    embedded_seed("slack-token", 1681810980024546398);
+}
+
+#[test]
+fn seed_bearer_token_5607788393303251231() {
+    embedded_seed("bearer-token", 5607788393303251231);
+}
+
+#[test]
+fn seed_aws_access_key_id_8690761672386853908() {
+    embedded_seed("aws-access-key-id", 8690761672386853908);
+}
+
+#[test]
+fn seed_generic_password_10085521258798858505() {
+    embedded_seed("generic-password", 10085521258798858505);
+}
+
+#[test]
+fn seed_generic_password_4740250704161354977() {
+    embedded_seed("generic-password", 4740250704161354977);
+}
+
+#[test]
+fn seed_generic_password_14020471628304711579() {
+    embedded_seed("generic-password", 14020471628304711579);
+}
+
+#[test]
+fn seed_slack_app_token_12144092632595830278() {
+    embedded_seed("slack-app-token", 12144092632595830278);
+}
+
+#[test]
+fn seed_bearer_token_16702887072388714987() {
+    embedded_seed("bearer-token", 16702887072388714987);
+}
+
+#[test]
+fn seed_slack_webhook_then_authorization_words() {
+    idempotent_seed("ahttps://hooks.slack.com/services/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Authorization: passwordAuthorization: Auser:");
+}
+
+#[test]
+fn seed_aws_secret_then_pem_and_bearer() {
+    idempotent_seed("AWS_SECRET_ACCESS_KEY=xPRi8zsSZxCEZqz1pOoGLK+P4GQ84rHgm+T6lOOV-----BEGIN RSA PRIVATE KEY-----Bearer \n00A0aa0Aa/AaA+0Aa0+A0AAnpm_lJXkqKFytBdwUJrnwgiaCvqZ0Z8rxl0OIwsPpypi-AgEIcHlwaS5vcmcax0QaRLmht-1atl239cil4s6bF5OaZ2dMXGAcdQJ0CiN8wgnGLGbupDQ9_-MxnKDV7VFbVd_T7vyaYEUszije4QAB4ssf7hiBGZnQ57kvu0tFkJECLp16VruvB_ynNHdf11iAcmwgC0dM5tlapkkVuOAwTU-ZYUZbvBF0aClwaQCL");
+}
+
+#[test]
+fn seed_password_then_aws_key_id_and_open_marker() {
+    idempotent_seed("password=qr?^aguvd+7MFjmqorUpassword.AKIAJP7Z6EZ4DHRTMTGY[REDACTED:");
+}
+
+#[test]
+fn seed_github_token_between_markers() {
+    idempotent_seed("passwordpassword==://[REDACTED:A.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://[REDACTED:generic-secret]");
+}
+
+#[test]
+fn seed_docker_token_sig_and_azure_key_before_marker() {
+    idempotent_seed("dckr_pat_lCGyLee5zNTrT6QndyzW9hwBW8bsig=AZURE_STORAGE_KEY=jg7IBTg53zcj2ucBx0jW/QGRFOpSGAQLs92pqc9PFSDb1a4oZNiWD4VyNT3RAiGnQw5L5QhVAFnt/IFEg1h6dw==://[REDACTED:generic-secret]");
+}
+
+#[test]
+fn seed_cookie_with_open_marker() {
+    idempotent_seed("Cookie: session=a0+0aA;=[REDACTED:Cookie: session=--password ");
+}
+
+// ---------------------------------------------------------------------------- issue 15: Discord, real code
+
+/// A Discord bot token in its documented format: the base64 of the bot's
+/// user id, a 6-character timestamp, an HMAC.
+fn discord_token(id: &str, seed: u64, mac_len: usize) -> String {
+    let first = corpus::b64(id.as_bytes(), false, false);
+    let b64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    format!(
+        "{first}.{}.{}",
+        body(b64url, 6, seed),
+        body(b64url, mac_len, seed + 1)
+    )
+}
+
+#[test]
+fn discord_bot_tokens_without_a_keyword_nearby() {
+    let r = redactor();
+    let ids = [
+        "80351110224678912",    // 17 digits
+        "175928847299117063",   // 18
+        "987654321012345678",   // 18, leading 9
+        "1234567890123456789",  // 19
+        "12345678901234567890", // 20
+        "41771983423143937",
+    ];
+    for (i, id) in ids.iter().enumerate() {
+        for mac_len in [27, 38] {
+            let tok = discord_token(id, i as u64 * 7 + mac_len as u64, mac_len);
+            for (input, want) in [
+                (tok.clone(), "[REDACTED:discord-bot-token]".to_string()),
+                (
+                    format!("client.run('{tok}')"),
+                    "client.run('[REDACTED:discord-bot-token]')".to_string(),
+                ),
+                (
+                    format!("{{\"value\": \"{tok}\"}}"),
+                    "{\"value\": \"[REDACTED:discord-bot-token]\"}".to_string(),
+                ),
+                (
+                    format!("export DSC={tok}"),
+                    "export DSC=[REDACTED:discord-bot-token]".to_string(),
+                ),
+                (
+                    format!("bot.login(\"{tok}\");"),
+                    "bot.login(\"[REDACTED:discord-bot-token]\");".to_string(),
+                ),
+                (
+                    format!("  - {tok}\n"),
+                    "  - [REDACTED:discord-bot-token]\n".to_string(),
+                ),
+            ] {
+                assert_eq!(r.redact(&input), want, "{id} {input}");
+            }
+        }
+    }
+    // Look-alikes: JWTs, dotted versions and names, base64 that is not of digits.
+    assert_unchanged(
+        &r,
+        &[
+            "see docs.rs/tokio/1.38.0/tokio/index.html for the context of syntax.Monday",
+            "MTIzNDU2Nzg5MDEy.abcdef.ghijklmnopqrstuvwxyzABCDEFG",
+            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldY.abcdef.ghijklmnopqrstuvwxyzABCDEFG",
+            "com.example.service.internal.ApplicationContextInitializer.initialize",
+            "index.context.syntax.NDEx.NTEx",
+        ],
+    );
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+    assert_eq!(r.redact(jwt), "[REDACTED:jwt]");
+}
+
+/// Lines of real Rust sources (crates of the cargo registry) that hold no
+/// secret: types, paths, challenge parameters, field names, protocol keys.
+#[test]
+fn real_source_code_is_left_alone() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "    ///     Win32::Security::Authorization::{SetSecurityInfo, SE_KERNEL_OBJECT},",
+            "        colon2_token: node.colon2_token,",
+            "        or1_token: node.or1_token,",
+            "pub log_passwd: __u32,",
+            "    pub pw_uid: uid_t,",
+            "    const PROGRESS_TOKEN_FIELD: &str = \"progressToken\";",
+            "    const META_KEY_PROTOCOL_VERSION: &str = \"io.modelcontextprotocol/protocolVersion\";",
+            "    const META_KEY_CLIENT_INFO: &str = \"io.modelcontextprotocol/clientInfo\";",
+            "const SERVER_INFO_META_KEY: &str = \"io.modelcontextprotocol/serverInfo\";",
+            "        static TOKEN: OnceLock<u64> = OnceLock::new();",
+            "    pub const STOP_REASON_END_MAX_TOKEN: &str = \"maxTokens\";",
+            "const ID_JAG_TOKEN_TYPE: &str = \"urn:ietf:params:oauth:token-type:id-jag\";",
+            "        let token: ResourceTokenResponse = post_form(",
+            "pub type OAuthTokenResponse = StandardTokenResponse<VendorExtraTokenFields, BasicTokenType>;",
+            "        r#\"Bearer resource_metadata=\"/.well-known/oauth-protected-resource\"\"#,",
+            "WWW-Authenticate: Bearer realm=\"api\", error=\"invalid_token\"",
+            "    json!({\"access_token\":\"resource-token\",\"token_type\":\"Bearer\",\"expires_in\":300})",
+            "                    \"refresh_token\": \"initial-refresh-token\",",
+            "            client_secret: \"super-secret\".to_string(),",
+            "    const SECRET: &str = \"secret-error-sentinel\";",
+            "        let creds = StoredCredentials {",
+            "        let csrf_key = \"same-csrf\";",
+            "        const API_KEY_HEADER: &str = \"x-api-key\";",
+            "        \"progressToken\": \"progress-1\",",
+            "         &username=alice&password=alice-pw&grant_type=password&scope=openid+profile\"",
+            "        \"access_token\": \"m2m-access-token-12345\",",
+            "        HeaderValue::from_static(\"Bearer token123\"),",
+        ],
+    );
+    // Values that are secrets stay masked next to such code.
+    let r = redactor();
+    assert_eq!(
+        r.redact("    const SECRET: &str = \"hN4kTq8ZrW2mLx7Pb5Vc\";"),
+        "    const SECRET: &str = \"[REDACTED:generic-secret]\";"
+    );
+    assert_eq!(
+        r.redact("password = \"correct-horse-battery-staple\""),
+        "password = \"[REDACTED:generic-secret]\""
+    );
+    assert_eq!(
+        r.redact("    colon2_token: \"hunter2.prod\","),
+        "    colon2_token: \"[REDACTED:generic-secret]\","
+    );
 }

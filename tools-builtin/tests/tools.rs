@@ -2008,3 +2008,17 @@ async fn odd_names_are_listed_one_a_line_and_read_back() {
         "bad\\xffname.txt:1:invalid utf-8 name\ntwo\\x0alines.txt:1:newline name"
     );
 }
+
+/// The shrunk case of `tools.proptest-regressions` for
+/// `jail_never_resolves_outside_the_root` (`parts = ["out"]`, relative): `out`
+/// is a link to a directory outside the root, so the jail refuses it.
+#[test]
+fn seed_a_relative_outward_link_is_refused() {
+    let world = jail_world();
+    let jail = Jail::new(world.root.path()).unwrap();
+    let resolved = jail.resolve("out");
+    assert!(
+        resolved.is_err(),
+        "the outward link `out` resolved to {resolved:?}"
+    );
+}

@@ -14,6 +14,7 @@ pub const HEX: &str = "0123456789abcdef";
 pub const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 pub const B64: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 pub const B64URL: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+pub const UPPER_D: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 pub const BASE32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
 impl Rng {
@@ -188,10 +189,13 @@ fn github_classic(r: &mut Rng) -> Secret {
 }
 
 fn discord_bot(r: &mut Rng) -> Secret {
-    let id = format!("{}{}", r.range(1, 9), r.chars(DIGITS, 17));
+    // User ids of 17 to 20 digits.
+    let n = r.range(16, 19);
+    let id = format!("{}{}", r.range(1, 9), r.chars(DIGITS, n));
     let first = b64(id.as_bytes(), true, false);
     let ts = r.chars(B64URL, 6);
-    let mac = r.chars(B64URL, 38);
+    let mac_len = *r.pick(&[27, 38]);
+    let mac = r.chars(B64URL, mac_len);
     Secret::plain(format!("{first}.{ts}.{mac}"))
 }
 
@@ -269,7 +273,8 @@ pub fn password(r: &mut Rng) -> String {
             p.chars().any(|c| c.is_ascii_uppercase()),
             p.chars().any(|c| c.is_ascii_digit()),
         ];
-        if classes.iter().all(|&x| x) && !p.ends_with(['.', '-', '_']) {
+        // Tools read a leading `-` as a flag: such passwords are not used.
+        if classes.iter().all(|&x| x) && !p.ends_with(['.', '-', '_']) && !p.starts_with('-') {
             return p;
         }
     }
@@ -506,7 +511,8 @@ pub fn families() -> Vec<Family> {
         },
         Family {
             name: "discord-bot-token",
-            kind: Kind::ContextToken,
+            // Found by its format alone (the base64 of the bot's user id).
+            kind: Kind::Token,
             env: "DISCORD_BOT_TOKEN",
             key: "bot_token",
             header: None,
@@ -651,6 +657,469 @@ pub fn families() -> Vec<Family> {
                 )
             },
         },
+        Family {
+            name: "generic-pw",
+            kind: Kind::Password,
+            env: "DB_PW",
+            key: "db_pw",
+            header: None,
+            gen: |r| Secret::plain(password(r)),
+        },
+        Family {
+            name: "mysql-pwd",
+            kind: Kind::Password,
+            env: "MYSQL_PWD",
+            key: "pwd",
+            header: None,
+            gen: |r| Secret::plain(password(r)),
+        },
+        Family {
+            name: "okta-token",
+            kind: Kind::ContextToken,
+            env: "OKTA_API_TOKEN",
+            key: "okta_token",
+            header: None,
+            gen: |r| Secret::plain(format!("00{}", r.chars(&format!("{ALNUM}-_"), 40))),
+        },
+        Family {
+            name: "vault-legacy-token",
+            kind: Kind::ContextToken,
+            env: "VAULT_TOKEN",
+            key: "vault_token",
+            header: Some("X-Vault-Token"),
+            gen: |r| Secret::plain(format!("s.{}", r.chars(ALNUM, 24))),
+        },
+        Family {
+            name: "heroku-legacy-key",
+            kind: Kind::ContextToken,
+            env: "HEROKU_API_KEY",
+            key: "heroku_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}-{}-{}-{}-{}",
+                    r.chars(HEX, 8),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 12)
+                ))
+            },
+        },
+        Family {
+            name: "grafana-legacy-key",
+            kind: Kind::Token,
+            env: "GRAFANA_API_KEY",
+            key: "grafana_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(b64(
+                    format!(
+                        "{{\"k\":\"{}\",\"n\":\"ci-{}\",\"id\":{}}}",
+                        r.chars(ALNUM, 32),
+                        r.chars(LOWER, 6),
+                        r.range(1, 99)
+                    )
+                    .as_bytes(),
+                    false,
+                    true,
+                ))
+            },
+        },
+        Family {
+            name: "mailgun-pubkey",
+            kind: Kind::Token,
+            env: "MAILGUN_PUBLIC_KEY",
+            key: "mailgun_public_key",
+            header: None,
+            gen: |r| Secret::plain(format!("pubkey-{}", r.chars(HEX, 32))),
+        },
+        Family {
+            name: "clojars-token",
+            kind: Kind::Token,
+            env: "LEIN_PASSWORD",
+            key: "deploy_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "CLOJARS_{}",
+                    r.chars("abcdefghijklmnopqrstuvwxyz0123456789", 60)
+                ))
+            },
+        },
+        Family {
+            name: "duffel-token",
+            kind: Kind::Token,
+            env: "DUFFEL_ACCESS_TOKEN",
+            key: "duffel_access_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "duffel_{}_{}",
+                    r.pick(&["test", "live"]),
+                    r.chars(ALNUM, 43)
+                ))
+            },
+        },
+        Family {
+            name: "easypost-token",
+            kind: Kind::Token,
+            env: "EASYPOST_API_KEY",
+            key: "easypost_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}{}",
+                    r.pick(&["EZAK", "EZTK"]),
+                    r.chars(ALNUM, 54)
+                ))
+            },
+        },
+        Family {
+            name: "flutterwave-key",
+            kind: Kind::Token,
+            env: "FLW_SECRET_KEY",
+            key: "flw_secret_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "FLWSECK{}-{}-X",
+                    r.pick(&["", "_TEST"]),
+                    r.chars("abcdefgh0123456789", 32)
+                ))
+            },
+        },
+        Family {
+            name: "frameio-token",
+            kind: Kind::Token,
+            env: "FRAMEIO_TOKEN",
+            key: "frameio_token",
+            header: None,
+            gen: |r| Secret::plain(format!("fio-u-{}", r.chars(B64URL, 64))),
+        },
+        Family {
+            name: "prefect-token",
+            kind: Kind::Token,
+            env: "PREFECT_API_KEY",
+            key: "prefect_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("pnu_{}", r.chars(ALNUM, 36))),
+        },
+        Family {
+            name: "readme-api-key",
+            kind: Kind::Token,
+            env: "README_API_KEY",
+            key: "readme_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "rdme_{}",
+                    r.chars("abcdefghijklmnopqrstuvwxyz0123456789", 70)
+                ))
+            },
+        },
+        Family {
+            name: "brevo-api-key",
+            kind: Kind::Token,
+            env: "BREVO_API_KEY",
+            key: "brevo_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}-{}-{}",
+                    r.pick(&["xkeysib", "xsmtpsib"]),
+                    r.chars(HEX, 64),
+                    r.chars(ALNUM, 16)
+                ))
+            },
+        },
+        Family {
+            name: "shippo-token",
+            kind: Kind::Token,
+            env: "SHIPPO_API_TOKEN",
+            key: "shippo_api_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "shippo_{}_{}",
+                    r.pick(&["live", "test"]),
+                    r.chars(HEX, 40)
+                ))
+            },
+        },
+        Family {
+            name: "defined-networking-token",
+            kind: Kind::Token,
+            env: "DNKEY",
+            key: "dn_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "dnkey-{}-{}",
+                    r.chars("abcdefghijklmnopqrstuvwxyz0123456789", 26),
+                    r.chars("abcdefghijklmnopqrstuvwxyz0123456789", 52)
+                ))
+            },
+        },
+        Family {
+            name: "dynatrace-token",
+            kind: Kind::Token,
+            env: "DT_API_TOKEN",
+            key: "dt_api_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "dt0c01.{}.{}",
+                    r.chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 24),
+                    r.chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 64)
+                ))
+            },
+        },
+        Family {
+            name: "openshift-token",
+            kind: Kind::Token,
+            env: "OPENSHIFT_TOKEN",
+            key: "oc_token",
+            header: None,
+            gen: |r| Secret::plain(format!("sha256~{}", r.chars(B64URL, 43))),
+        },
+        Family {
+            name: "sourcegraph-token",
+            kind: Kind::Token,
+            env: "SRC_ACCESS_TOKEN",
+            key: "src_access_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "sgp_{}{}",
+                    if r.below(2) == 0 {
+                        format!("{}_", r.chars(HEX, 16))
+                    } else {
+                        String::new()
+                    },
+                    r.chars(HEX, 40)
+                ))
+            },
+        },
+        Family {
+            name: "alibaba-access-key-id",
+            kind: Kind::Token,
+            env: "ALIBABA_CLOUD_ACCESS_KEY_ID",
+            key: "access_key_id",
+            header: None,
+            gen: |r| Secret::plain(format!("LTAI{}", r.chars(ALNUM, 20))),
+        },
+        Family {
+            name: "onepassword-secret-key",
+            kind: Kind::Token,
+            env: "OP_SECRET_KEY",
+            key: "op_secret_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "A3-{}-{}-{}-{}-{}",
+                    r.chars(UPPER_D, 6),
+                    r.chars(UPPER_D, 11),
+                    r.chars(UPPER_D, 5),
+                    r.chars(UPPER_D, 5),
+                    r.chars(UPPER_D, 5)
+                ))
+            },
+        },
+        Family {
+            name: "newrelic-key",
+            kind: Kind::Token,
+            env: "NEW_RELIC_LICENSE_KEY",
+            key: "license_key",
+            header: None,
+            gen: |r| match r.below(4) {
+                0 => Secret::plain(format!("NRJS-{}", r.chars(HEX, 19))),
+                1 => Secret::plain(format!("NRII-{}", r.chars(B64URL, 32))),
+                2 => Secret::plain(format!("NRAA-{}", r.chars(HEX, 27))),
+                _ => Secret::plain(format!("NRRA-{}", r.chars(HEX, 42))),
+            },
+        },
+        Family {
+            name: "dropbox-token",
+            kind: Kind::Token,
+            env: "DROPBOX_TOKEN",
+            key: "dropbox_token",
+            header: None,
+            gen: |r| Secret::plain(format!("sl.{}", r.chars(B64URL, 138))),
+        },
+        Family {
+            name: "facebook-token",
+            kind: Kind::Token,
+            env: "FB_ACCESS_TOKEN",
+            key: "fb_access_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "EAA{}{}",
+                    r.pick(&["C", "G", "B"]),
+                    r.chars(ALNUM, 160)
+                ))
+            },
+        },
+        Family {
+            name: "twitter-bearer-token",
+            kind: Kind::Token,
+            env: "TWITTER_BEARER_TOKEN",
+            key: "bearer_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "AAAAAAAAAAAAAAAAAAAAA{}%3D{}",
+                    r.chars(ALNUM, 30),
+                    r.chars(ALNUM, 50)
+                ))
+            },
+        },
+        Family {
+            name: "typeform-token",
+            kind: Kind::Token,
+            env: "TYPEFORM_TOKEN",
+            key: "typeform_token",
+            header: None,
+            gen: |r| Secret::plain(format!("tfp_{}", r.chars(ALNUM, 59))),
+        },
+        Family {
+            name: "settlemint-token",
+            kind: Kind::Token,
+            env: "SETTLEMINT_TOKEN",
+            key: "settlemint_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "sm_{}_{}",
+                    r.pick(&["pat", "aat", "sat"]),
+                    r.chars(ALNUM, 16)
+                ))
+            },
+        },
+        Family {
+            name: "intra42-secret",
+            kind: Kind::Token,
+            env: "INTRA42_SECRET",
+            key: "client_secret",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "s-s4t2{}-{}",
+                    r.pick(&["ud", "af"]),
+                    r.chars(HEX, 64)
+                ))
+            },
+        },
+        Family {
+            name: "infracost-api-key",
+            kind: Kind::Token,
+            env: "INFRACOST_API_KEY",
+            key: "infracost_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("ico-{}", r.chars(ALNUM, 32))),
+        },
+        Family {
+            name: "harness-token",
+            kind: Kind::Token,
+            env: "HARNESS_PAT",
+            key: "harness_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}.{}.{}.{}",
+                    r.pick(&["pat", "sat"]),
+                    r.chars(B64URL, 22),
+                    r.chars(HEX, 24),
+                    r.chars(ALNUM, 20)
+                ))
+            },
+        },
+        Family {
+            name: "cloudflare-origin-ca-key",
+            kind: Kind::Token,
+            env: "CF_ORIGIN_CA_KEY",
+            key: "origin_ca_key",
+            header: None,
+            gen: |r| Secret::plain(format!("v1.0-{}-{}", r.chars(HEX, 24), r.chars(HEX, 146))),
+        },
+        Family {
+            name: "aws-appsync-api-key",
+            kind: Kind::Token,
+            env: "APPSYNC_API_KEY",
+            key: "appsync_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "da2-{}",
+                    r.chars("abcdefghijklmnopqrstuvwxyz0123456789", 26)
+                ))
+            },
+        },
+        Family {
+            name: "razorpay-key",
+            kind: Kind::Token,
+            env: "RAZORPAY_KEY_ID",
+            key: "razorpay_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "rzp_{}_{}",
+                    r.pick(&["live", "test"]),
+                    r.chars(ALNUM, 14)
+                ))
+            },
+        },
+        Family {
+            name: "mailchimp-api-key",
+            kind: Kind::Token,
+            env: "MAILCHIMP_API_KEY",
+            key: "mailchimp_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("{}-us{}", r.chars(HEX, 32), r.range(1, 21))),
+        },
+        Family {
+            name: "sentry-token",
+            kind: Kind::Token,
+            env: "SENTRY_AUTH_TOKEN",
+            key: "sentry_auth_token",
+            header: None,
+            gen: |r| match r.below(2) {
+                0 => Secret::plain(format!("sntrys_eyJ{}", r.chars(ALNUM, 120))),
+                _ => Secret::plain(format!("sntryu_{}", r.chars(HEX, 64))),
+            },
+        },
+        Family {
+            name: "teams-webhook",
+            kind: Kind::Token,
+            env: "TEAMS_WEBHOOK_URL",
+            key: "webhook_url",
+            header: None,
+            gen: |r| {
+                let uuid = |r: &mut Rng| {
+                    format!(
+                        "{}-{}-4{}-{}{}-{}",
+                        r.chars(HEX, 8),
+                        r.chars(HEX, 4),
+                        r.chars(HEX, 3),
+                        r.pick(&["8", "9", "a", "b"]),
+                        r.chars(HEX, 3),
+                        r.chars(HEX, 12)
+                    )
+                };
+                let path = format!(
+                    "{}@{}/IncomingWebhook/{}/{}",
+                    uuid(r),
+                    uuid(r),
+                    r.chars(HEX, 32),
+                    uuid(r)
+                );
+                Secret {
+                    value: format!("https://acme.webhook.office.com/webhookb2/{path}"),
+                    must_hide: vec![path],
+                }
+            },
+        },
     ]
 }
 
@@ -661,6 +1130,9 @@ pub struct Record {
     pub context: &'static str,
     pub text: String,
     pub must_hide: Vec<String>,
+    /// Substrings that must still be in the output (types, grep prefixes,
+    /// names that are not secrets): redaction never eats them.
+    pub must_keep: Vec<String>,
 }
 
 fn env_dump(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
@@ -1068,6 +1540,195 @@ fn http_response(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// The value as a one-line string literal body (PEM blocks JSON-escaped).
+fn literal(f: &Family, s: &Secret) -> String {
+    match f.kind {
+        Kind::Pem => json_escape(&s.value),
+        Kind::Header => header_value(f, s),
+        _ => value_in_env(f, s),
+    }
+}
+
+/// `apiToken` from `api_token` / `_authToken`.
+fn camel(key: &str) -> String {
+    let mut out = String::new();
+    let mut up = false;
+    for c in key.trim_start_matches('_').chars() {
+        if c == '_' || c == '-' {
+            up = !out.is_empty();
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn js_env_fallback(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    let env = f.env;
+    let c = camel(f.key);
+    let line = match r.below(7) {
+        0 => format!("const {c} = process.env.{env} || '{v}';"),
+        1 => format!("const {c} = process.env.{env} ?? \"{v}\";"),
+        2 => format!("  {c}: process.env[\"{env}\"] || `{v}`,"),
+        3 => format!("{c} = os.environ.get(\"{env}\") or \"{v}\""),
+        4 => format!("$key = getenv('{env}') ?: '{v}';"),
+        5 => format!("const {c} = import.meta.env.VITE_{env} ?? '{v}';"),
+        _ => format!("let {c} = Deno.env.get(\"{env}\") ?? \"{v}\";"),
+    };
+    Some(format!("// config.js\nconst port = process.env.PORT || 8080;\n{line}\nmodule.exports = {{ port }};\n"))
+}
+
+fn php_cfg(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    let k = f.key.trim_start_matches('_');
+    let line = match r.below(4) {
+        0 => format!("${k} = '{v}';"),
+        1 => format!("${k} .= '{v}';"),
+        2 => format!("define('{}', '{v}');", f.env),
+        _ => format!("$config['{k}'] = \"{v}\";"),
+    };
+    Some(format!(
+        "<?php\n$host = 'db.internal';\n{line}\nreturn $config;\n"
+    ))
+}
+
+fn makefile(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    if f.kind == Kind::Pem {
+        return None;
+    }
+    let v = literal(f, s);
+    let op = *r.pick(&["::=", ":::=", "?=", "+=", ":=", "="]);
+    let pre = if r.below(3) == 0 { "export " } else { "" };
+    Some(format!(
+        "CC ?= gcc\nPREFIX := /usr/local\n{pre}{} {op} {v}\n\nall:\n\t$(CC) -o app main.c\n",
+        f.env
+    ))
+}
+
+fn set_property(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    let env = f.env;
+    let line = match r.below(6) {
+        0 => format!(
+            "System.setProperty(\"{}\", \"{v}\");",
+            f.key.trim_start_matches('_').replace('_', ".")
+        ),
+        1 => format!("System.setProperty(\"{env}\", \"{v}\");"),
+        2 => format!("os.Setenv(\"{env}\", \"{v}\")"),
+        3 => format!("std::env::set_var(\"{env}\", \"{v}\");"),
+        4 => format!("os.environ.setdefault(\"{env}\", \"{v}\")"),
+        _ => format!("token = os.getenv('{env}', '{v}')"),
+    };
+    Some(format!("    // test setup\n    {line}\n    run();\n"))
+}
+
+fn xml_next_line(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    if f.kind == Kind::Pem {
+        return None;
+    }
+    let v = literal(f, s).replace('&', "&amp;");
+    let tag = f.key.trim_start_matches('_');
+    Some(format!("<settings>\n  <server>\n    <id>deploy</id>\n    <{tag}>\n      {v}\n    </{tag}>\n  </server>\n</settings>\n"))
+}
+
+fn shell_default(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    if f.kind == Kind::Pem {
+        return None;
+    }
+    let v = literal(f, s);
+    if v.contains(' ') {
+        return None;
+    }
+    Some(format!("services:\n  api:\n    image: ghcr.io/acme/api:1.4\n    environment:\n      LOG_LEVEL: ${{LOG_LEVEL:-info}}\n      {env}: ${{{env}:-{v}}}\n", env = f.env))
+}
+
+fn typed_decl(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    let c = camel(f.key);
+    let env = f.env;
+    let line = match r.below(5) {
+        0 => format!("const {env}: &str = \"{v}\";"),
+        1 => format!("pub static {env}: &'static str = \"{v}\";"),
+        2 => format!("const {c}: string = \"{v}\";"),
+        3 => format!("val {c}: String = \"{v}\""),
+        _ => format!("var {c} string = \"{v}\""),
+    };
+    Some(format!("pub struct Assign {{\n    pub eq_token: Token![=],\n    pub pwd: *mut passwd,\n}}\n{line}\nfn check(password: &str, api_key: Option<String>) -> bool {{ true }}\n"))
+}
+
+fn grep_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    if f.kind == Kind::Pem {
+        return None;
+    }
+    let v = literal(f, s);
+    let n = r.range(2, 400);
+    let line = match r.below(3) {
+        0 => format!("config/settings.py:{n}:{} = \"{v}\"", f.env),
+        1 => format!("deploy/.env:{n}:{}={v}", f.env),
+        _ => format!("creds.txt:{n}:{}: {v}", f.key.trim_start_matches('_')),
+    };
+    Some(format!(
+        "$ grep -rn {} .\n{line}\nsrc/token.rs-{}-    let n = 4;\n",
+        f.env,
+        n + 1
+    ))
+}
+
+fn ps_env(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    if f.kind == Kind::Pem {
+        return None;
+    }
+    let v = literal(f, s);
+    if v.contains(' ') {
+        return None;
+    }
+    Some(format!("$ ps axeww | grep api\n 4242 ?        Ss     0:00 /usr/bin/api --port 8080 PATH=/usr/local/bin:/usr/bin PWD=/srv/api-2024_v3/x9Kq OLDPWD=/srv/releases/2024-05-21_x7Q {}={v} HOME=/root\n", f.env))
+}
+
+/// What a context's text must keep: the types of typed declarations, grep
+/// prefixes, the working-directory variables of `ps` output.
+fn keeps(context: &str, text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    match context {
+        "typed-decl" => {
+            out.push("pub eq_token: Token![=],".into());
+            out.push("pub pwd: *mut passwd,".into());
+            out.push("fn check(password: &str, api_key: Option<String>) -> bool".into());
+            for t in [
+                ": &str = \"",
+                ": &'static str = \"",
+                ": string = \"",
+                ": String = \"",
+                " string = \"",
+            ] {
+                if text.contains(t) {
+                    out.push(t.into());
+                    break;
+                }
+            }
+        }
+        "grep-output" => {
+            for line in text.lines().skip(1) {
+                let n = line.split(':').take(2).collect::<Vec<_>>();
+                if n.len() == 2 && n[1].bytes().all(|b| b.is_ascii_digit()) {
+                    out.push(format!("{}:{}:", n[0], n[1]));
+                }
+            }
+            out.push("src/token.rs-".into());
+        }
+        "ps-env" => {
+            out.push("PWD=/srv/api-2024_v3/x9Kq ".into());
+            out.push("OLDPWD=/srv/releases/2024-05-21_x7Q ".into());
+        }
+        _ => {}
+    }
+    out
+}
+
 pub type Context = fn(&Family, &Secret, &mut Rng) -> Option<String>;
 
 pub fn contexts() -> Vec<(&'static str, Context)> {
@@ -1097,6 +1758,15 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("markdown-table", markdown_table),
         ("systemd", systemd),
         ("http-response", http_response),
+        ("js-env-fallback", js_env_fallback),
+        ("php", php_cfg),
+        ("makefile", makefile),
+        ("set-property", set_property),
+        ("xml-next-line", xml_next_line),
+        ("shell-default", shell_default),
+        ("typed-decl", typed_decl),
+        ("grep-output", grep_output),
+        ("ps-env", ps_env),
     ]
 }
 
@@ -1114,11 +1784,13 @@ pub fn secret_records(seed: u64, per: usize) -> Vec<Record> {
                     if text.contains(&percent_encode(&s.value)) && !text.contains(&s.value) {
                         must_hide = vec![percent_encode(&s.value)];
                     }
+                    let must_keep = keeps(cname, &text);
                     out.push(Record {
                         family: f.name,
                         context: cname,
                         text,
                         must_hide,
+                        must_keep,
                     });
                 }
             }
@@ -1234,9 +1906,99 @@ pub fn clean_records(seed: u64, n: usize) -> Vec<Record> {
             context: name,
             text,
             must_hide: Vec::new(),
+            must_keep: Vec::new(),
         });
     }
     out
+}
+
+/// Hard clean records, one per line of text that looks like a secret
+/// assignment and is not one: the false positives of issue 15, type
+/// annotations, prose, JSON field names, grep prefixes, Maven coordinates,
+/// code identifiers, the working-directory variables, env references.
+pub const HARD_CLEAN: &[(&str, &str)] = &[
+    // The false positives of issue 15.
+    ("fp-refresh-token-param", "async refreshToken(refreshToken: string): Promise<void> {\n"),
+    ("fp-refresh-token-param", "  refreshToken(refreshToken: string) {\n"),
+    ("fp-auth-domain", "  authDomain: \"acme-prod.firebaseapp.com\",\n"),
+    ("fp-auth-domain", "const firebaseConfig = { authDomain: \"my-app-7f3a2.firebaseapp.com\", projectId: \"my-app-7f3a2\" };\n"),
+    ("fp-prose", "Invalid username/password combination.\n"),
+    ("fp-prose", "Error: wrong password combination. Please try again.\n"),
+    ("fp-maven", "<artifactId>io.jsonwebtoken:jjwt-jackson-0.11.2</artifactId>\n"),
+    ("fp-maven", "implementation 'io.jsonwebtoken:jjwt-jackson:0.11.2'\n"),
+    ("fp-maven", "[INFO] +- io.jsonwebtoken:jjwt-api:jar:0.12.5:compile\n"),
+    ("fp-curl-user-placeholder", "curl -u <user:password> https://api.example.com\n"),
+    ("fp-curl-user-placeholder", "Usage: curl -u <username:token> https://registry.example.com/v2/\n"),
+    ("fp-percent-var", "password=%TestSourcePassword%\n"),
+    ("fp-percent-var", "set PASSWORD=%DB_PASSWORD%\n"),
+    // Type annotations and code.
+    ("type", "    pub eq_token: Token![=],\n"),
+    ("type", "    arrow_token: Token![=>],\n"),
+    ("type", "        pwd: *mut passwd,\n"),
+    ("type", "        pub pw_passwd: *mut c_char,\n"),
+    ("type", "        operator_token_result: TokenizeResult,\n"),
+    ("type", "fn check(password: &str, api_key: Option<String>) -> bool {\n"),
+    ("type", "interface Creds { token: string; secret?: string }\n"),
+    ("type", "    secret_key: [u8; 32],\n"),
+    ("type", "    def login(self, username: str, password: str) -> Token:\n"),
+    ("type", "  private apiKey: string | undefined;\n"),
+    ("type", "  fun auth(token: String?, key: ByteArray): Boolean\n"),
+    ("type", "func Login(user string, password string) (*Session, error) {\n"),
+    ("type", "let tokens: Vec<Token> = lexer.collect();\n"),
+    ("type", "static ALLOC_PTHREAD_KEY: CachePadded<PThreadKey<ThreadAllocInfo>> = CachePadded(PThreadKey::new());\n"),
+    ("code", "        let tokens = vec!(Token::ParenOpen, Token::Semi, Token::ParenClose);\n"),
+    ("code", "    token = request.headers.get(\"Authorization\")\n"),
+    ("code", "const token = process.env.API_TOKEN || '';\n"),
+    ("code", "const apiKey = process.env.OPENAI_API_KEY ?? undefined;\n"),
+    ("code", "token = os.environ.get(\"GITHUB_TOKEN\") or None\n"),
+    ("code", "$password .= $chars[random_int(0, $max)];\n"),
+    ("code", "password += random.choice(alphabet)\n"),
+    ("code", "System.setProperty(\"javax.net.ssl.trustStorePassword\", System.getenv(\"TRUST_PW\"));\n"),
+    ("code", "os.Setenv(\"API_TOKEN\", token)\n"),
+    ("code", "t(\"auth.password\", \"Password\")\n"),
+    ("code", "log.info(\"token\", \"Token refreshed for user\")\n"),
+    ("code", "Buffer.from(\"secret\", \"utf-8\")\n"),
+    ("code", "API_KEY ?= $(shell cat .api-key)\n"),
+    ("code", "TOKEN ::= $(TOKEN_FROM_VAULT)\n"),
+    ("code", "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-}\n"),
+    ("code", "      TOKEN_TTL: ${TOKEN_TTL:-3600}\n"),
+    ("code", "      DB_PASSWORD: ${DB_PASSWORD:-changeme}\n"),
+    ("code", "<password>\n  <value>${DB_PASSWORD}</value>\n</password>\n"),
+    ("code", "<token>\n    {{ token }}\n</token>\n"),
+    ("code", "<secret>\n    The secret is used for signing cookies.\n</secret>\n"),
+    ("code", "if (password.length < 12) throw new Error('password too short');\n"),
+    // JSON field names that are not secrets.
+    ("json-fields", "{\"token_count\": 1532, \"max_tokens\": 4096, \"next_page_token\": \"CAESEQoPCgt0b2tlbi0xMjM0EAE\", \"key_id\": \"k-7f3a2b9c\"}\n"),
+    ("json-fields", "{\"usage\": {\"input_tokens\": 12, \"output_tokens\": 340, \"cache_read_input_tokens\": 0}}\n"),
+    ("json-fields", "{\"secret_name\": \"prod/db\", \"key_type\": \"RSA\", \"token_type\": \"Bearer\", \"expires_in\": 3599}\n"),
+    ("json-fields", "{\"nextPageToken\": \"AJ3kd83JdkX0aPq\", \"pageToken\": \"b2Zmc2V0PTIw\"}\n"),
+    // grep prefixes without secrets.
+    ("grep", "src/token.rs:120:    let n = 4;\n"),
+    ("grep", "src/key.rs-7-fn main() {}\n"),
+    ("grep", "lib/auth/password.ts:33:export function hash(pw: string): string {\n"),
+    // Working-directory variables and other names known not to hold secrets.
+    ("pwd", "PWD=/srv/app-2024_v3/x9Kq\nOLDPWD=/home/runner/work/my-app_2/Xz81\n"),
+    ("pwd", " 4242 ?        Ss     0:00 bash PWD=/tmp/tmp.Xa8s9dK2 OLDPWD=/home/u/proj-2024_v3 SHELL=/bin/bash\n"),
+    ("pwd", "SSH_AUTH_SOCK=/tmp/ssh-XXXXabc12DeF/agent.1234\n"),
+    ("pwd", "XDG_SESSION_ID=c2\nDBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus\n"),
+    // Prose.
+    ("prose", "The password combination you entered is incorrect.\n"),
+    ("prose", "Pass the token as a bearer token in the Authorization header.\n"),
+    ("prose", "secret: the secret used to sign tokens (see docs)\n"),
+];
+
+/// [`HARD_CLEAN`] as records.
+pub fn hard_clean_records() -> Vec<Record> {
+    HARD_CLEAN
+        .iter()
+        .map(|&(name, text)| Record {
+            family: name,
+            context: name,
+            text: text.to_string(),
+            must_hide: Vec::new(),
+            must_keep: Vec::new(),
+        })
+        .collect()
 }
 
 /// Whether any `min(8, len)`-byte window of `secret` is still in `out`.
