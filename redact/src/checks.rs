@@ -151,8 +151,31 @@ pub(crate) fn first_needed(set: &[u8], hay: &[u8], from: usize) -> Option<usize>
     Some(at.map_or(hay.len(), |i| from + i))
 }
 
+/// Byte classes of names, looked up for every keyword hit: bit 0 a name
+/// byte (`[A-Za-z0-9_.-]`), bit 1 a word byte (`[A-Za-z0-9_]`).
+const NAME_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] = 3;
+        } else if c == b'.' || c == b'-' {
+            t[b] = 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+#[inline(always)]
 fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+    NAME_CLASS[b as usize] & 1 != 0
+}
+
+#[inline(always)]
+fn is_word_byte(b: u8) -> bool {
+    NAME_CLASS[b as usize] & 2 != 0
 }
 
 fn name_start(hay: &[u8], hs: usize, ls: usize) -> usize {
@@ -314,7 +337,7 @@ impl HitCtx {
         // A keyword that carries its operator or quote (`pw=`, `pass\"`): the
         // name ends before those bytes.
         let mut i = name_end_of_hit(hay, hs, he);
-        while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
+        while i < end && is_word_byte(hay[i]) {
             i += 1;
         }
         // Where `Guard::Typed` looks: after the word (`[A-Za-z0-9_]`) of the hit.

@@ -60,6 +60,8 @@ struct Inner {
     block: usize,
     /// How far any window reaches: the look-ahead and look-back of a round.
     context: usize,
+    /// Prefixed rules run anchored at their keyword hits.
+    anchored: bool,
 }
 
 /// Masks secrets in text. Cheap to clone and share: an `Arc` inside; `Send + Sync`.
@@ -214,6 +216,9 @@ enum EnvSource {
 #[derive(Clone, Debug)]
 pub struct RedactorBuilder {
     block: usize,
+    /// Prefixed rules run anchored at their keyword hits (off only in tests
+    /// that compare both ways).
+    anchored: bool,
     builtin: bool,
     rules: Vec<Rule>,
     known: Vec<String>,
@@ -235,6 +240,13 @@ impl RedactorBuilder {
     /// rule window, ~ 80 KiB with the built-in rules).
     pub fn block_size(mut self, bytes: usize) -> Self {
         self.block = bytes.max(MIN_BLOCK);
+        self
+    }
+
+    /// Every rule searches its windows, none runs anchored at its keywords.
+    #[cfg(test)]
+    fn unanchored(mut self) -> Self {
+        self.anchored = false;
         self
     }
 
@@ -376,7 +388,7 @@ impl RedactorBuilder {
                 .rules
                 .iter()
                 .copied()
-                .filter(|&r| rules[r as usize].prefixed)
+                .filter(|&r| self.anchored && rules[r as usize].prefixed)
                 .collect();
             for &r in &t.rules {
                 let g = rules[r as usize].guard;
@@ -437,6 +449,7 @@ impl RedactorBuilder {
                 embedder_count: known_values.len(),
                 block: self.block,
                 context,
+                anchored: self.anchored,
             }),
         })
     }
@@ -643,6 +656,7 @@ impl Redactor {
     pub fn builder() -> RedactorBuilder {
         RedactorBuilder {
             block: DEFAULT_BLOCK,
+            anchored: true,
             builtin: true,
             rules: Vec::new(),
             known: Vec::new(),
@@ -1330,7 +1344,8 @@ impl Redactor {
                 w &= w - 1;
                 let r = (wi * 64) as u32 + b;
                 let rule = &self.inner.rules[r as usize];
-                match rule.anchored().filter(|_| rule.prefixed) {
+                let prefixed = rule.prefixed && self.inner.anchored;
+                match rule.anchored().filter(|_| prefixed) {
                     Some(re) => {
                         starts.clear();
                         starts.extend(
@@ -1810,6 +1825,80 @@ mod tests {
             }
         }
         assert!(reused > 5000, "{reused}");
+    }
+
+    use proptest::prelude::*;
+
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "ghp_",
+                "sk-",
+                "sk-proj-",
+                "secret_",
+                "ntn_",
+                "basic ",
+                "Basic ",
+                "xoxb-",
+                "glpat-",
+                "AKIA",
+                "hf_",
+                "npm_",
+                "eyJ",
+                "vault",
+                "token=",
+                "key_id=",
+                "password=",
+                "\"api_key\": \"",
+                " ",
+                "\n",
+                "-",
+                "_",
+                ".",
+                "=",
+                "\"",
+            ])
+            .prop_map(str::to_string),
+            "[A-Za-z0-9]{1,48}",
+        ]
+    }
+
+    /// The built-in redactor, and the same with every rule searching its windows.
+    fn both_ways() -> &'static (Redactor, Redactor) {
+        static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+        BOTH.get_or_init(|| {
+            (
+                Redactor::builder().env_values(false).build().unwrap(),
+                Redactor::builder()
+                    .env_values(false)
+                    .unanchored()
+                    .build()
+                    .unwrap(),
+            )
+        })
+    }
+
+    proptest! {
+        /// Running prefixed rules anchored at their keyword hits finds exactly
+        /// what searching their windows finds.
+        #[test]
+        fn anchored_rules_find_what_the_window_search_finds(
+            parts in prop::collection::vec(piece(), 0..60),
+        ) {
+            let text = parts.concat();
+            let (anchored, searched) = both_ways();
+            prop_assert_eq!(anchored.find(&text), searched.find(&text));
+        }
+    }
+
+    #[test]
+    fn anchored_and_searched_agree_on_vendor_tokens() {
+        let text = "a ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 b secret_name=x \
+                    ntn_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ c sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH";
+        let (anchored, searched) = both_ways();
+        let found = anchored.find(text);
+        assert!(found.len() >= 3, "{found:?}");
+        assert_eq!(found, searched.find(text));
     }
 
     #[test]

@@ -2017,5 +2017,8 @@ fn seed_a_relative_outward_link_is_refused() {
     let world = jail_world();
     let jail = Jail::new(world.root.path()).unwrap();
     let resolved = jail.resolve("out");
-    assert!(resolved.is_err(), "the outward link `out` resolved to {resolved:?}");
+    assert!(
+        resolved.is_err(),
+        "the outward link `out` resolved to {resolved:?}"
+    );
 }
