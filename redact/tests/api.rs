@@ -1816,3 +1816,53 @@ fn real_source_code_is_left_alone() {
         "    colon2_token: \"[REDACTED:generic-secret]\","
     );
 }
+
+/// Lines of real Python sources (the standard library and site packages)
+/// that hold no secret: subscripts, calls, class names, constants, module
+/// types, format strings, comparisons, conditions, wrapped prose.
+#[test]
+fn real_python_code_is_left_alone() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "    def open(self, name_or_info, mode=\"r\", pwd=None):",
+            "        Token:                      FG_DEFAULT,",
+            "             r'CurrentDataSession|CurrentPass|CurrentX|CurrentY|'",
+            "        secret = params[\"oauth_token_secret\"][0]",
+            "        auth = self.__proxy[4] + b\":\" + self.__proxy[5]",
+            "        auth = dict(Email=credentials[0], Passwd=credentials[1], service=service)",
+            "    def add_certificate(self, key, cert, domain, password=None):",
+            "RSAPrivateKeyWithSerialization = RSAPrivateKey",
+            "EllipticCurvePrivateKeyWithSerialization = EllipticCurvePrivateKey",
+            "    password: typing.Optional[bytes],",
+            "        self, private_key: rsa.RSAPrivateKey, f_priv: _FragList",
+            "    AttributeOID.CHALLENGE_PASSWORD: \"challengePassword\",",
+            "    private_key: \"_RSAPrivateKey\",",
+            "        self, token: typing.Union[bytes, str], ttl: typing.Optional[int] = None",
+            "                        creds = \" --username=\" + auth",
+            "                    'password': config.get(server, 'password'),",
+            "            self.password = config['password']",
+            "            data['name'] = data['password'] = data['email'] = ''",
+            "            un, pw = self.passwords[netloc]",
+            "    MovedAttribute(\"HTTPPasswordMgr\", \"urllib2\", \"urllib.request\"),",
+            "                token = token[:-1]",
+            "PassphraseCallableT = typing.Union[bytes, Callable[..., bytes]]",
+            "        :type passphrase: :class:`bytes`",
+            "        if cookie == 0 and self._decoder:",
+            "        if pwd:\n            try:\n                pass",
+            "         SMTPAuthenticationError  The server didn't accept the username/\n                                  password combination.",
+            "            user_pass = '%s:%s' % (unquote(user),",
+            "    password = DEFAULT_PASSWORD",
+        ],
+    );
+    // SQL keeps its password literals masked.
+    let r = redactor();
+    assert_eq!(
+        r.redact("ALTER USER app WITH PASSWORD 'Zq9vK2mL7pXw';"),
+        "ALTER USER app WITH PASSWORD '[REDACTED:generic-secret]';"
+    );
+    assert_eq!(
+        r.redact("SET PASSWORD = PASSWORD('Zq9vK2mL7pXw');"),
+        "SET PASSWORD = PASSWORD('[REDACTED:generic-secret]');"
+    );
+}
