@@ -1102,6 +1102,67 @@ fn placeholder_ac() -> &'static aho_corasick::AhoCorasick {
     })
 }
 
+/// `serde_json::private::Number`, `$crate::Token`: identifiers joined by `::`.
+fn rust_path(v: &[u8]) -> bool {
+    let v = v.strip_prefix(b"$").unwrap_or(v);
+    let segs: Vec<&[u8]> = v.split(|&b| b == b':').collect();
+    // `a::b` splits into `a`, ``, `b`: every other piece is empty.
+    segs.len() >= 3
+        && segs.len() % 2 == 1
+        && segs.iter().enumerate().all(|(i, s)| {
+            if i % 2 == 1 {
+                s.is_empty()
+            } else {
+                !s.is_empty()
+                    && (s[0].is_ascii_alphabetic() || s[0] == b'_')
+                    && s.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            }
+        })
+}
+
+/// A number as code writes it: `0x04`, `0b1010`, `49703u32`, `0i32`, `1_000`,
+/// `2.5f64` (a PIN of plain digits is not one: it has no prefix or suffix).
+fn numeric_literal(v: &[u8]) -> bool {
+    let v = v.strip_prefix(b"-").unwrap_or(v);
+    if let Some(rest) = v
+        .strip_prefix(b"0x")
+        .or_else(|| v.strip_prefix(b"0X"))
+        .or_else(|| v.strip_prefix(b"0o"))
+        .or_else(|| v.strip_prefix(b"0b"))
+    {
+        return !rest.is_empty()
+            && rest
+                .iter()
+                .all(|b| b.is_ascii_hexdigit() || *b == b'_' || b"uisz".contains(b));
+    }
+    let digits = v
+        .iter()
+        .take_while(|b| b.is_ascii_digit() || matches!(b, b'_' | b'.'))
+        .count();
+    if digits == 0 || !v[0].is_ascii_digit() {
+        return false;
+    }
+    let suffix = &v[digits..];
+    [
+        &b"u8"[..],
+        b"u16",
+        b"u32",
+        b"u64",
+        b"u128",
+        b"usize",
+        b"i8",
+        b"i16",
+        b"i32",
+        b"i64",
+        b"i128",
+        b"isize",
+        b"f32",
+        b"f64",
+    ]
+    .contains(&suffix)
+        || (suffix.is_empty() && v.contains(&b'_'))
+}
+
 /// The number of words of a CamelCase name (`RSAPrivateKey`: 3).
 fn humps(v: &[u8]) -> usize {
     let mut n = usize::from(!v.is_empty());
@@ -1437,6 +1498,9 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     {
         return true;
     }
+    if numeric_literal(v) || v.starts_with(b"*mut") || v.starts_with(b"*const") {
+        return true;
+    }
     // A constant (`FG_DEFAULT`, `DEFAULT_PASSWORD`) or a class name of three
     // or more words (`EllipticCurvePrivateKey`, `RSAPrivateKey`).
     if v.contains(&b'_')
@@ -1656,6 +1720,10 @@ const EXCLUDED_LAST: &[&str] = &[
     "store",
     "manager",
     "mgr",
+    "protocol",
+    "purpose",
+    "choice",
+    "protection",
     "realm",
     "location",
     "server",
@@ -2675,8 +2743,9 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         return false;
     }
     // Not for known values: an environment value is masked as it is.
-    // A flag (`--username=`) is no value either.
-    if secret_word_phrase(v) || v.starts_with(b"--") {
+    // A flag (`--username=`) or a Rust path (`$serde_json::private::Number`)
+    // is no value either.
+    if secret_word_phrase(v) || v.starts_with(b"--") || rust_path(v) {
         return false;
     }
     if !quoted && looks_like_code(v) {

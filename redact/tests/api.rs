@@ -1866,3 +1866,28 @@ fn real_python_code_is_left_alone() {
         "SET PASSWORD = PASSWORD('[REDACTED:generic-secret]');"
     );
 }
+
+/// More lines of the cargo registry: numeric literals with type suffixes,
+/// pointer types, Rust paths in strings, names ending in protocol/purpose.
+#[test]
+fn real_rust_constants_are_left_alone() {
+    assert_unchanged(
+        &redactor(),
+        &[
+            "    UserPass = 0x02,",
+            "    DEVSTAT_MATCH_PASS = 0x04,",
+            "pub const RASLCPAP_EAP: RASPPP_PROJECTION_INFO_SERVER_AUTH_PROTOCOL = 49703u32;",
+            "pub const AdministratorPin: SECRET_PURPOSE = 4i32;",
+            "pub const VK_PAD_Y: XINPUT_VIRTUAL_KEY = 22531u16;",
+            "pub const XCN_NCRYPT_UI_NO_PROTECTION_FLAG: X509PrivateKeyProtection = 0i32;",
+            "pub type BCRYPT_SECRET_HANDLE = *mut core::ffi::c_void;",
+            "const SERDE_JSON_NUMBER_TOKEN: &str = \"$serde_json::private::Number\";",
+            "pub const TOKEN: &str = \"$serde_json::private::RawValue\";",
+        ],
+    );
+    // A PIN of plain digits is still a value.
+    assert_eq!(
+        redactor().redact("PIN_PASSWORD=48213377"),
+        "PIN_PASSWORD=[REDACTED:generic-secret]"
+    );
+}
