@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 
 pub mod http;
+pub mod passthrough;
 pub mod pipeline;
 pub mod proxy;
 pub mod server;

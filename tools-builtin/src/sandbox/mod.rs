@@ -337,6 +337,39 @@ impl Sandbox {
     }
 }
 
+/// Ties the whole process tree of `cmd` to the caller's lifetime, with no
+/// filesystem or network policy: the containment of [`SandboxPolicy::Off`]
+/// for a program that is not a shell command (the MCP proxy's child
+/// server). Spawn `cmd` afterwards (passing a spawn error through
+/// [`decode_spawn_error`]) from a thread that lives as long as the child
+/// (the parent-death signal follows the spawning thread).
+///
+/// Where user and PID namespaces work, the tree runs in its own PID
+/// namespace below a supervisor with a parent-death signal
+/// ([`Containment::Namespace`]): killing the spawned child, or the
+/// caller's death (SIGKILL included), ends every process of it. Where they
+/// do not, the direct child gets a parent-death signal (SIGKILL) and
+/// [`Containment::ProcessGroup`] is returned: the caller must end the
+/// child's process group itself, and a SIGKILL of the caller reaches only
+/// the direct child.
+pub fn contain(cmd: &mut std::process::Command) -> Containment {
+    #[cfg(target_os = "linux")]
+    {
+        match Sandbox::new(SandboxPolicy::Off).apply_linux(cmd, Path::new("/")) {
+            Ok(Containment::Namespace(report)) => Containment::Namespace(report),
+            _ => {
+                linux::install_parent_death(cmd);
+                Containment::ProcessGroup
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = cmd;
+        Containment::ProcessGroup
+    }
+}
+
 /// Turns the error of spawning a command prepared by [`Sandbox::apply`]
 /// into the sandbox step that failed; other errors come back unchanged.
 pub fn decode_spawn_error(err: io::Error) -> Result<SandboxError, io::Error> {
