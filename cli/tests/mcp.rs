@@ -765,6 +765,22 @@ fn mcp_and_proxy_refuse_unusable_arguments_with_exit_2() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 
+    // Over HTTP no child runs before a session: the program is looked up
+    // at start, on a path or in PATH.
+    for program in ["/nonexistent/mcp-server", "toolexec-no-such-mcp-server"] {
+        let out = std::process::Command::new(TOOLEXEC)
+            .args(["proxy", "--http", "127.0.0.1:0", "--", program])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{program}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.trim_end(),
+            format!("toolexec: proxy: cannot start {program}: no such program (looked in PATH)")
+        );
+    }
+
     let out = std::process::Command::new(TOOLEXEC)
         .args([
             "proxy",

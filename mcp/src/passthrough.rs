@@ -180,8 +180,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for Observed<R> {
         let before = buf.filled().len();
         let polled = Pin::new(&mut this.inner).poll_read(cx, buf);
         if let Poll::Ready(Ok(())) = polled {
-            let fresh = buf.filled()[before..].to_vec();
-            this.feed(&fresh);
+            this.feed(&buf.filled()[before..]);
         }
         polled
     }

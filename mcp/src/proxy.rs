@@ -128,7 +128,18 @@
 //!   the proxy goes on serving. The child command of each session is a
 //!   copy of the one given (program, arguments, environment changes,
 //!   working directory: what [`std::process::Command`] lets one read
-//!   back).
+//!   back); a program that is not found (in `PATH`) is refused when the
+//!   proxy starts ([`Error::SpawnChild`]), since no child runs before the
+//!   first session. At most [`MAX_HTTP_SESSIONS`] sessions (64) have a
+//!   child at a time: the next `initialize` fails with an internal error
+//!   saying so until a session ends, so abandoned sessions cannot start an
+//!   unbounded number of servers.
+//! - **The parent-death signal** that ties a child's tree to the proxy
+//!   follows the thread that spawned the child (a Linux rule): the child
+//!   is spawned from the thread polling [`Proxy::serve`] (stdio) or a
+//!   session's `initialize` (HTTP), so run the proxy on a runtime whose
+//!   threads live as long as it (tokio's worker threads and a
+//!   `block_on` thread do; a `spawn_blocking` thread does not).
 //! - **When the child dies**, pending calls end with an `execution` error
 //!   naming the server and its exit status; once they are answered (at most
 //!   5 s), [`Proxy::serve`] returns [`Outcome::ChildExited`] (the command
@@ -180,6 +191,8 @@ const CHILD_EXIT_GRACE: Duration = Duration::from_secs(3);
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long the child gets to exit when we were sent SIGTERM / SIGINT.
 const SIGNAL_CHILD_GRACE: Duration = Duration::from_millis(500);
+/// At most this many HTTP sessions (each with its own child) at a time.
+pub const MAX_HTTP_SESSIONS: usize = 64;
 
 /// Where a progress notification of the child goes: our client and the
 /// token it gave.
@@ -1635,6 +1648,26 @@ impl Blueprint {
     }
 }
 
+/// Whether `command`'s program exists: a path (with a `/`) as given, a
+/// bare name in one of the `PATH` directories (the command's own `PATH`
+/// when it sets one).
+fn program_exists(command: &std::process::Command) -> bool {
+    let program = std::path::Path::new(command.get_program());
+    if program.components().count() > 1 {
+        let program = match command.get_current_dir() {
+            Some(dir) if program.is_relative() => dir.join(program),
+            _ => program.to_path_buf(),
+        };
+        return program.is_file();
+    }
+    let path = command
+        .get_envs()
+        .find(|(key, _)| *key == "PATH")
+        .map(|(_, value)| value.map(std::ffi::OsStr::to_os_string))
+        .unwrap_or_else(|| std::env::var_os("PATH"));
+    path.is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
 /// What the sessions of `proxy --http` share.
 #[derive(Debug)]
 struct Sessions {
@@ -1648,6 +1681,8 @@ struct Sessions {
     shutdown: CancellationToken,
     /// One task per child, ending when the child (and its tree) did.
     children: tokio_util::task::TaskTracker,
+    /// One permit per session with a child ([`MAX_HTTP_SESSIONS`]).
+    slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// `proxy --http`: each MCP session gets its own child, started when the
@@ -1660,6 +1695,17 @@ async fn serve_sessions(
     options: crate::HttpOptions,
     shutdown: CancellationToken,
 ) -> Result<Outcome, Error> {
+    // No child runs before a session: a program that cannot be found is
+    // reported now rather than at every session's start.
+    if !program_exists(&command) {
+        return Err(Error::SpawnChild {
+            program: blueprint.program.clone(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such program (looked in PATH)",
+            ),
+        });
+    }
     let limits = pipeline.limits()?;
     let scratch_root =
         toolexec_limiter::ScratchRoot::open(limits.scratch_dir.clone()).map_err(|e| {
@@ -1675,6 +1721,7 @@ async fn serve_sessions(
         scratch_root,
         shutdown: shutdown.child_token(),
         children: tokio_util::task::TaskTracker::new(),
+        slots: Arc::new(tokio::sync::Semaphore::new(MAX_HTTP_SESSIONS)),
     });
     let http_stop = CancellationToken::new();
     let factory = {
@@ -1717,6 +1764,8 @@ struct SessionState {
     stopper: OnceLock<Arc<Stopper>>,
     /// The session's scratch directory, removed with the session.
     scratch: OnceLock<toolexec_limiter::ScratchSession>,
+    /// The session's place among [`MAX_HTTP_SESSIONS`], freed with it.
+    slot: OnceLock<tokio::sync::OwnedSemaphorePermit>,
 }
 
 impl Drop for SessionState {
@@ -1739,6 +1788,7 @@ impl SessionProxy {
                 running: tokio::sync::OnceCell::new(),
                 stopper: OnceLock::new(),
                 scratch: OnceLock::new(),
+                slot: OnceLock::new(),
             }),
         }
     }
@@ -1750,6 +1800,13 @@ impl SessionProxy {
         let fail = |err: &dyn std::fmt::Display| {
             McpError::internal_error(format!("toolexec proxy: {err}"), None)
         };
+        let slot = sessions.slots.clone().try_acquire_owned().map_err(|_| {
+            fail(&format_args!(
+                "{MAX_HTTP_SESSIONS} sessions (each with its own MCP server) are open; \
+                 close one (DELETE) or wait for an idle one to time out"
+            ))
+        })?;
+        let _ = state.slot.set(slot);
         let scratch = sessions
             .scratch_root
             .ephemeral_session()
