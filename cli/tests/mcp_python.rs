@@ -160,6 +160,8 @@ fn python_client_gets_a_child_per_http_session_of_the_proxy() {
             "closing a session ends its child's tree",
             "the other session still works",
             "every session's tree ended",
+            "its child runs",
+            "shutdown ends an open session's tree",
             "nothing left after shutdown",
         ],
     );

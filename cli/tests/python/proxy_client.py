@@ -15,8 +15,10 @@ and counter); closing one session ends its child's whole tree (scanned in
 Each check prints `ok: NAME`; the first failure raises (exit status 1).
 """
 
+import json
 import os
 import subprocess
+import urllib.request
 import sys
 import time
 
@@ -63,6 +65,31 @@ def children_of(parent):
         if fields[1] == str(parent):
             found.append(pid)
     return found
+
+
+def descendants(root):
+    parents = {}
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                parents[pid] = f.read().rsplit(")", 1)[1].split()[1]
+        except (OSError, IndexError):
+            continue
+    found, frontier = [], [str(root)]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        found.extend(children)
+        frontier.extend(children)
+    return found
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 async def until(what, condition, seconds=15):
@@ -120,6 +147,7 @@ async def over_http(toolexec, server):
         text=True,
     )
     markers = []
+    left_open = []
     try:
         line = proxy.stderr.readline()
         check("http listens", "serving MCP on http://" in line, line)
@@ -173,6 +201,22 @@ async def over_http(toolexec, server):
             close["b"].set()
         await until("the second session's tree to end", lambda: not processes_with(db))
         check("every session's tree ended", not processes_with(db), str(processes_with(db)))
+
+        # A session left open when the proxy is told to stop.
+        request = urllib.request.Request(
+            url,
+            data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"}}}).encode(),
+            headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                     "Authorization": f"Bearer {token}"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=15) as response:
+            body = response.read().decode()
+        check("a third session initializes", '"serverInfo"' in body, body)
+        left_open = descendants(proxy.pid)
+        check("its child runs", len(left_open) >= 3, str(left_open))
     finally:
         proxy.terminate()
         try:
@@ -180,6 +224,8 @@ async def over_http(toolexec, server):
         except subprocess.TimeoutExpired:
             proxy.kill()
     check("the proxy exits on SIGTERM", proxy.returncode == 143, str(proxy.returncode))
+    await until("the open session's tree to end", lambda: not [p for p in left_open if alive(p)])
+    check("shutdown ends an open session's tree", not [p for p in left_open if alive(p)], str(left_open))
     for marker in markers:
         digits = marker.rsplit("-", 1)[1]
         check("nothing left after shutdown", not processes_with(digits), str(processes_with(digits)))
