@@ -1538,6 +1538,137 @@ async fn proxy_passes_tool_fields_rmcp_does_not_model_on_the_wire() {
     assert_eq!(status.code(), Some(0));
 }
 
+/// The live (not zombie) descendants of `root`, as `pid: cmdline`.
+fn descendants(root: u32) -> Vec<String> {
+    let mut parents = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let (Some(state), Some(ppid)) = (fields.first(), fields.get(1)) else {
+            continue;
+        };
+        if let Ok(ppid) = ppid.parse::<u32>() {
+            parents.push((pid, ppid, *state == "Z"));
+        }
+    }
+    let mut found = Vec::new();
+    let mut frontier = vec![root];
+    while let Some(parent) = frontier.pop() {
+        for &(pid, ppid, zombie) in &parents {
+            if ppid == parent {
+                frontier.push(pid);
+                if !zombie {
+                    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                    found.push(format!(
+                        "{pid}: {}",
+                        String::from_utf8_lossy(&cmdline).replace('\0', " ")
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// POSTs `body` to `http://ADDR/mcp` (one connection, closed after the
+/// answer); the status line, the headers (lower-case names) and the body.
+async fn post_mcp(
+    addr: std::net::SocketAddr,
+    body: &Value,
+) -> (String, Vec<(String, String)>, String) {
+    use tokio::io::AsyncWriteExt;
+    let body = body.to_string();
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(WAIT, stream.read_to_end(&mut answer))
+        .await
+        .expect("an answer in time")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let mut lines = head.lines();
+    let status = lines.next().unwrap_or_default().to_string();
+    let headers = lines
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_ascii_lowercase(), v.to_string()))
+        .collect();
+    (status, headers, body.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_http_session_idle_timeout_ends_its_childs_tree() {
+    let Some(server) = task_server() else {
+        println!("skipped: python3 is not installed");
+        return;
+    };
+    let mut command = std::process::Command::new(server[0]);
+    command.arg(server[1]);
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let tx = Mutex::new(Some(tx));
+    let mut options =
+        toolexec_mcp::HttpOptions::new("127.0.0.1:0".parse().unwrap()).on_listening(move |addr| {
+            if let Some(tx) = tx.lock().unwrap().take() {
+                let _ = tx.send(addr);
+            }
+        });
+    options.session_idle = Duration::from_millis(500);
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let proxy = tokio::spawn(
+        toolexec_mcp::Proxy::builder(command)
+            .shutdown_on(shutdown.clone())
+            .serve(toolexec_mcp::Transport::Http(options)),
+    );
+    let addr = tokio::time::timeout(WAIT, rx).await.unwrap().unwrap();
+    let me = std::process::id();
+    assert!(descendants(me).is_empty(), "{:?}", descendants(me));
+    let (status, headers, body) = post_mcp(
+        addr,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+    )
+    .await;
+    assert!(status.contains(" 200 "), "{status} {body}");
+    assert!(
+        headers.iter().any(|(k, _)| k == "mcp-session-id"),
+        "{headers:?}"
+    );
+    assert!(body.contains("toolexec-proxy"), "{body}");
+    let tree = descendants(me);
+    assert!(
+        tree.iter().any(|p| p.contains("task_server.py")) && tree.len() >= 3,
+        "{tree:?}"
+    );
+    // Nothing more is sent: the session idles out, and its child's tree
+    // ends with it.
+    eventually("the idle session's tree to end", || {
+        descendants(me).is_empty()
+    })
+    .await;
+    shutdown.cancel();
+    let outcome = tokio::time::timeout(WAIT, proxy)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome, toolexec_mcp::Outcome::Shutdown);
+}
+
 // ---------------------------------------------------------------- bad input
 
 /// Runs `toolexec ARGS` with `lines` on stdin (then end of input); its
