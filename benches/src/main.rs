@@ -154,6 +154,11 @@ const ROWS: &[RowDef] = &[
         run: row_mcp_http,
     },
     RowDef {
+        name: "mcp-proxy",
+        what: "`toolexec_mcp::Proxy` in front of an MCP server over stdio: a no-op tools/call round trip, and start-up",
+        run: row_mcp_proxy,
+    },
+    RowDef {
         name: "redact-stream",
         what: "streaming redaction (`toolexec redact`): keyword logs, JSON, source, dense",
         run: row_redact_stream,
@@ -1536,6 +1541,20 @@ fn probe(kind: &str, arg: u64) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
             Ok(())
         }
+        "mcp-proxy" => {
+            // The proxy of the mcp-proxy row (its child contained in a PID
+            // namespace) in front of the mcp-serve probe, on this
+            // process's stdio.
+            let rt = runtime()?;
+            let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+            let mut command = std::process::Command::new(exe);
+            command.args(["--probe", "mcp-serve"]);
+            rt.block_on(
+                toolexec_mcp::Proxy::builder(command).serve(toolexec_mcp::Transport::Stdio),
+            )
+            .map_err(|e| e.to_string())?;
+            Ok(())
+        }
         _ => Err(format!("unknown probe {kind:?}")),
     }
 }
@@ -1879,6 +1898,98 @@ fn row_mcp_stdio(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         per_ours,
         per_ref,
         Some(200e-6),
+    );
+    Ok(())
+}
+
+/// Starts `exe --probe PROBE` as an MCP server on stdio and makes `n` no-op
+/// tools/call round trips (after 20 warm-up calls): the median per call,
+/// and the time from spawn to a listed tool set.
+async fn stdio_round_trips(
+    exe: &std::path::Path,
+    probe: &str,
+    n: usize,
+) -> Result<(f64, f64), String> {
+    use rmcp::ServiceExt;
+    let start = Instant::now();
+    let mut child = tokio::process::Command::new(exe)
+        .args(["--probe", probe])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("spawn the server: {e}"))?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("no pipes".to_string());
+    };
+    let client = ().serve((stdout, stdin)).await.map_err(|e| format!("handshake: {e}"))?;
+    client
+        .peer()
+        .list_all_tools()
+        .await
+        .map_err(|e| format!("tools/list: {e}"))?;
+    let started = secs(start);
+    let mut times = Vec::with_capacity(n);
+    for i in 0..n + 20 {
+        let mut params = rmcp::model::CallToolRequestParams::new("noop");
+        params.arguments = json!({"path": "src/main.rs"}).as_object().cloned();
+        let start = Instant::now();
+        let r = client
+            .peer()
+            .call_tool(params)
+            .await
+            .map_err(|e| format!("call: {e}"))?;
+        let t = secs(start);
+        if r.is_error == Some(true) {
+            return Err(format!("the call failed: {r:?}"));
+        }
+        if i >= 20 {
+            times.push(t);
+        }
+    }
+    let _ = client.cancel().await;
+    let _ = child.wait().await;
+    Ok((median(times), started))
+}
+
+fn row_mcp_proxy(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let n = cfg.pick(300, 2_000);
+    let starts = cfg.pick(5, 15);
+    let rt = runtime()?;
+    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+    progress(&format!(
+        "{n} tools/call round trips through the proxy and straight to the server"
+    ));
+    let (proxied, direct) = rt.block_on(async {
+        let (proxied, _) = stdio_round_trips(&exe, "mcp-proxy", n).await?;
+        let (direct, _) = stdio_round_trips(&exe, "mcp-serve", n).await?;
+        Ok::<_, String>((proxied, direct))
+    })?;
+    out.row(
+        "proxy round trip of a no-op tools/call over stdio (rmcp client → `Proxy` → `serve`, each in a child process)",
+        &format!("{}/call ({})", fmt_time(proxied), fmt_added(proxied - direct)),
+        &format!("{}/call to the server directly", fmt_time(direct)),
+        &fmt_ratio(proxied / direct),
+        "report",
+        "report",
+    );
+    progress(&format!("{starts} proxy and server start-ups"));
+    let (proxy_start, server_start) = rt.block_on(async {
+        let mut proxy = Vec::new();
+        let mut server = Vec::new();
+        for _ in 0..starts {
+            proxy.push(stdio_round_trips(&exe, "mcp-proxy", 0).await?.1);
+            server.push(stdio_round_trips(&exe, "mcp-serve", 0).await?.1);
+        }
+        Ok::<_, String>((median(proxy), median(server)))
+    })?;
+    out.row(
+        "proxy start-up: spawn, contained child (PID namespace), both handshakes, tools/list",
+        &fmt_time(proxy_start),
+        &format!("{} the server alone", fmt_time(server_start)),
+        &fmt_ratio(proxy_start / server_start),
+        "report",
+        "report",
     );
     Ok(())
 }
