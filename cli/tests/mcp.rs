@@ -95,8 +95,14 @@ struct Session {
 
 impl Session {
     async fn start(args: &[&str]) -> Session {
-        let mut process = tokio::process::Command::new(TOOLEXEC)
-            .args(args)
+        let mut command = tokio::process::Command::new(TOOLEXEC);
+        command.args(args);
+        Session::start_command(command, args).await
+    }
+
+    /// [`Session::start`] of a command that runs toolexec with `args`.
+    async fn start_command(mut command: tokio::process::Command, args: &[&str]) -> Session {
+        let mut process = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -1442,6 +1448,95 @@ async fn proxy_sigkill_leaves_no_process_of_the_childs_tree() {
             let _ = std::process::Command::new("kill")
                 .args(["-KILL", &pid])
                 .status();
+        }
+    }
+}
+
+/// Where user namespaces cannot be created (a user namespace whose
+/// `max_user_namespaces` is 0), the proxy warns once and falls back to the
+/// process group (end of input still ends the whole group) plus a
+/// parent-death signal on its direct child (a SIGKILL of the proxy ends
+/// the wrapper).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_without_namespaces_warns_once_and_falls_back_to_the_group() {
+    if std::process::Command::new("unshare")
+        .args(["-r", "true"])
+        .status()
+        .map_or(true, |s| !s.success())
+    {
+        println!("skipped: unshare -r does not work here");
+        return;
+    }
+    let logs = tempfile::tempdir().unwrap();
+    for (round, how) in ["end of input", "SIGKILL"].iter().enumerate() {
+        let log = logs.path().join(format!("server-{round}.log"));
+        let log = dir_str(&log).to_string();
+        let marker = unique_marker();
+        let wrapped = format!("sleep {marker} & '{}' --log '{log}'; wait", test_server());
+        let mut command = tokio::process::Command::new("unshare");
+        command.args([
+            "-r",
+            "sh",
+            "-c",
+            &format!(
+                "echo 0 > /proc/sys/user/max_user_namespaces && exec '{TOOLEXEC}' proxy -- sh -c \"$0\""
+            ),
+            &wrapped,
+        ]);
+        let s = Session::start_command(command, &["proxy", "(without namespaces)"]).await;
+        let wrapper = processes_with(&log)
+            .into_iter()
+            .find_map(|p| {
+                let (pid, cmd) = p.split_once(": ")?;
+                cmd.starts_with("sh -c sleep")
+                    .then(|| pid.parse::<u32>().ok())?
+            })
+            .expect("the wrapper shell runs");
+        // No supervisor: the wrapper leads its own group.
+        assert_eq!(pgid_of(wrapper), wrapper);
+        eventually("the group to hold the server and the sleeper", || {
+            group_members(wrapper).len() >= 3
+        })
+        .await;
+        let warning = "user and PID namespaces are not available here";
+        assert_eq!(s.stderr().matches(warning).count(), 1, "{}", s.stderr());
+        let Session {
+            client,
+            mut process,
+            ..
+        } = s;
+        if *how == "end of input" {
+            let _ = client.cancel().await;
+            let status = tokio::time::timeout(WAIT, process.wait())
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(status.code(), Some(0));
+            eventually("the group to be empty", || {
+                group_members(wrapper).is_empty()
+            })
+            .await;
+        } else {
+            let pid = process.id().unwrap().to_string();
+            assert!(std::process::Command::new("kill")
+                .args(["-KILL", &pid])
+                .status()
+                .unwrap()
+                .success());
+            let _ = tokio::time::timeout(WAIT, process.wait()).await.unwrap();
+            drop(client);
+            eventually("the wrapper (the direct child) to end", || {
+                std::fs::read_to_string(format!("/proc/{wrapper}/stat")).map_or(true, |stat| {
+                    stat.rsplit_once(')')
+                        .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
+                })
+            })
+            .await;
+            // What the wrapper started may remain in this fallback.
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(wrapper as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
         }
     }
 }
