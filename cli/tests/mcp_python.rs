@@ -157,12 +157,15 @@ fn python_client_gets_a_child_per_http_session_of_the_proxy() {
             "http: task-required tool listed with execution",
             "each session has its own child",
             "each child keeps its own state",
+            "a crashed child fails its own session's call",
+            "a crash in one session leaves the others working",
             "closing a session ends its child's tree",
             "the other session still works",
             "every session's tree ended",
             "its child runs",
             "shutdown ends an open session's tree",
             "nothing left after shutdown",
+            "only the crashed child is reported as exited",
         ],
     );
 }

@@ -1431,9 +1431,18 @@ struct Stopper(Mutex<Option<tokio::sync::oneshot::Sender<Duration>>>);
 
 impl Stopper {
     fn stop(&self, grace: Duration) {
-        if let Some(tx) = self.0.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        if let Some(tx) = self.lock().take() {
             let _ = tx.send(grace);
         }
+    }
+
+    /// Whether the child was asked to stop.
+    fn requested(&self) -> bool {
+        self.lock().is_none()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<tokio::sync::oneshot::Sender<Duration>>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -1836,6 +1845,7 @@ impl SessionProxy {
             client_done,
         } = running;
         let _ = state.stopper.set(stopper.clone());
+        let watched = stopper.clone();
         // The child's watcher: stops it on shutdown, reports an exit of
         // its own, and lets the shutdown wait until its tree is gone.
         let shutdown = sessions.shutdown.clone();
@@ -1853,7 +1863,8 @@ impl SessionProxy {
                 }
             };
             if let Some(status) = status {
-                if !shutdown.is_cancelled() {
+                // An exit of its own, not the end of its session.
+                if !shutdown.is_cancelled() && !watched.requested() {
                     let status = status.unwrap_or_else(|e| e.to_string());
                     eprintln!(
                         "toolexec: proxy: the MCP server {program} of an HTTP session exited ({status})"

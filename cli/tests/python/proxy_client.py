@@ -10,8 +10,9 @@ declared it (the Python client keeps no unknown fields; the Rust tests check
 those on the wire); a task-required tool called
 without a task gets the child's refusal back.
 http: two concurrent sessions each get their own child (their own marker
-and counter); closing one session ends its child's whole tree (scanned in
-/proc) while the other goes on working; shutdown ends the rest.
+and counter); a third session's child crashes without disturbing the
+others; closing one session ends its child's whole tree (scanned in /proc)
+while the other goes on working; shutdown ends the rest.
 Each check prints `ok: NAME`; the first failure raises (exit status 1).
 """
 
@@ -155,9 +156,9 @@ async def over_http(toolexec, server):
         check("no child before a session", not children_of(proxy.pid), str(children_of(proxy.pid)))
 
         sessions = {}
-        opened = {"a": anyio.Event(), "b": anyio.Event()}
-        close = {"a": anyio.Event(), "b": anyio.Event()}
-        closed = {"a": anyio.Event(), "b": anyio.Event()}
+        opened = {n: anyio.Event() for n in "abc"}
+        close = {n: anyio.Event() for n in "abc"}
+        closed = {n: anyio.Event() for n in "abc"}
 
         async def hold(name):
             client = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
@@ -191,13 +192,33 @@ async def over_http(toolexec, server):
             check("both trees run", len(processes_with(da)) >= 2 and len(processes_with(db)) >= 2,
                   f"{processes_with(da)} {processes_with(db)}")
 
+            # A third session whose child crashes: its calls fail, no other
+            # session notices.
+            group.start_soon(hold, "c")
+            await opened["c"].wait()
+            c = sessions["c"]
+            mc = text_of(await c.call_tool("whoami", {}))
+            dc = mc.rsplit("-", 1)[1]
+            result = await c.call_tool("crash", {})
+            out = text_of(result)
+            check("a crashed child fails its own session's call",
+                  result.is_error and "exited before answering (exit status: 3)" in out, out)
+            await until("the crashed child's tree to end", lambda: not processes_with(dc))
+            result = await c.call_tool("count", {})
+            check("the crashed session's later calls fail", result.is_error and "MCP server" in text_of(result),
+                  text_of(result))
+            out = text_of(await b.call_tool("count", {}))
+            check("a crash in one session leaves the others working", out == "2", out)
+            close["c"].set()
+            await closed["c"].wait()
+
             close["a"].set()
             await closed["a"].wait()
             await until("the closed session's tree to end", lambda: not processes_with(da))
             check("closing a session ends its child's tree", not processes_with(da), str(processes_with(da)))
             check("the other session's tree still runs", len(processes_with(db)) >= 2, str(processes_with(db)))
             out = text_of(await b.call_tool("count", {}))
-            check("the other session still works", out == "2", out)
+            check("the other session still works", out == "3", out)
             close["b"].set()
         await until("the second session's tree to end", lambda: not processes_with(db))
         check("every session's tree ended", not processes_with(db), str(processes_with(db)))
@@ -224,6 +245,9 @@ async def over_http(toolexec, server):
         except subprocess.TimeoutExpired:
             proxy.kill()
     check("the proxy exits on SIGTERM", proxy.returncode == 143, str(proxy.returncode))
+    rest = proxy.stderr.read()
+    check("only the crashed child is reported as exited",
+          rest.count("of an HTTP session exited") == 1 and "exited (exit status: 3)" in rest, rest)
     await until("the open session's tree to end", lambda: not [p for p in left_open if alive(p)])
     check("shutdown ends an open session's tree", not [p for p in left_open if alive(p)], str(left_open))
     for marker in markers:

@@ -14,6 +14,7 @@ digits), so that a test can find every process of this server's tree in
 - `long_job`: declares `execution.taskSupport: "required"` (MCP
   2025-11-25) and, like a server that only runs it as a task, refuses a
   plain `tools/call` with JSON-RPC error -32601.
+- `crash`: exits with status 3 without answering.
 - `maybe_task`: declares `execution.taskSupport: "optional"` and an extra
   top-level field `x-vendor`; a plain call answers `ran without a task`.
 """
@@ -36,6 +37,8 @@ TOOLS = [
     {"name": "whoami", "description": "This server process's marker.",
      "inputSchema": {"type": "object", "properties": {}}},
     {"name": "count", "description": "A per-process counter.",
+     "inputSchema": {"type": "object", "properties": {}}},
+    {"name": "crash", "description": "Exits with status 3.",
      "inputSchema": {"type": "object", "properties": {}}},
     {"name": "long_job", "description": "Runs only as a task.",
      "inputSchema": {"type": "object", "properties": {}},
@@ -79,6 +82,8 @@ def answer(request):
         if name == "count":
             counter += 1
             return {"result": text(str(counter))}
+        if name == "crash":
+            sys.exit(3)
         if name == "long_job":
             return {"error": {"code": -32601, "message": "long_job must be run as a task"}}
         if name == "maybe_task":
