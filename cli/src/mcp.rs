@@ -202,7 +202,8 @@ pub struct ProxyArgs {
     #[command(flatten)]
     pub transport: HttpArgs,
     /// Run the child server in the exec sandbox: workspace-write (writes
-    /// only beneath --workdir), read-only or off.
+    /// only beneath --workdir), read-only or off (its process tree is
+    /// still contained: nothing of it outlives the proxy).
     #[arg(long = "sandbox", value_name = "MODE", default_value = "off")]
     pub sandbox: SandboxPolicy,
     /// Let the sandboxed child server reach the network.
