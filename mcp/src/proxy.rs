@@ -22,9 +22,11 @@
 //!   left the group or the session). Where user and PID namespaces are not
 //!   available, the proxy says so once on stderr and falls back to the
 //!   process group plus a parent-death signal on the direct child: then a
-//!   SIGKILL of the proxy ends only that child. The child sees its own PID
-//!   namespace (its `/proc` shows only its tree; its pid is small), keeps
-//!   our uid, gid, network and filesystem. Whenever the child ends, or is
+//!   SIGKILL of the proxy ends only that child. The contained child sees
+//!   its own PID namespace (its `/proc` shows only its tree; its pid is
+//!   small) and IPC namespace, and keeps our uid and gid (mapped 1:1 in a
+//!   user namespace of its own), network and filesystem (a mount namespace
+//!   whose only change is that `/proc`). Whenever the child ends, or is
 //!   stopped, a SIGKILL goes to what is left of its group ([`end_group`]),
 //!   so a wrapper (`npx`, `sh -c`, `uv run`) leaves no server behind: after
 //!   end of input, a shutdown request, and a crash of the child alike.
@@ -121,8 +123,8 @@
 //!   removed with the session) and its own spill reader. The child's
 //!   sampling, elicitation and roots requests go to that session's client.
 //!   The child's tree ends when the session does: DELETE, the idle timeout
-//!   (5 min), a closed connection that rmcp ends, or shutdown (the calls in
-//!   flight are cancelled, each child gets 0.5 s). A child that dies on its
+//!   (5 min, [`crate::HttpOptions::session_idle`]), or shutdown (the calls
+//!   in flight are cancelled, each child gets 0.5 s). A child that dies on its
 //!   own ends no other session: that session's calls fail with an
 //!   `execution` error naming the exit (the client opens a new session);
 //!   the proxy goes on serving. The child command of each session is a
