@@ -1,18 +1,9 @@
 //! The change observer: how the executor tells the embedding program which
 //! files a call changed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::types::ChangeKind;
-
-/// One changed file, with its absolute path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObservedChange {
-    /// Absolute path of the file.
-    pub path: PathBuf,
-    /// What happened to it.
-    pub kind: ChangeKind,
-}
+use crate::types::FileChange;
 
 /// Receives the files a call changed (SPEC §2 step 6), after the
 /// after-snapshot of every non-read-only call with a non-empty diff.
@@ -21,14 +12,14 @@ pub struct ObservedChange {
 /// as read in their new state.
 pub trait ChangeObserver: Send + Sync + 'static {
     /// Called with the workspace root and the changed files.
-    fn files_changed(&self, root: &Path, changes: &[ObservedChange]);
+    fn files_changed(&self, root: &Path, changes: &[FileChange]);
 }
 
 impl<F> ChangeObserver for F
 where
-    F: Fn(&Path, &[ObservedChange]) + Send + Sync + 'static,
+    F: Fn(&Path, &[FileChange]) + Send + Sync + 'static,
 {
-    fn files_changed(&self, root: &Path, changes: &[ObservedChange]) {
+    fn files_changed(&self, root: &Path, changes: &[FileChange]) {
         self(root, changes)
     }
 }

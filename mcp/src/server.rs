@@ -659,6 +659,7 @@ mod tests {
             content: "timed out".into(),
             changes: vec![FileChange {
                 path: "a.txt".into(),
+                absolute: "/work/a.txt".into(),
                 kind: ChangeKind::Created,
                 old_size: None,
                 new_size: Some(3),

@@ -57,6 +57,9 @@ fn mask(redactor: &Redactor, outcome: &mut Outcome) {
         if let Cow::Owned(masked) = redactor.redact(&change.path) {
             change.path = masked;
         }
+        if let Cow::Owned(masked) = redactor.redact(&change.absolute.to_string_lossy()) {
+            change.absolute = masked.into();
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use futures_util::future::BoxFuture;
 use toolexec_snapshot::{Bounds, Diff, Snapshot};
 
-use crate::observer::{ChangeObserver, ObservedChange};
+use crate::observer::ChangeObserver;
 use crate::stage::{Invocation, Next, Outcome, Stage};
 use crate::types::FileChange;
 
@@ -262,20 +262,14 @@ impl Stage for SnapshotStage {
                 .iter()
                 .map(|c| FileChange {
                     path: c.display.clone(),
+                    absolute: c.absolute.clone(),
                     kind: c.kind,
                     old_size: c.old_size,
                     new_size: c.new_size,
                 })
                 .collect();
             if !self.observers.is_empty() {
-                let observed: Vec<ObservedChange> = diff
-                    .changes()
-                    .iter()
-                    .map(|c| ObservedChange {
-                        path: c.absolute.clone(),
-                        kind: c.kind,
-                    })
-                    .collect();
+                let observed = outcome.changes.clone();
                 let observers = self.observers.clone();
                 let root = self.root.clone();
                 // Observers may hash files: keep that off the async threads,
