@@ -1,5 +1,6 @@
-//! `--format` of `toolexec run` and `toolexec tools` (SPEC §7): the model
-//! APIs' shapes, converted by [`toolexec_core::formats`].
+//! `--format` of `toolexec run` and `toolexec tools`: the model APIs'
+//! shapes (`native`, `openai`, `anthropic`; `mcp` for tools), converted by
+//! [`toolexec_core::formats`].
 
 use clap::ValueEnum;
 use serde_json::Value;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::types::FileChange;
 
-/// Receives the files a call changed (SPEC §2 step 6), after the
+/// Receives the files a call changed, after the
 /// after-snapshot of every non-read-only call with a non-empty diff.
 ///
 /// The built-in read-before-edit tracker implements this to take those files

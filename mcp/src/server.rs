@@ -1,4 +1,4 @@
-//! The MCP server of an [`Executor`] (`toolexec mcp`, SPEC §7): its tools
+//! The MCP server of an [`Executor`] (`toolexec mcp`): its tools
 //! through the whole pipeline.
 //!
 //! - `tools/list` returns the tools offered this turn (`--offered`, minus

@@ -1,4 +1,5 @@
-//! The read-before-edit tracker (SPEC §6).
+//! The read-before-edit tracker: edit and write of an existing file need a
+//! read of its current content first.
 
 use std::collections::HashMap;
 use std::fs::{self, Metadata};
@@ -115,7 +116,8 @@ impl Hasher {
 }
 
 /// Remembers, per file, the content the model last saw, so that edit and
-/// write of an existing file can require a read first (SPEC §6).
+/// write of an existing file can require a read first (of any range, of
+/// the content the file holds now: compared by hash, not by mtime).
 ///
 /// Keys are absolute canonical paths. A file counts as read when
 ///

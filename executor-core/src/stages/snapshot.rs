@@ -1,5 +1,6 @@
-//! The snapshot stage: adapts `toolexec-snapshot` to the chain (SPEC §2
-//! steps 4 and 6, §3).
+//! The snapshot stage: adapts `toolexec-snapshot` to the chain (a snapshot
+//! before and after every call of a tool that is not read-only, their diff
+//! and the change report).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -14,7 +15,7 @@ use crate::types::FileChange;
 /// Settings of the snapshot stage.
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotConfig {
-    /// Walk bounds and skip lists (SPEC §3 defaults: 4 levels, 500 files).
+    /// Walk bounds and skip lists (defaults: 4 levels, 500 files).
     pub bounds: Bounds,
     /// A watcher shared by all calls of the session, reporting changes
     /// beyond the walk's bounds and under extra roots.
@@ -63,7 +64,8 @@ pub(crate) struct SnapshotStage {
 }
 
 /// The snapshot windows open right now, to tell which calls overlapped
-/// (SPEC §2 step 6): two windows overlap exactly when one opens while the
+/// (their reports end with `(calls ID1, ID2 ran at the same time; some
+/// changes may be theirs)`): two windows overlap exactly when one opens while the
 /// other is open, so each opening records itself in every open window and
 /// every open window in itself.
 #[derive(Debug, Default)]
