@@ -197,7 +197,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
     if let Some(writer) = writer {
         let _ = writer.join();
     }
-    let mut text = crate::format::write_results(reply, &results)
+    let mut text = crate::format::write_results(reply, results)
         .map_err(|e| CliError::Runtime(e.to_string()))?;
     text.push('\n');
     let stdout = io::stdout();
