@@ -166,6 +166,7 @@ fn python_client_gets_a_child_per_http_session_of_the_proxy() {
             "shutdown ends an open session's tree",
             "nothing left after shutdown",
             "only the crashed child is reported as exited",
+            "SIGKILL of the proxy ends its sessions' trees",
         ],
     );
 }

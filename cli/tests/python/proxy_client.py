@@ -12,7 +12,8 @@ without a task gets the child's refusal back.
 http: two concurrent sessions each get their own child (their own marker
 and counter); a third session's child crashes without disturbing the
 others; closing one session ends its child's whole tree (scanned in /proc)
-while the other goes on working; shutdown ends the rest.
+while the other goes on working; shutdown ends the rest; SIGKILL of the
+proxy ends its open sessions' trees.
 Each check prints `ok: NAME`; the first failure raises (exit status 1).
 """
 
@@ -66,6 +67,20 @@ def children_of(parent):
         if fields[1] == str(parent):
             found.append(pid)
     return found
+
+
+def initialize_raw(url, token):
+    request = urllib.request.Request(
+        url,
+        data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}).encode(),
+        headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                 "Authorization": f"Bearer {token}"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=15) as response:
+        return response.read().decode()
 
 
 def descendants(root):
@@ -224,17 +239,7 @@ async def over_http(toolexec, server):
         check("every session's tree ended", not processes_with(db), str(processes_with(db)))
 
         # A session left open when the proxy is told to stop.
-        request = urllib.request.Request(
-            url,
-            data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "1"}}}).encode(),
-            headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-                     "Authorization": f"Bearer {token}"},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=15) as response:
-            body = response.read().decode()
+        body = initialize_raw(url, token)
         check("a third session initializes", '"serverInfo"' in body, body)
         left_open = descendants(proxy.pid)
         check("its child runs", len(left_open) >= 3, str(left_open))
@@ -253,6 +258,26 @@ async def over_http(toolexec, server):
     for marker in markers:
         digits = marker.rsplit("-", 1)[1]
         check("nothing left after shutdown", not processes_with(digits), str(processes_with(digits)))
+
+    # SIGKILL of the proxy with a session open: its child's tree dies too.
+    proxy = subprocess.Popen(
+        [toolexec, "proxy", "--http", "127.0.0.1:0", "--", *wrapper(server)],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    try:
+        url = proxy.stderr.readline().strip().split("serving MCP on ", 1)[1]
+        body = initialize_raw(url, token)
+        check("a session of a second proxy initializes", '"serverInfo"' in body, body)
+        tree = descendants(proxy.pid)
+        check("its child runs", len(tree) >= 3, str(tree))
+    finally:
+        proxy.kill()
+        proxy.wait(timeout=10)
+    await until("the tree of a SIGKILLed proxy to end", lambda: not [p for p in tree if alive(p)])
+    check("SIGKILL of the proxy ends its sessions' trees", not [p for p in tree if alive(p)], str(tree))
 
 
 def main():
