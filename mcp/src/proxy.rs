@@ -1,4 +1,4 @@
-//! The MCP proxy (`toolexec proxy [options] -- CMD ARGS…`, SPEC §7): an MCP
+//! The MCP proxy (`toolexec proxy [options] -- CMD ARGS…`): an MCP
 //! server that re-exposes the tools of the child MCP server CMD, every call
 //! through the toolexec pipeline.
 //!
@@ -1236,12 +1236,14 @@ impl Proxy {
         self
     }
 
-    /// Runs the child server in the exec sandbox (SPEC §6.1, §7): writes
-    /// only beneath the [`workdir`](Self::workdir) (or nowhere with
+    /// Runs the child server in the exec sandbox (the same user, PID,
+    /// mount and IPC namespaces plus Landlock as `exec`): writes only
+    /// beneath the [`workdir`](Self::workdir) (or nowhere with
     /// `read-only`), the network per [`Sandbox::allow_network`], and its
     /// whole process tree ended with the proxy. The system temp dir is not
-    /// writable for it. Without a call the child runs unsandboxed (but in
-    /// its own process group).
+    /// writable for it. Without a call the child is not confined, but its
+    /// whole tree is still contained (a PID namespace under a supervisor
+    /// that dies with the proxy, see [`toolexec_tools::sandbox::contain`]).
     ///
     /// [`Sandbox::allow_network`]: toolexec_tools::Sandbox::allow_network
     pub fn sandbox(mut self, sandbox: toolexec_tools::Sandbox) -> Self {
