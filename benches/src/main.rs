@@ -154,6 +154,11 @@ const ROWS: &[RowDef] = &[
         run: row_mcp_http,
     },
     RowDef {
+        name: "mcp-proxy",
+        what: "`toolexec_mcp::Proxy` in front of an MCP server over stdio: a no-op tools/call round trip, and start-up",
+        run: row_mcp_proxy,
+    },
+    RowDef {
         name: "redact-stream",
         what: "streaming redaction (`toolexec redact`): keyword logs, JSON, source, dense",
         run: row_redact_stream,
@@ -1536,6 +1541,20 @@ fn probe(kind: &str, arg: u64) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
             Ok(())
         }
+        "mcp-proxy" => {
+            // The proxy of the mcp-proxy row (its child contained in a PID
+            // namespace) in front of the mcp-serve probe, on this
+            // process's stdio.
+            let rt = runtime()?;
+            let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+            let mut command = std::process::Command::new(exe);
+            command.args(["--probe", "mcp-serve"]);
+            rt.block_on(
+                toolexec_mcp::Proxy::builder(command).serve(toolexec_mcp::Transport::Stdio),
+            )
+            .map_err(|e| e.to_string())?;
+            Ok(())
+        }
         _ => Err(format!("unknown probe {kind:?}")),
     }
 }
@@ -1883,6 +1902,98 @@ fn row_mcp_stdio(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
     Ok(())
 }
 
+/// Starts `exe --probe PROBE` as an MCP server on stdio and makes `n` no-op
+/// tools/call round trips (after 20 warm-up calls): the median per call,
+/// and the time from spawn to a listed tool set.
+async fn stdio_round_trips(
+    exe: &std::path::Path,
+    probe: &str,
+    n: usize,
+) -> Result<(f64, f64), String> {
+    use rmcp::ServiceExt;
+    let start = Instant::now();
+    let mut child = tokio::process::Command::new(exe)
+        .args(["--probe", probe])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("spawn the server: {e}"))?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("no pipes".to_string());
+    };
+    let client = ().serve((stdout, stdin)).await.map_err(|e| format!("handshake: {e}"))?;
+    client
+        .peer()
+        .list_all_tools()
+        .await
+        .map_err(|e| format!("tools/list: {e}"))?;
+    let started = secs(start);
+    let mut times = Vec::with_capacity(n);
+    for i in 0..n + 20 {
+        let mut params = rmcp::model::CallToolRequestParams::new("noop");
+        params.arguments = json!({"path": "src/main.rs"}).as_object().cloned();
+        let start = Instant::now();
+        let r = client
+            .peer()
+            .call_tool(params)
+            .await
+            .map_err(|e| format!("call: {e}"))?;
+        let t = secs(start);
+        if r.is_error == Some(true) {
+            return Err(format!("the call failed: {r:?}"));
+        }
+        if i >= 20 {
+            times.push(t);
+        }
+    }
+    let _ = client.cancel().await;
+    let _ = child.wait().await;
+    Ok((median(times), started))
+}
+
+fn row_mcp_proxy(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let n = cfg.pick(300, 2_000);
+    let starts = cfg.pick(5, 15);
+    let rt = runtime()?;
+    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+    progress(&format!(
+        "{n} tools/call round trips through the proxy and straight to the server"
+    ));
+    let (proxied, direct) = rt.block_on(async {
+        let (proxied, _) = stdio_round_trips(&exe, "mcp-proxy", n).await?;
+        let (direct, _) = stdio_round_trips(&exe, "mcp-serve", n).await?;
+        Ok::<_, String>((proxied, direct))
+    })?;
+    out.row(
+        "proxy round trip of a no-op tools/call over stdio (rmcp client → `Proxy` → `serve`, each in a child process)",
+        &format!("{}/call ({})", fmt_time(proxied), fmt_added(proxied - direct)),
+        &format!("{}/call to the server directly", fmt_time(direct)),
+        &fmt_ratio(proxied / direct),
+        "report",
+        "report",
+    );
+    progress(&format!("{starts} proxy and server start-ups"));
+    let (proxy_start, server_start) = rt.block_on(async {
+        let mut proxy = Vec::new();
+        let mut server = Vec::new();
+        for _ in 0..starts {
+            proxy.push(stdio_round_trips(&exe, "mcp-proxy", 0).await?.1);
+            server.push(stdio_round_trips(&exe, "mcp-serve", 0).await?.1);
+        }
+        Ok::<_, String>((median(proxy), median(server)))
+    })?;
+    out.row(
+        "proxy start-up: spawn, contained child (PID namespace), both handshakes, tools/list",
+        &fmt_time(proxy_start),
+        &format!("{} the server alone", fmt_time(server_start)),
+        &fmt_ratio(proxy_start / server_start),
+        "report",
+        "report",
+    );
+    Ok(())
+}
+
 /// One HTTP/1.1 POST on a kept-alive connection; the response's head and
 /// body (chunked SSE or plain) as text.
 async fn http_post(
@@ -2061,9 +2172,13 @@ fn row_shell_classifier(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
 
 /// Converting a 100-call OpenAI assistant message to calls and the results
 /// back to tool messages, against the executor's own time for the same
-/// 100 no-op calls (full chain without snapshot).
+/// 100 no-op calls (full chain without snapshot). The goal row is the
+/// typed path (the API's tool-call items as an SDK holds them, moved into
+/// calls; the results moved into the tool messages); the `Value` paths
+/// (taken apart by value, or borrowed with the strings copied) and the
+/// JSON text parse + serialise are reported on their own.
 fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
-    use toolexec_core::formats::{openai_calls, openai_results};
+    use toolexec_core::formats::{openai_calls, openai_results, ChatToolCall, OpenAiApi};
     const CALLS: usize = 100;
     let reps = cfg.pick(50, 300);
     let rt = runtime()?;
@@ -2092,15 +2207,20 @@ fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
     progress(&format!(
         "{CALLS}-call message × {reps} reps, conversion vs run_batch"
     ));
+    let typed: Vec<ChatToolCall> =
+        serde_json::from_value(message["tool_calls"].clone()).map_err(|e| e.to_string())?;
     let bad = Cell::new(0usize);
     let (ours, reference) = interleaved(
         reps,
         || {
+            // The inputs the agent hands over (its SDK's tool calls, the
+            // executor's results), made outside the timed part.
+            let (typed, results) = (typed.clone(), results.clone());
             let start = Instant::now();
-            let got = openai_calls(black_box(&message)).map(|b| b.calls.len());
-            let reply = openai_results(batch.api, black_box(&results));
+            let calls: Vec<ToolCall> = black_box(typed).into_iter().map(ToolCall::from).collect();
+            let reply = openai_results(OpenAiApi::ChatCompletions, black_box(results));
             let t = secs(start);
-            if got != Ok(CALLS) || reply.len() != CALLS {
+            if calls.len() != CALLS || reply.len() != CALLS {
                 bad.set(bad.get() + 1);
             }
             t
@@ -2116,13 +2236,33 @@ fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
             t
         },
     );
-    // The same from and to JSON text, for the note.
+    // The parsed `Value` taken apart, the results moved.
+    let mut owned = Vec::with_capacity(reps);
+    // Borrowed: the message stays whole (an agent's history), strings copied.
+    let mut borrowed = Vec::with_capacity(reps);
+    // From and to JSON text, parsing and printing included.
     let mut text_times = Vec::with_capacity(reps);
     for _ in 0..reps {
+        let (value, moved) = (message.clone(), results.clone());
+        let start = Instant::now();
+        let got = openai_calls(black_box(value)).map(|b| b.calls.len());
+        let reply = openai_results(batch.api, black_box(moved));
+        owned.push(secs(start));
+        if got != Ok(CALLS) || reply.len() != CALLS {
+            bad.set(bad.get() + 1);
+        }
+        let start = Instant::now();
+        let got = openai_calls(black_box(&message)).map(|b| b.calls.len());
+        let reply = openai_results(batch.api, black_box(&results));
+        borrowed.push(secs(start));
+        if got != Ok(CALLS) || reply.len() != CALLS {
+            bad.set(bad.get() + 1);
+        }
+        let results = results.clone();
         let start = Instant::now();
         let value: Value = serde_json::from_str(black_box(&text)).map_err(|e| e.to_string())?;
-        let calls = openai_calls(&value).map_err(|e| e.to_string())?;
-        let reply = serde_json::to_string(&openai_results(calls.api, &results))
+        let calls = openai_calls(value).map_err(|e| e.to_string())?;
+        let reply = serde_json::to_string(&openai_results(calls.api, results))
             .map_err(|e| e.to_string())?;
         black_box(reply);
         text_times.push(secs(start));
@@ -2136,7 +2276,9 @@ fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
     let (ours, reference) = (median(ours), median(reference));
     let ratio = ours / reference;
     out.row(
-        &format!("OpenAI message → calls → tool messages ({CALLS} calls, parsed value to values)"),
+        &format!(
+            "OpenAI tool calls → calls → tool messages ({CALLS} calls, typed: strings moved both ways)"
+        ),
         &fmt_time(ours),
         &format!(
             "{} run_batch of the same {CALLS} no-op calls",
@@ -2146,11 +2288,51 @@ fn row_formats_openai(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         "≤ 1 % of the batch",
         verdict(ratio <= 0.01),
     );
+    let owned = median(owned);
+    out.row(
+        &format!(
+            "the same from the parsed message as a serde_json::Value, taken apart ({CALLS} calls)"
+        ),
+        &fmt_time(owned),
+        &format!("{} run_batch", fmt_time(reference)),
+        &format!("{:.2} %", owned / reference * 100.0),
+        "report",
+        "report",
+    );
+    let borrowed = median(borrowed);
+    out.row(
+        &format!("the same, borrowed (message kept, strings copied; {CALLS} calls)"),
+        &fmt_time(borrowed),
+        &format!("{} run_batch", fmt_time(reference)),
+        &format!("{:.2} %", borrowed / reference * 100.0),
+        "report",
+        "report",
+    );
+    let text_time = median(text_times);
+    // What the typed row cannot avoid: the results' `name` strings, which
+    // no message carries, are freed. Dropping the 100 names alone:
+    let mut names = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let owned: Vec<String> = results.iter().map(|r| r.name.clone()).collect();
+        let start = Instant::now();
+        drop(black_box(owned));
+        names.push(secs(start));
+    }
     out.note(&format!(
-        "formats-openai: from JSON text ({} bytes) to JSON text, parsing and printing included: {} per {CALLS}-call batch.",
-        text.len(),
-        fmt_time(median(text_times))
+        "formats-openai: of the typed row, freeing the {CALLS} results' names (not carried by any message) alone takes {}.",
+        fmt_time(median(names))
     ));
+    out.row(
+        &format!(
+            "the same from and to JSON text ({} bytes in; parse + serialise included)",
+            text.len()
+        ),
+        &fmt_time(text_time),
+        &format!("{} run_batch", fmt_time(reference)),
+        &format!("{:.2} %", text_time / reference * 100.0),
+        "report",
+        "report",
+    );
     Ok(())
 }
 

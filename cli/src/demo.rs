@@ -1,11 +1,13 @@
-//! `toolexec demo`: the seed scenario of SPEC §7, run through the real,
+//! `toolexec demo`: the seed scenario (three demo tools, six calls in one
+//! batch: a quiet writer, its call without `text`, an unknown tool, 200 and
+//! 2 000 printed lines, a panic), run through the real,
 //! default-configured pipeline with only the budget set to 400.
 //!
 //! Besides the three demo tools the executor registers the built-in `read`
 //! tool, allowed to open the demo's scratch directory: the hints the demo
 //! prints (`use read on SCRATCH/tool_result_….txt with offset=15`, `Use
 //! read tool on this path`) name a tool the model could call, so they hold
-//! (SPEC §5.4). With `--keep` the workspace and the scratch directory stay,
+//! (every hint works when followed). With `--keep` the workspace and the scratch directory stay,
 //! so the printed spill files can be opened.
 
 use std::fs;
@@ -143,7 +145,7 @@ pub fn prepare(workspace: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Prints results as SPEC §7 shows them: a header line
+/// Prints results as the demo shows them: a header line
 /// `[K] NAME IsError=BOOL ErrorKind=KIND`, the content, and a blank line.
 pub fn print(out: &mut impl Write, results: &[ToolResult]) -> io::Result<()> {
     for (k, r) in results.iter().enumerate() {

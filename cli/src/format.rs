@@ -1,5 +1,6 @@
-//! `--format` of `toolexec run` and `toolexec tools` (SPEC §7): the model
-//! APIs' shapes, converted by [`toolexec_core::formats`].
+//! `--format` of `toolexec run` and `toolexec tools`: the model APIs'
+//! shapes (`native`, `openai`, `anthropic`; `mcp` for tools), converted by
+//! [`toolexec_core::formats`].
 
 use clap::ValueEnum;
 use serde_json::Value;
@@ -55,20 +56,21 @@ pub fn read_calls(format: RunFormat, text: &str) -> Result<(Vec<ToolCall>, Reply
         serde_json::from_str(text).map_err(|e| format!("stdin is not valid JSON: {e}"))?;
     match format {
         RunFormat::Openai => {
-            let batch = formats::openai_calls(&value).map_err(|e| e.to_string())?;
+            let batch = formats::openai_calls(value).map_err(|e| e.to_string())?;
             Ok((batch.calls, Reply::Openai(batch.api)))
         }
         _ => Ok((
-            formats::anthropic_calls(&value).map_err(|e| e.to_string())?,
+            formats::anthropic_calls(value).map_err(|e| e.to_string())?,
             Reply::Anthropic,
         )),
     }
 }
 
-/// The results as the JSON text to print.
-pub fn write_results(reply: Reply, results: &[ToolResult]) -> serde_json::Result<String> {
+/// The results as the JSON text to print (moved into the API's messages:
+/// nothing else needs them).
+pub fn write_results(reply: Reply, results: Vec<ToolResult>) -> serde_json::Result<String> {
     match reply {
-        Reply::Native => serde_json::to_string_pretty(results),
+        Reply::Native => serde_json::to_string_pretty(&results),
         Reply::Openai(api) => serde_json::to_string_pretty(&formats::openai_results(api, results)),
         Reply::Anthropic => serde_json::to_string_pretty(&formats::anthropic_results(results)),
     }

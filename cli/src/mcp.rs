@@ -126,7 +126,8 @@ impl HttpArgs {
     }
 }
 
-/// The sandbox options of `run` and `mcp` (SPEC §6.1); `proxy` has its
+/// The sandbox options of `run` and `mcp` (default `workspace-write`,
+/// network denied); `proxy` has its
 /// own, whose default is `off`.
 #[derive(Debug, Clone, Args)]
 pub struct SandboxArgs {
@@ -202,7 +203,8 @@ pub struct ProxyArgs {
     #[command(flatten)]
     pub transport: HttpArgs,
     /// Run the child server in the exec sandbox: workspace-write (writes
-    /// only beneath --workdir), read-only or off.
+    /// only beneath --workdir), read-only or off (its process tree is
+    /// still contained: nothing of it outlives the proxy).
     #[arg(long = "sandbox", value_name = "MODE", default_value = "off")]
     pub sandbox: SandboxPolicy,
     /// Let the sandboxed child server reach the network.
@@ -267,7 +269,7 @@ pub async fn run(args: McpArgs) -> Result<(), CliError> {
         ..ToolOptions::default()
     };
     let transport = args.transport.transport()?;
-    // SPEC §6 Scratch: the checked per-user root (or --scratch DIR) and a
+    // Scratch: the checked per-user root (or --scratch DIR) and a
     // session directory of our own in it, removed when the session ends:
     // one for the stdio session, one for each HTTP session.
     let root = toolexec_limiter::ScratchRoot::open(pipeline.limits()?.scratch_dir)

@@ -136,7 +136,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Usage(format!("cannot read stdin: {e}")))?;
     let (calls, reply) = crate::format::read_calls(args.format, &text).map_err(CliError::Usage)?;
     let mut pipeline = args.pipeline.options();
-    // SPEC §6 Scratch: the per-user root (or --scratch DIR), checked, and
+    // Scratch: the per-user root (or --scratch DIR), checked, and
     // the workspace's session directory in it, shared by every run on this
     // workspace so that a later run can read an earlier run's spill files.
     let root = toolexec_limiter::ScratchRoot::open(pipeline.limits()?.scratch_dir)
@@ -159,7 +159,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
         .build()
         .map_err(|e| CliError::Runtime(e.to_string()))?;
 
-    // SPEC §7: SIGTERM, SIGINT and SIGHUP cancel the batch; the results
+    // SIGTERM, SIGINT and SIGHUP cancel the batch; the results
     // (running calls `cancelled`, their processes killed) are still
     // written, and the exit status stays 0.
     // The handlers are installed here, before the batch starts, so that no
@@ -197,7 +197,7 @@ pub async fn run(args: RunArgs) -> Result<(), CliError> {
     if let Some(writer) = writer {
         let _ = writer.join();
     }
-    let mut text = crate::format::write_results(reply, &results)
+    let mut text = crate::format::write_results(reply, results)
         .map_err(|e| CliError::Runtime(e.to_string()))?;
     text.push('\n');
     let stdout = io::stdout();

@@ -95,8 +95,14 @@ struct Session {
 
 impl Session {
     async fn start(args: &[&str]) -> Session {
-        let mut process = tokio::process::Command::new(TOOLEXEC)
-            .args(args)
+        let mut command = tokio::process::Command::new(TOOLEXEC);
+        command.args(args);
+        Session::start_command(command, args).await
+    }
+
+    /// [`Session::start`] of a command that runs toolexec with `args`.
+    async fn start_command(mut command: tokio::process::Command, args: &[&str]) -> Session {
+        let mut process = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -765,6 +771,22 @@ fn mcp_and_proxy_refuse_unusable_arguments_with_exit_2() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 
+    // Over HTTP no child runs before a session: the program is looked up
+    // at start, on a path or in PATH.
+    for program in ["/nonexistent/mcp-server", "toolexec-no-such-mcp-server"] {
+        let out = std::process::Command::new(TOOLEXEC)
+            .args(["proxy", "--http", "127.0.0.1:0", "--", program])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{program}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.trim_end(),
+            format!("toolexec: proxy: cannot start {program}: no such program (looked in PATH)")
+        );
+    }
+
     let out = std::process::Command::new(TOOLEXEC)
         .args([
             "proxy",
@@ -1061,6 +1083,16 @@ fn group_members(pgid: u32) -> Vec<String> {
     found
 }
 
+/// The process group of `pid` (host ids), from `/proc/PID/stat`.
+fn pgid_of(pid: u32) -> u32 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the process runs");
+    let (_, rest) = stat.rsplit_once(')').expect("a stat line");
+    rest.split_whitespace()
+        .nth(2)
+        .and_then(|g| g.parse().ok())
+        .expect("a pgrp field")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn proxy_ends_the_whole_process_group_of_a_wrapper() {
     let logs = tempfile::tempdir().unwrap();
@@ -1081,9 +1113,12 @@ async fn proxy_ends_the_whole_process_group_of_a_wrapper() {
                 cmd.starts_with("sh -c").then(|| pid.parse::<u32>().ok())?
             })
             .expect("the wrapper shell runs");
-        // The wrapper leads its own group: the server and the sleeper are in it.
+        // The wrapper's group (led by the containment's supervisor where
+        // PID namespaces work, by the wrapper itself elsewhere) holds the
+        // server and the sleeper.
+        let group = pgid_of(wrapper);
         eventually("the group to hold the server and the sleeper", || {
-            group_members(wrapper).len() >= 3
+            group_members(group).len() >= 3
         })
         .await;
         let Session {
@@ -1120,7 +1155,7 @@ async fn proxy_ends_the_whole_process_group_of_a_wrapper() {
             .unwrap();
         assert_eq!(status.code(), want, "{how}");
         eventually(&format!("the group to be empty after {how}"), || {
-            group_members(wrapper).is_empty()
+            group_members(group).is_empty()
         })
         .await;
     }
@@ -1348,6 +1383,385 @@ async fn proxy_fails_pending_calls_and_exits_non_zero_when_the_child_dies() {
         s.stderr().contains("exited (exit status: 3)")
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_sigkill_leaves_no_process_of_the_childs_tree() {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("server.log");
+    let log = dir_str(&log).to_string();
+    let marker = unique_marker();
+    // The real server is a grandchild, next to a background sleeper that
+    // leaves the group and the session: only the PID namespace holds it.
+    let script = format!(
+        "setsid sleep {marker} & '{}' --log '{log}'; wait",
+        test_server()
+    );
+    let s = Session::start(&["proxy", "--", "sh", "-c", &script]).await;
+    eventually("the server and the sleeper to run", || {
+        processes_with(&log).len() >= 2 && !processes_with(&marker).is_empty()
+    })
+    .await;
+    let Session {
+        client,
+        mut process,
+        stderr,
+        ..
+    } = s;
+    let pid = process.id().unwrap().to_string();
+    assert!(std::process::Command::new("kill")
+        .args(["-KILL", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = tokio::time::timeout(WAIT, process.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
+    );
+    drop(client);
+    let contained = !stderr
+        .lock()
+        .unwrap()
+        .contains("user and PID namespaces are not available");
+    if contained {
+        eventually("no process of the child's tree to remain", || {
+            processes_with(&log).is_empty() && processes_with(&marker).is_empty()
+        })
+        .await;
+    } else {
+        // Fallback (no namespaces here): the parent-death signal ends the
+        // wrapper, the proxy's direct child; what it started may remain.
+        println!("note: no PID namespaces here; only the direct child is checked");
+        eventually("the wrapper to end", || {
+            !processes_with(&log).iter().any(|p| {
+                p.split_once(": ")
+                    .is_some_and(|(_, c)| c.starts_with("sh -c"))
+            })
+        })
+        .await;
+        for p in processes_with(&log).iter().chain(&processes_with(&marker)) {
+            let pid = p.split_once(": ").unwrap().0.to_string();
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &pid])
+                .status();
+        }
+    }
+}
+
+/// Where user namespaces cannot be created (a user namespace whose
+/// `max_user_namespaces` is 0), the proxy warns once and falls back to the
+/// process group (end of input still ends the whole group) plus a
+/// parent-death signal on its direct child (a SIGKILL of the proxy ends
+/// the wrapper).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_without_namespaces_warns_once_and_falls_back_to_the_group() {
+    if std::process::Command::new("unshare")
+        .args(["-r", "true"])
+        .status()
+        .map_or(true, |s| !s.success())
+    {
+        println!("skipped: unshare -r does not work here");
+        return;
+    }
+    let logs = tempfile::tempdir().unwrap();
+    for (round, how) in ["end of input", "SIGKILL"].iter().enumerate() {
+        let log = logs.path().join(format!("server-{round}.log"));
+        let log = dir_str(&log).to_string();
+        let marker = unique_marker();
+        let wrapped = format!("sleep {marker} & '{}' --log '{log}'; wait", test_server());
+        let mut command = tokio::process::Command::new("unshare");
+        command.args([
+            "-r",
+            "sh",
+            "-c",
+            &format!(
+                "echo 0 > /proc/sys/user/max_user_namespaces && exec '{TOOLEXEC}' proxy -- sh -c \"$0\""
+            ),
+            &wrapped,
+        ]);
+        let s = Session::start_command(command, &["proxy", "(without namespaces)"]).await;
+        let wrapper = processes_with(&log)
+            .into_iter()
+            .find_map(|p| {
+                let (pid, cmd) = p.split_once(": ")?;
+                cmd.starts_with("sh -c sleep")
+                    .then(|| pid.parse::<u32>().ok())?
+            })
+            .expect("the wrapper shell runs");
+        // No supervisor: the wrapper leads its own group.
+        assert_eq!(pgid_of(wrapper), wrapper);
+        eventually("the group to hold the server and the sleeper", || {
+            group_members(wrapper).len() >= 3
+        })
+        .await;
+        let warning = "user and PID namespaces are not available here";
+        assert_eq!(s.stderr().matches(warning).count(), 1, "{}", s.stderr());
+        let Session {
+            client,
+            mut process,
+            ..
+        } = s;
+        if *how == "end of input" {
+            let _ = client.cancel().await;
+            let status = tokio::time::timeout(WAIT, process.wait())
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(status.code(), Some(0));
+            eventually("the group to be empty", || {
+                group_members(wrapper).is_empty()
+            })
+            .await;
+        } else {
+            let pid = process.id().unwrap().to_string();
+            assert!(std::process::Command::new("kill")
+                .args(["-KILL", &pid])
+                .status()
+                .unwrap()
+                .success());
+            let _ = tokio::time::timeout(WAIT, process.wait()).await.unwrap();
+            drop(client);
+            eventually("the wrapper (the direct child) to end", || {
+                std::fs::read_to_string(format!("/proc/{wrapper}/stat")).map_or(true, |stat| {
+                    stat.rsplit_once(')')
+                        .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
+                })
+            })
+            .await;
+            // What the wrapper started may remain in this fallback.
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(wrapper as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+}
+
+/// `python3 tests/python/task_server.py`, or `None` without python3.
+fn task_server() -> Option<[&'static str; 2]> {
+    std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .ok()?;
+    Some([
+        "python3",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/task_server.py"),
+    ])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_passes_tool_fields_rmcp_does_not_model_on_the_wire() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let Some(server) = task_server() else {
+        println!("skipped: python3 is not installed");
+        return;
+    };
+    let mut process = tokio::process::Command::new(TOOLEXEC)
+        .args(["proxy", "--", server[0], server[1]])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = process.stdin.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(process.stdout.take().unwrap()).lines();
+    let line_of = |line: Value| {
+        let mut text = line.to_string();
+        text.push('\n');
+        text
+    };
+    let initialize = line_of(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}}),
+    );
+    stdin.write_all(initialize.as_bytes()).await.unwrap();
+    let reply = tokio::time::timeout(WAIT, lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let reply: Value = serde_json::from_str(&reply).unwrap();
+    assert_eq!(reply["id"], json!(1), "{reply}");
+    let rest = line_of(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        + &line_of(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    stdin.write_all(rest.as_bytes()).await.unwrap();
+    let list = loop {
+        let line = tokio::time::timeout(WAIT, lines.next_line())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let value: Value = serde_json::from_str(&line).unwrap();
+        if value["id"] == json!(2) {
+            break value;
+        }
+    };
+    let tools = list["result"]["tools"]
+        .as_array()
+        .expect("a tool list")
+        .clone();
+    let by_name = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == json!(name))
+            .unwrap_or_else(|| panic!("no {name} in {list}"))
+            .clone()
+    };
+    assert_eq!(
+        by_name("long_job")["execution"],
+        json!({"taskSupport": "required"})
+    );
+    let maybe = by_name("maybe_task");
+    assert_eq!(maybe["execution"], json!({"taskSupport": "optional"}));
+    assert_eq!(maybe["x-vendor"], json!({"tier": 2}));
+    // The carrier key is gone; our own `_meta` keys stay.
+    assert!(maybe["_meta"].get("toolexec/fields").is_none(), "{maybe}");
+    assert_eq!(maybe["_meta"]["toolexec/readOnly"], json!(false));
+    let whoami = by_name("whoami");
+    assert!(whoami.get("execution").is_none(), "{whoami}");
+    drop(stdin);
+    let status = tokio::time::timeout(WAIT, process.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+/// The live (not zombie) descendants of `root`, as `pid: cmdline`.
+fn descendants(root: u32) -> Vec<String> {
+    let mut parents = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let (Some(state), Some(ppid)) = (fields.first(), fields.get(1)) else {
+            continue;
+        };
+        if let Ok(ppid) = ppid.parse::<u32>() {
+            parents.push((pid, ppid, *state == "Z"));
+        }
+    }
+    let mut found = Vec::new();
+    let mut frontier = vec![root];
+    while let Some(parent) = frontier.pop() {
+        for &(pid, ppid, zombie) in &parents {
+            if ppid == parent {
+                frontier.push(pid);
+                if !zombie {
+                    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                    found.push(format!(
+                        "{pid}: {}",
+                        String::from_utf8_lossy(&cmdline).replace('\0', " ")
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// POSTs `body` to `http://ADDR/mcp` (one connection, closed after the
+/// answer); the status line, the headers (lower-case names) and the body.
+async fn post_mcp(
+    addr: std::net::SocketAddr,
+    body: &Value,
+) -> (String, Vec<(String, String)>, String) {
+    use tokio::io::AsyncWriteExt;
+    let body = body.to_string();
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(WAIT, stream.read_to_end(&mut answer))
+        .await
+        .expect("an answer in time")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let mut lines = head.lines();
+    let status = lines.next().unwrap_or_default().to_string();
+    let headers = lines
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_ascii_lowercase(), v.to_string()))
+        .collect();
+    (status, headers, body.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_http_session_idle_timeout_ends_its_childs_tree() {
+    let Some(server) = task_server() else {
+        println!("skipped: python3 is not installed");
+        return;
+    };
+    let mut command = std::process::Command::new(server[0]);
+    command.arg(server[1]);
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let tx = Mutex::new(Some(tx));
+    let mut options =
+        toolexec_mcp::HttpOptions::new("127.0.0.1:0".parse().unwrap()).on_listening(move |addr| {
+            if let Some(tx) = tx.lock().unwrap().take() {
+                let _ = tx.send(addr);
+            }
+        });
+    options.session_idle = Duration::from_millis(500);
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let proxy = tokio::spawn(
+        toolexec_mcp::Proxy::builder(command)
+            .shutdown_on(shutdown.clone())
+            .serve(toolexec_mcp::Transport::Http(options)),
+    );
+    let addr = tokio::time::timeout(WAIT, rx).await.unwrap().unwrap();
+    let me = std::process::id();
+    assert!(descendants(me).is_empty(), "{:?}", descendants(me));
+    let (status, headers, body) = post_mcp(
+        addr,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+    )
+    .await;
+    assert!(status.contains(" 200 "), "{status} {body}");
+    assert!(
+        headers.iter().any(|(k, _)| k == "mcp-session-id"),
+        "{headers:?}"
+    );
+    assert!(body.contains("toolexec-proxy"), "{body}");
+    let tree = descendants(me);
+    assert!(
+        tree.iter().any(|p| p.contains("task_server.py")) && tree.len() >= 3,
+        "{tree:?}"
+    );
+    // Nothing more is sent: the session idles out, and its child's tree
+    // ends with it.
+    eventually("the idle session's tree to end", || {
+        descendants(me).is_empty()
+    })
+    .await;
+    shutdown.cancel();
+    let outcome = tokio::time::timeout(WAIT, proxy)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome, toolexec_mcp::Outcome::Shutdown);
 }
 
 // ---------------------------------------------------------------- bad input

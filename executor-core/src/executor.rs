@@ -247,7 +247,7 @@ impl Executor {
     }
 
     /// The id and name of a call as results and events echo them: masked
-    /// (SPEC §4), the input left out.
+    /// by the redactor, the input left out.
     fn head_of(&self, call: &ToolCall) -> ToolCall {
         ToolCall {
             id: self.mask(&call.id),
@@ -267,7 +267,7 @@ impl Executor {
         text.to_string()
     }
 
-    /// Runs a batch: schedules the calls (SPEC §2 step 1), runs each
+    /// Runs a batch: schedules the calls, runs each
     /// through the chain and returns one result per call, in input order.
     ///
     /// Consecutive concurrency-safe calls form a group that runs
@@ -739,8 +739,9 @@ impl ExecutorBuilder {
         self
     }
 
-    /// Caps the model-facing contents of a whole batch (SPEC §2, after the
-    /// batch).
+    /// Caps the model-facing contents of a whole batch: after the batch
+    /// ran, the largest results are cut further (middle truncation) until
+    /// the total fits; change reports are not counted and never cut.
     #[cfg(feature = "limit")]
     pub fn batch_budget(mut self, total: Option<usize>) -> Self {
         self.batch_budget = total;
@@ -900,7 +901,8 @@ impl ExecutorBuilder {
     }
 }
 
-/// What the scheduler asked of a call's tool (SPEC §2 step 1), and the
+/// What the scheduler asked of a call's tool (read-only, concurrency-safe),
+/// and the
 /// input it parsed to ask.
 #[derive(Debug, Clone, Default)]
 struct CallFlags {

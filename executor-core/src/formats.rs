@@ -44,6 +44,30 @@
 //! );
 //! ```
 //!
+//! # Three ways in, by cost
+//!
+//! - **Typed items** ([`ChatToolCall`], [`ResponsesFunctionCall`],
+//!   [`ToolUseBlock`]: serde structs of the APIs' shapes, as an SDK holds
+//!   them): `ToolCall::from(item)` moves the strings, nothing is copied or
+//!   parsed. The cheapest path: 100 calls in and 100 results out (moved,
+//!   see [`ResultInput`]) cost about 2.5 µs, the `formats-openai` row of
+//!   `cargo xtask bench`.
+//! - **A parsed `serde_json::Value` by reference** (`openai_calls(&message)`):
+//!   the message stays whole, for the agent's history; the id, name and
+//!   arguments of each call are copied.
+//! - **A parsed `Value` by value** (`openai_calls(message)`): taken apart,
+//!   the strings moved out. It copies nothing, which pays for calls with
+//!   large arguments (a `write` with a whole file); for short calls,
+//!   dropping the rest of the value's maps costs more than the copies it
+//!   saves (about 40 µs against 25 µs per 100 short calls on the bench
+//!   machine). `toolexec run --format` uses it, having no further use for
+//!   the value.
+//!
+//! The whole-message readers below accept every shape of an API and name
+//! the exact field that is wrong; the typed items are for a program that
+//! already holds the calls. Parsing the JSON text itself (about 100 µs for a
+//! 12 KB, 100-call message) costs more than any of these.
+//!
 //! # Shapes
 //!
 //! Calls, in:
@@ -96,7 +120,8 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use crate::tool::ToolInfo;
@@ -170,21 +195,31 @@ const OPENAI_SHAPES: &str = "an OpenAI assistant message (with \"tool_calls\"), 
 const ANTHROPIC_SHAPES: &str = "an Anthropic assistant message or Messages API response \
      (with \"content\"), or a list of content blocks";
 
-fn field_err(format: &'static str, path: &str, expected: impl Into<String>) -> FormatError {
-    FormatError::Field {
-        format,
-        path: path.to_string(),
-        expected: expected.into(),
+/// Where a field is, as a path into the value (`tool_calls[1].function`),
+/// written out only when an error names it.
+#[derive(Clone, Copy)]
+enum Loc<'a> {
+    Root,
+    Key(&'a Loc<'a>, &'static str),
+    Index(&'a Loc<'a>, usize),
+}
+
+impl fmt::Display for Loc<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Loc::Root => Ok(()),
+            Loc::Key(Loc::Root, key) => f.write_str(key),
+            Loc::Key(parent, key) => write!(f, "{parent}.{key}"),
+            Loc::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
     }
 }
 
-fn join(prefix: &str, key: &str) -> String {
-    if prefix.is_empty() {
-        key.to_string()
-    } else if key.starts_with('[') {
-        format!("{prefix}{key}")
-    } else {
-        format!("{prefix}.{key}")
+fn field_err(format: &'static str, at: &Loc<'_>, expected: impl Into<String>) -> FormatError {
+    FormatError::Field {
+        format,
+        path: at.to_string(),
+        expected: expected.into(),
     }
 }
 
@@ -200,62 +235,207 @@ fn type_name(value: &Value) -> &'static str {
     }
 }
 
-fn string_field(
-    format: &'static str,
-    obj: &Map<String, Value>,
-    path: &str,
-    key: &str,
-) -> Result<String, FormatError> {
-    match obj.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        None => Err(field_err(format, &join(path, key), "missing")),
-        Some(other) => Err(field_err(
-            format,
-            &join(path, key),
-            format!("expected a string, got {}", type_name(other)),
-        )),
+/// A JSON value the call readers ([`openai_calls`], [`anthropic_calls`])
+/// accept:
+///
+/// - `&Value`: the message stays as it is (an agent keeps it for its
+///   history); the id, name and arguments of each call are copied.
+/// - `Value`: the message is taken apart; those strings are moved into the
+///   calls, nothing is copied (the cheaper path when the message is not
+///   needed afterwards, as for `toolexec run --format`).
+///
+/// Sealed: implemented for these two only.
+pub trait JsonInput: sealed::Json {}
+
+impl JsonInput for &Value {}
+impl JsonInput for Value {}
+
+/// A result the reply builders ([`openai_results`], [`anthropic_results`])
+/// accept: `&ToolResult` (its id and content are copied) or `ToolResult`
+/// (they are moved into the messages). Sealed: implemented for these two
+/// only.
+pub trait ResultInput: sealed::Parts {}
+
+impl ResultInput for &ToolResult {}
+impl ResultInput for ToolResult {}
+
+mod sealed {
+    use serde_json::{Map, Value};
+
+    use crate::types::ToolResult;
+
+    /// Taking a JSON value apart, by reference (copying strings) or by
+    /// value (moving them).
+    pub trait Json: Sized {
+        type Items: ExactSizeIterator<Item = Self>;
+        type Obj: Obj<Self>;
+        fn view(&self) -> &Value;
+        fn into_array(self) -> Result<Self::Items, Self>;
+        fn into_object(self) -> Result<Self::Obj, Self>;
+        fn into_string(self) -> Result<String, Self>;
+    }
+
+    /// The fields of a JSON object: looked at, or taken.
+    pub trait Obj<J> {
+        fn view(&self, key: &str) -> Option<&Value>;
+        fn take(&mut self, key: &str) -> Option<J>;
+    }
+
+    impl<'a> Json for &'a Value {
+        type Items = std::slice::Iter<'a, Value>;
+        type Obj = &'a Map<String, Value>;
+        fn view(&self) -> &Value {
+            self
+        }
+        fn into_array(self) -> Result<Self::Items, Self> {
+            match self {
+                Value::Array(items) => Ok(items.iter()),
+                other => Err(other),
+            }
+        }
+        fn into_object(self) -> Result<Self::Obj, Self> {
+            match self {
+                Value::Object(obj) => Ok(obj),
+                other => Err(other),
+            }
+        }
+        fn into_string(self) -> Result<String, Self> {
+            match self {
+                Value::String(s) => Ok(s.clone()),
+                other => Err(other),
+            }
+        }
+    }
+
+    impl<'a> Obj<&'a Value> for &'a Map<String, Value> {
+        fn view(&self, key: &str) -> Option<&Value> {
+            self.get(key)
+        }
+        fn take(&mut self, key: &str) -> Option<&'a Value> {
+            self.get(key)
+        }
+    }
+
+    impl Json for Value {
+        type Items = std::vec::IntoIter<Value>;
+        type Obj = Map<String, Value>;
+        fn view(&self) -> &Value {
+            self
+        }
+        fn into_array(self) -> Result<Self::Items, Self> {
+            match self {
+                Value::Array(items) => Ok(items.into_iter()),
+                other => Err(other),
+            }
+        }
+        fn into_object(self) -> Result<Self::Obj, Self> {
+            match self {
+                Value::Object(obj) => Ok(obj),
+                other => Err(other),
+            }
+        }
+        fn into_string(self) -> Result<String, Self> {
+            match self {
+                Value::String(s) => Ok(s),
+                other => Err(other),
+            }
+        }
+    }
+
+    impl Obj<Value> for Map<String, Value> {
+        fn view(&self, key: &str) -> Option<&Value> {
+            self.get(key)
+        }
+        fn take(&mut self, key: &str) -> Option<Value> {
+            self.remove(key)
+        }
+    }
+
+    /// The id, content and error flag of a result, copied or moved.
+    pub trait Parts {
+        fn parts(self) -> (String, String, bool);
+    }
+
+    impl Parts for ToolResult {
+        fn parts(self) -> (String, String, bool) {
+            (self.id, self.content, self.is_error)
+        }
+    }
+
+    impl Parts for &ToolResult {
+        fn parts(self) -> (String, String, bool) {
+            (self.id.clone(), self.content.clone(), self.is_error)
+        }
     }
 }
 
-fn object<'a>(
-    format: &'static str,
-    value: &'a Value,
-    path: &str,
-) -> Result<&'a Map<String, Value>, FormatError> {
-    value.as_object().ok_or_else(|| {
+use sealed::{Json, Obj as _};
+
+fn object<J: Json>(format: &'static str, value: J, at: &Loc<'_>) -> Result<J::Obj, FormatError> {
+    value.into_object().map_err(|value| {
         field_err(
             format,
-            path,
-            format!("expected an object, got {}", type_name(value)),
+            at,
+            format!("expected an object, got {}", type_name(value.view())),
         )
     })
 }
 
-/// Raw input text: a string as it is, any other value as its JSON text.
-fn input_text(
+fn array<J: Json>(format: &'static str, value: J, at: &Loc<'_>) -> Result<J::Items, FormatError> {
+    value.into_array().map_err(|value| {
+        field_err(
+            format,
+            at,
+            format!("expected an array, got {}", type_name(value.view())),
+        )
+    })
+}
+
+fn string_field<J: Json>(
     format: &'static str,
-    obj: &Map<String, Value>,
-    path: &str,
-    key: &str,
+    obj: &mut J::Obj,
+    at: &Loc<'_>,
+    key: &'static str,
 ) -> Result<String, FormatError> {
-    match obj.get(key) {
-        Some(Value::String(raw)) => Ok(raw.clone()),
-        None | Some(Value::Null) => Err(field_err(format, &join(path, key), "missing")),
-        Some(value) => Ok(value.to_string()),
+    let here = Loc::Key(at, key);
+    match obj.take(key) {
+        None => Err(field_err(format, &here, "missing")),
+        Some(value) => value.into_string().map_err(|other| {
+            field_err(
+                format,
+                &here,
+                format!("expected a string, got {}", type_name(other.view())),
+            )
+        }),
     }
 }
 
-fn check_role(
+/// Raw input text: a string as it is, any other value as its JSON text.
+fn input_text<J: Json>(
     format: &'static str,
-    obj: &Map<String, Value>,
-    path: &str,
+    obj: &mut J::Obj,
+    at: &Loc<'_>,
+    key: &'static str,
+) -> Result<String, FormatError> {
+    match obj.take(key) {
+        Some(value) if !value.view().is_null() => {
+            Ok(value.into_string().unwrap_or_else(|v| v.view().to_string()))
+        }
+        _ => Err(field_err(format, &Loc::Key(at, key), "missing")),
+    }
+}
+
+fn check_role<J: Json>(
+    format: &'static str,
+    obj: &J::Obj,
+    at: &Loc<'_>,
 ) -> Result<(), FormatError> {
-    match obj.get("role") {
+    match obj.view("role") {
         None => Ok(()),
         Some(Value::String(role)) if role == "assistant" => Ok(()),
         Some(other) => Err(field_err(
             format,
-            &join(path, "role"),
+            &Loc::Key(at, "role"),
             format!("expected \"assistant\", got {other}"),
         )),
     }
@@ -263,98 +443,79 @@ fn check_role(
 
 /// The calls of an OpenAI assistant message, Chat Completions response,
 /// list of Responses API output items or Responses API response (see the
-/// [module docs](self)).
-pub fn openai_calls(value: &Value) -> Result<OpenAiCalls, FormatError> {
+/// [module docs](self)), from a borrowed or an owned value
+/// ([`JsonInput`]).
+pub fn openai_calls<J: JsonInput>(value: J) -> Result<OpenAiCalls, FormatError> {
     let unknown = || FormatError::UnknownShape {
         format: OPENAI,
         expected: OPENAI_SHAPES,
     };
-    match value {
-        Value::Array(items) => Ok(OpenAiCalls {
-            api: OpenAiApi::Responses,
-            calls: responses_items(items, "")?,
-        }),
-        Value::Object(obj) => {
-            if let Some(choices) = obj.get("choices") {
-                let Value::Array(choices) = choices else {
-                    return Err(field_err(
-                        OPENAI,
-                        "choices",
-                        format!("expected an array, got {}", type_name(choices)),
-                    ));
-                };
-                let first = choices
-                    .first()
-                    .ok_or_else(|| field_err(OPENAI, "choices", "expected at least one choice"))?;
-                let first = object(OPENAI, first, "choices[0]")?;
-                let message = first
-                    .get("message")
-                    .ok_or_else(|| field_err(OPENAI, "choices[0].message", "missing"))?;
-                chat_message(message, "choices[0].message")
-            } else if let Some(output) = obj.get("output") {
-                let Value::Array(items) = output else {
-                    return Err(field_err(
-                        OPENAI,
-                        "output",
-                        format!("expected an array, got {}", type_name(output)),
-                    ));
-                };
-                Ok(OpenAiCalls {
-                    api: OpenAiApi::Responses,
-                    calls: responses_items(items, "output")?,
-                })
-            } else if obj.contains_key("tool_calls") || obj.contains_key("role") {
-                chat_message(value, "")
-            } else {
-                Err(unknown())
-            }
+    let value = match value.into_array() {
+        Ok(items) => {
+            return Ok(OpenAiCalls {
+                api: OpenAiApi::Responses,
+                calls: responses_items::<J>(items, &Loc::Root)?,
+            })
         }
-        _ => Err(unknown()),
+        Err(value) => value,
+    };
+    let mut obj = value.into_object().map_err(|_| unknown())?;
+    if let Some(choices) = obj.take("choices") {
+        let at = Loc::Key(&Loc::Root, "choices");
+        let mut choices = array(OPENAI, choices, &at)?;
+        let first = choices
+            .next()
+            .ok_or_else(|| field_err(OPENAI, &at, "expected at least one choice"))?;
+        let at = Loc::Index(&at, 0);
+        let mut first = object(OPENAI, first, &at)?;
+        let at = Loc::Key(&at, "message");
+        let message = first
+            .take("message")
+            .ok_or_else(|| field_err(OPENAI, &at, "missing"))?;
+        chat_message::<J>(object(OPENAI, message, &at)?, &at)
+    } else if let Some(output) = obj.take("output") {
+        let at = Loc::Key(&Loc::Root, "output");
+        Ok(OpenAiCalls {
+            api: OpenAiApi::Responses,
+            calls: responses_items::<J>(array(OPENAI, output, &at)?, &at)?,
+        })
+    } else if obj.view("tool_calls").is_some() || obj.view("role").is_some() {
+        chat_message::<J>(obj, &Loc::Root)
+    } else {
+        Err(unknown())
     }
 }
 
-fn chat_message(message: &Value, path: &str) -> Result<OpenAiCalls, FormatError> {
-    let obj = object(
-        OPENAI,
-        message,
-        if path.is_empty() { "message" } else { path },
-    )?;
-    check_role(OPENAI, obj, path)?;
-    let calls_path = join(path, "tool_calls");
-    let list = match obj.get("tool_calls") {
-        None | Some(Value::Null) => &[][..],
-        Some(Value::Array(list)) => list.as_slice(),
-        Some(other) => {
-            return Err(field_err(
-                OPENAI,
-                &calls_path,
-                format!("expected an array, got {}", type_name(other)),
-            ))
-        }
+fn chat_message<J: Json>(mut obj: J::Obj, at: &Loc<'_>) -> Result<OpenAiCalls, FormatError> {
+    check_role::<J>(OPENAI, &obj, at)?;
+    let list_at = Loc::Key(at, "tool_calls");
+    let list = match obj.take("tool_calls") {
+        Some(list) if !list.view().is_null() => Some(array(OPENAI, list, &list_at)?),
+        _ => None,
     };
-    let mut calls = Vec::with_capacity(list.len());
-    for (i, call) in list.iter().enumerate() {
-        let at = format!("{calls_path}[{i}]");
-        let call = object(OPENAI, call, &at)?;
-        match call.get("type") {
+    let mut calls = Vec::with_capacity(list.as_ref().map_or(0, ExactSizeIterator::len));
+    for (i, call) in list.into_iter().flatten().enumerate() {
+        let at = Loc::Index(&list_at, i);
+        let mut call = object(OPENAI, call, &at)?;
+        match call.view("type") {
             None => {}
             Some(Value::String(t)) if t == "function" => {}
             Some(other) => {
                 return Err(field_err(
                     OPENAI,
-                    &join(&at, "type"),
+                    &Loc::Key(&at, "type"),
                     format!("only \"function\" tool calls can be run, got {other}"),
                 ))
             }
         }
-        let id = string_field(OPENAI, call, &at, "id")?;
-        let fn_path = join(&at, "function");
+        let id = string_field::<J>(OPENAI, &mut call, &at, "id")?;
+        let fn_at = Loc::Key(&at, "function");
         let function = call
-            .get("function")
-            .ok_or_else(|| field_err(OPENAI, &fn_path, "missing"))?;
-        let function = object(OPENAI, function, &fn_path)?;
-        let name = string_field(OPENAI, function, &fn_path, "name")?;
-        let input = input_text(OPENAI, function, &fn_path, "arguments")?;
+            .take("function")
+            .ok_or_else(|| field_err(OPENAI, &fn_at, "missing"))?;
+        let mut function = object(OPENAI, function, &fn_at)?;
+        let name = string_field::<J>(OPENAI, &mut function, &fn_at, "name")?;
+        let input = input_text::<J>(OPENAI, &mut function, &fn_at, "arguments")?;
         calls.push(ToolCall { id, name, input });
     }
     Ok(OpenAiCalls {
@@ -363,31 +524,31 @@ fn chat_message(message: &Value, path: &str) -> Result<OpenAiCalls, FormatError>
     })
 }
 
-fn responses_items(items: &[Value], path: &str) -> Result<Vec<ToolCall>, FormatError> {
-    calls_of_type(OPENAI, items, path, "function_call", "call_id", "arguments")
+fn responses_items<J: Json>(items: J::Items, at: &Loc<'_>) -> Result<Vec<ToolCall>, FormatError> {
+    calls_of_type::<J>(OPENAI, items, at, "function_call", "call_id", "arguments")
 }
 
 /// The calls among `items`: each object whose `type` is `kind`, with its
 /// id under `id_key`, its `name`, and its input under `input_key`; other
 /// items are skipped.
-fn calls_of_type(
+fn calls_of_type<J: Json>(
     format: &'static str,
-    items: &[Value],
-    path: &str,
+    items: J::Items,
+    at: &Loc<'_>,
     kind: &str,
-    id_key: &str,
-    input_key: &str,
+    id_key: &'static str,
+    input_key: &'static str,
 ) -> Result<Vec<ToolCall>, FormatError> {
     let mut calls = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let at = join(path, &format!("[{i}]"));
-        let item = object(format, item, &at)?;
-        if item.get("type").and_then(Value::as_str) != Some(kind) {
+    for (i, item) in items.enumerate() {
+        let at = Loc::Index(at, i);
+        let mut item = object(format, item, &at)?;
+        if item.view("type").and_then(Value::as_str) != Some(kind) {
             continue;
         }
-        let id = string_field(format, item, &at, id_key)?;
-        let name = string_field(format, item, &at, "name")?;
-        let input = input_text(format, item, &at, input_key)?;
+        let id = string_field::<J>(format, &mut item, &at, id_key)?;
+        let name = string_field::<J>(format, &mut item, &at, "name")?;
+        let input = input_text::<J>(format, &mut item, &at, input_key)?;
         calls.push(ToolCall { id, name, input });
     }
     Ok(calls)
@@ -395,39 +556,171 @@ fn calls_of_type(
 
 /// The calls of an Anthropic assistant message or Messages API response
 /// (its `tool_use` blocks), or of a list of content blocks (see the
-/// [module docs](self)).
-pub fn anthropic_calls(value: &Value) -> Result<Vec<ToolCall>, FormatError> {
-    let (blocks, path) = match value {
-        Value::Array(blocks) => (blocks.as_slice(), ""),
-        Value::Object(obj) => {
-            check_role(ANTHROPIC, obj, "")?;
-            match obj.get("content") {
-                Some(Value::Array(blocks)) => (blocks.as_slice(), "content"),
-                // Text-only content.
-                Some(Value::String(_)) => return Ok(Vec::new()),
-                Some(other) => {
-                    return Err(field_err(
-                        ANTHROPIC,
-                        "content",
-                        format!("expected an array of blocks, got {}", type_name(other)),
-                    ))
-                }
-                None => {
-                    return Err(FormatError::UnknownShape {
-                        format: ANTHROPIC,
-                        expected: ANTHROPIC_SHAPES,
-                    })
-                }
-            }
-        }
-        _ => {
-            return Err(FormatError::UnknownShape {
-                format: ANTHROPIC,
-                expected: ANTHROPIC_SHAPES,
-            })
-        }
+/// [module docs](self)), from a borrowed or an owned value
+/// ([`JsonInput`]).
+pub fn anthropic_calls<J: JsonInput>(value: J) -> Result<Vec<ToolCall>, FormatError> {
+    let unknown = || FormatError::UnknownShape {
+        format: ANTHROPIC,
+        expected: ANTHROPIC_SHAPES,
     };
-    calls_of_type(ANTHROPIC, blocks, path, "tool_use", "id", "input")
+    let value = match value.into_array() {
+        Ok(blocks) => {
+            return calls_of_type::<J>(ANTHROPIC, blocks, &Loc::Root, "tool_use", "id", "input")
+        }
+        Err(value) => value,
+    };
+    let mut obj = value.into_object().map_err(|_| unknown())?;
+    check_role::<J>(ANTHROPIC, &obj, &Loc::Root)?;
+    let at = Loc::Key(&Loc::Root, "content");
+    match obj.take("content").map(Json::into_array) {
+        None => Err(unknown()),
+        Some(Ok(blocks)) => calls_of_type::<J>(ANTHROPIC, blocks, &at, "tool_use", "id", "input"),
+        // Text-only content.
+        Some(Err(text)) if text.view().is_string() => Ok(Vec::new()),
+        Some(Err(other)) => Err(field_err(
+            ANTHROPIC,
+            &at,
+            format!(
+                "expected an array of blocks, got {}",
+                type_name(other.view())
+            ),
+        )),
+    }
+}
+
+/// A Chat Completions tool call, typed as the API sends it:
+/// `{"id":ID,"type":"function","function":{"name":NAME,"arguments":TEXT}}`
+/// (the shape an SDK holds). [`ToolCall::from`] moves its strings into the
+/// call; nothing is copied. `arguments` is read as raw text (a non-string
+/// value becomes its compact JSON text), as [`openai_calls`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatToolCall {
+    /// The call id.
+    pub id: String,
+    /// Always `function` (may be absent when read).
+    #[serde(rename = "type", default)]
+    pub kind: FunctionKind,
+    /// Name and arguments.
+    pub function: ChatFunction,
+}
+
+/// The `type` of a [`ChatToolCall`]: the only kind that can be run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FunctionKind {
+    /// `function`.
+    #[default]
+    Function,
+}
+
+/// The function of a [`ChatToolCall`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatFunction {
+    /// The tool name.
+    pub name: String,
+    /// The raw arguments text, valid JSON or not.
+    #[serde(deserialize_with = "raw_text")]
+    pub arguments: String,
+}
+
+/// A Responses API `function_call` output item, typed:
+/// `{"type":"function_call","call_id":ID,"name":NAME,"arguments":TEXT}`
+/// (the item's own `id`, `status` and other fields are not kept).
+/// [`ToolCall::from`] moves its strings; `call_id` is the call's id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResponsesFunctionCall {
+    /// Always `function_call`.
+    #[serde(rename = "type")]
+    pub kind: FunctionCallKind,
+    /// The id the output item must name.
+    pub call_id: String,
+    /// The tool name.
+    pub name: String,
+    /// The raw arguments text, valid JSON or not.
+    #[serde(deserialize_with = "raw_text")]
+    pub arguments: String,
+}
+
+/// The `type` of a [`ResponsesFunctionCall`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FunctionCallKind {
+    /// `function_call`.
+    #[default]
+    FunctionCall,
+}
+
+/// An Anthropic `tool_use` content block, typed:
+/// `{"type":"tool_use","id":ID,"name":NAME,"input":{…}}`.
+/// [`ToolCall::from`] moves id and name; the input becomes its compact
+/// JSON text (an `input` that is a string is taken as raw text).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolUseBlock {
+    /// Always `tool_use`.
+    #[serde(rename = "type")]
+    pub kind: ToolUseKind,
+    /// The block id the `tool_result` must name.
+    pub id: String,
+    /// The tool name.
+    pub name: String,
+    /// The input object.
+    pub input: Value,
+}
+
+/// The `type` of a [`ToolUseBlock`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ToolUseKind {
+    /// `tool_use`.
+    #[default]
+    ToolUse,
+}
+
+/// Raw input text: a string as it is, any other value (but null) as its
+/// compact JSON text.
+fn raw_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    match Value::deserialize(deserializer)? {
+        Value::String(raw) => Ok(raw),
+        Value::Null => Err(D::Error::custom("expected the arguments text, got null")),
+        other => Ok(other.to_string()),
+    }
+}
+
+impl From<ChatToolCall> for ToolCall {
+    fn from(call: ChatToolCall) -> Self {
+        ToolCall {
+            id: call.id,
+            name: call.function.name,
+            input: call.function.arguments,
+        }
+    }
+}
+
+impl From<ResponsesFunctionCall> for ToolCall {
+    fn from(call: ResponsesFunctionCall) -> Self {
+        ToolCall {
+            id: call.call_id,
+            name: call.name,
+            input: call.arguments,
+        }
+    }
+}
+
+impl From<ToolUseBlock> for ToolCall {
+    fn from(block: ToolUseBlock) -> Self {
+        let input = match block.input {
+            Value::String(raw) => raw,
+            other => other.to_string(),
+        };
+        ToolCall {
+            id: block.id,
+            name: block.name,
+            input,
+        }
+    }
 }
 
 /// A Chat Completions tool message: `{"role":"tool","tool_call_id":ID,"content":TEXT}`.
@@ -468,20 +761,29 @@ pub enum OpenAiMessage {
 /// The messages that answer a batch, one per result, in order: Chat
 /// Completions `tool` messages or Responses API `function_call_output`
 /// items.
-pub fn openai_results(api: OpenAiApi, results: &[ToolResult]) -> Vec<OpenAiMessage> {
+///
+/// Takes the results by reference (`&results`: id and content copied) or by
+/// value (`results`: moved into the messages), see [`ResultInput`].
+pub fn openai_results<R: ResultInput>(
+    api: OpenAiApi,
+    results: impl IntoIterator<Item = R>,
+) -> Vec<OpenAiMessage> {
     results
-        .iter()
-        .map(|r| match api {
-            OpenAiApi::ChatCompletions => OpenAiMessage::Chat(ChatToolMessage {
-                role: "tool",
-                tool_call_id: r.id.clone(),
-                content: r.content.clone(),
-            }),
-            OpenAiApi::Responses => OpenAiMessage::Responses(FunctionCallOutput {
-                kind: "function_call_output",
-                call_id: r.id.clone(),
-                output: r.content.clone(),
-            }),
+        .into_iter()
+        .map(|r| {
+            let (id, content, _) = r.parts();
+            match api {
+                OpenAiApi::ChatCompletions => OpenAiMessage::Chat(ChatToolMessage {
+                    role: "tool",
+                    tool_call_id: id,
+                    content,
+                }),
+                OpenAiApi::Responses => OpenAiMessage::Responses(FunctionCallOutput {
+                    kind: "function_call_output",
+                    call_id: id,
+                    output: content,
+                }),
+            }
         })
         .collect()
 }
@@ -510,17 +812,23 @@ pub struct AnthropicToolResults {
 }
 
 /// The user message with one `tool_result` block per result, in order
-/// (no blocks for an empty batch).
-pub fn anthropic_results(results: &[ToolResult]) -> AnthropicToolResults {
+/// (no blocks for an empty batch), from results by reference or by value
+/// ([`ResultInput`]).
+pub fn anthropic_results<R: ResultInput>(
+    results: impl IntoIterator<Item = R>,
+) -> AnthropicToolResults {
     AnthropicToolResults {
         role: "user",
         content: results
-            .iter()
-            .map(|r| ToolResultBlock {
-                kind: "tool_result",
-                tool_use_id: r.id.clone(),
-                content: r.content.clone(),
-                is_error: r.is_error,
+            .into_iter()
+            .map(|r| {
+                let (tool_use_id, content, is_error) = r.parts();
+                ToolResultBlock {
+                    kind: "tool_result",
+                    tool_use_id,
+                    content,
+                    is_error,
+                }
             })
             .collect(),
     }
@@ -665,14 +973,14 @@ mod tests {
     #[test]
     fn error_paths_name_the_field() {
         let err =
-            openai_calls(&json!({"tool_calls": [{"id": "a", "function": {"arguments": "{}"}}]}))
+            openai_calls(json!({"tool_calls": [{"id": "a", "function": {"arguments": "{}"}}]}))
                 .unwrap_err();
         assert_eq!(
             err.to_string(),
             "openai: tool_calls[0].function.name: missing"
         );
         let err = anthropic_calls(
-            &json!({"content": [{"type": "tool_use", "id": 3, "name": "x", "input": {}}]}),
+            json!({"content": [{"type": "tool_use", "id": 3, "name": "x", "input": {}}]}),
         )
         .unwrap_err();
         assert_eq!(
@@ -680,11 +988,11 @@ mod tests {
             "anthropic: content[0].id: expected a string, got a number"
         );
         let err = openai_calls(
-            &json!({"output": [{"type": "function_call", "name": "x", "arguments": "{}"}]}),
+            json!({"output": [{"type": "function_call", "name": "x", "arguments": "{}"}]}),
         )
         .unwrap_err();
         assert_eq!(err.to_string(), "openai: output[0].call_id: missing");
-        let err = openai_calls(&json!([5])).unwrap_err();
+        let err = openai_calls(json!([5])).unwrap_err();
         assert_eq!(
             err.to_string(),
             "openai: [0]: expected an object, got a number"

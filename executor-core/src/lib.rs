@@ -136,7 +136,7 @@ mod types;
 pub use duration::format_go_duration;
 pub use event::{Event, EventKind, EventSink};
 pub use executor::{BatchOptions, BuildError, Executor, ExecutorBuilder, DEFAULT_MAX_CONCURRENCY};
-pub use observer::{ChangeObserver, ObservedChange};
+pub use observer::ChangeObserver;
 pub use progress::{
     with_progress_sink, Progress, ProgressReporter, ProgressSink, PROGRESS_INTERVAL,
 };

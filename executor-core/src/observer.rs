@@ -1,34 +1,33 @@
 //! The change observer: how the executor tells the embedding program which
 //! files a call changed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::types::ChangeKind;
+use crate::types::FileChange;
 
-/// One changed file, with its absolute path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObservedChange {
-    /// Absolute path of the file.
-    pub path: PathBuf,
-    /// What happened to it.
-    pub kind: ChangeKind,
-}
-
-/// Receives the files a call changed (SPEC §2 step 6), after the
-/// after-snapshot of every non-read-only call with a non-empty diff.
+/// Receives the files a call changed, after the after-snapshot of every
+/// non-read-only call with a non-empty diff (also when the call failed,
+/// panicked, timed out or was cancelled), before the call's result is
+/// handed back, on tokio's blocking pool.
+///
+/// The changes are the same [`FileChange`]s as the result's `changes`,
+/// with the real paths: the observer runs before the redactor masks a
+/// secret in a file name. [`FileChange::absolute`] names the file on disk.
+/// A panic in an observer ends that call with `stage observer panic:
+/// MESSAGE` (the change report is kept).
 ///
 /// The built-in read-before-edit tracker implements this to take those files
 /// as read in their new state.
 pub trait ChangeObserver: Send + Sync + 'static {
     /// Called with the workspace root and the changed files.
-    fn files_changed(&self, root: &Path, changes: &[ObservedChange]);
+    fn files_changed(&self, root: &Path, changes: &[FileChange]);
 }
 
 impl<F> ChangeObserver for F
 where
-    F: Fn(&Path, &[ObservedChange]) + Send + Sync + 'static,
+    F: Fn(&Path, &[FileChange]) + Send + Sync + 'static,
 {
-    fn files_changed(&self, root: &Path, changes: &[ObservedChange]) {
+    fn files_changed(&self, root: &Path, changes: &[FileChange]) {
         self(root, changes)
     }
 }

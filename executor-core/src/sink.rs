@@ -1,5 +1,6 @@
 //! The redacting output sink: how a tool that bounds its own capture hands
-//! the executor its *complete* output (SPEC §5.4).
+//! the executor its *complete* output, so that a spill file a hint names
+//! holds all of it.
 //!
 //! A tool asks its context for a sink ([`ToolContext::output_sink`](crate::ToolContext::output_sink)) once
 //! its output no longer fits in memory, writes every byte of the output to

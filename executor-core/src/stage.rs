@@ -124,7 +124,8 @@ impl Invocation {
 /// What a call produced, on its way out of the chain.
 ///
 /// `content` is the model-facing text before the change report; `report` is
-/// the change report (SPEC §3) that the executor appends after the limited
+/// the change report (`[Workspace Changes]` and one line per file) that
+/// the executor appends after the limited
 /// content, separated by one blank line, once the batch budget was applied.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outcome {

@@ -67,13 +67,29 @@ impl fmt::Display for ErrorKind {
 /// serialized as `"created"`, `"modified"` or `"deleted"`.
 pub use toolexec_snapshot::ChangeKind;
 
-/// One changed file, as listed in a result's `changes`.
+/// One file a call changed: the one type for a changed file, listed in a
+/// result's [`changes`](ToolResult::changes), carried by the `finished`
+/// event's result and handed to every
+/// [`ChangeObserver`](crate::ChangeObserver).
+///
+/// Serialized as `{"path","kind","old_size","new_size"}` (`kind` as
+/// `"created"`, `"modified"` or `"deleted"`, an absent size as `null`).
+/// [`absolute`](Self::absolute) is not serialized: it names a place on the
+/// executor's machine, which the model has no use for; a deserialized
+/// `FileChange` has an empty `absolute`.
+///
+/// When the redactor is on, a secret in a file name is masked in both
+/// `path` and `absolute` of the result (the text of a result never carries
+/// a secret); observers run before that, with the real paths.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileChange {
     /// Path relative to its root, `/`-separated (lossy for non-UTF-8 names).
     /// Paths under an extra watch root carry the root's name and a colon in
     /// front (`project:src/main.rs`).
     pub path: String,
+    /// Absolute path of the file (its root joined with the relative path).
+    #[serde(skip)]
+    pub absolute: PathBuf,
     /// Created, modified or deleted.
     pub kind: ChangeKind,
     /// Size before the call (`None` for created files).

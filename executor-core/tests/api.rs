@@ -719,10 +719,10 @@ async fn change_report_survives_error_panic_timeout_and_cancellation() {
         .tool(writer_then("hang"))
         .tool(writer_then("wait"))
         .observer(Arc::new(
-            move |_: &std::path::Path, changes: &[toolexec_core::ObservedChange]| {
+            move |_: &std::path::Path, changes: &[toolexec_core::FileChange]| {
                 s.lock()
                     .unwrap()
-                    .extend(changes.iter().map(|c| c.path.clone()));
+                    .extend(changes.iter().map(|c| c.absolute.clone()));
             },
         ))
         .build()
@@ -833,6 +833,60 @@ async fn spill_files_hold_only_redacted_text() {
     assert!(!text.contains("R8sWq2Lm"));
     assert!(res[0].content.starts_with("Result too large ("));
     assert_eq!(res[1].content, "key: [REDACTED:github-token]");
+}
+
+/// One `FileChange` type for results and observers: the observer sees the
+/// real absolute path, the result masks a secret in a file name in both
+/// its paths, and the JSON shape is `{path, kind, old_size, new_size}`.
+#[cfg(all(feature = "redact", feature = "snapshot"))]
+#[tokio::test]
+async fn one_file_change_for_results_and_observers() {
+    let dir = workspace();
+    let secret = "ghp_R8sWq2LmZ4xV7nB1cD5fG9hJ3kP6tY0uE2aQ";
+    let seen: Arc<Mutex<Vec<toolexec_core::FileChange>>> = Arc::default();
+    let s = seen.clone();
+    let mut writer = TestTool::new("w", false, move |_, ctx: ToolContext| async move {
+        std::fs::write(ctx.workdir().join(format!("{secret}.txt")), "abc")?;
+        std::fs::write(ctx.workdir().join("plain.txt"), "hello")?;
+        Ok("wrote".to_string())
+    });
+    writer.read_only = false;
+    let ex = builder(&dir)
+        .tool(writer)
+        .observer(Arc::new(
+            move |_: &std::path::Path, changes: &[toolexec_core::FileChange]| {
+                s.lock().unwrap().extend_from_slice(changes);
+            },
+        ))
+        .build()
+        .unwrap();
+    let res = ex
+        .run_batch(vec![call("1", "w", "{}")], &BatchOptions::new())
+        .await;
+    let ws = dir.path().join("ws").canonicalize().unwrap();
+    let seen = seen.lock().unwrap().clone();
+    let observed: Vec<_> = seen.iter().map(|c| c.absolute.clone()).collect();
+    assert_eq!(
+        observed,
+        vec![ws.join(format!("{secret}.txt")), ws.join("plain.txt")]
+    );
+    let changes = &res[0].changes;
+    assert_eq!(changes.len(), 2);
+    assert_eq!(changes[0].path, "[REDACTED:github-token].txt");
+    assert_eq!(
+        changes[0].absolute,
+        ws.join("[REDACTED:github-token].txt"),
+        "the result's absolute path is masked too"
+    );
+    assert_eq!(changes[1], seen[1], "a path without a secret is unchanged");
+    assert_eq!(
+        serde_json::to_string(&changes[1]).unwrap(),
+        r#"{"path":"plain.txt","kind":"created","old_size":null,"new_size":5}"#
+    );
+    let back: toolexec_core::FileChange =
+        serde_json::from_str(&serde_json::to_string(&changes[1]).unwrap()).unwrap();
+    assert_eq!(back.path, "plain.txt");
+    assert!(back.absolute.as_os_str().is_empty());
 }
 
 #[cfg(feature = "limit")]

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use toolexec_core::formats::{
     anthropic_calls, anthropic_results, anthropic_tools, mcp_tools, openai_calls, openai_results,
-    openai_tools, FormatError, OpenAiApi,
+    openai_tools, ChatToolCall, FormatError, OpenAiApi, ResponsesFunctionCall, ToolUseBlock,
 };
 use toolexec_core::{ErrorKind, ToolCall, ToolInfo, ToolResult};
 
@@ -165,8 +165,8 @@ fn no_tool_call_gives_an_empty_batch_and_empty_replies() {
         assert_eq!(batch.api, OpenAiApi::ChatCompletions);
         assert!(batch.calls.is_empty(), "{message}");
     }
-    assert!(openai_calls(&json!([])).unwrap().calls.is_empty());
-    assert!(openai_calls(&json!([{"type": "message", "content": []}]))
+    assert!(openai_calls(json!([])).unwrap().calls.is_empty());
+    assert!(openai_calls(json!([{"type": "message", "content": []}]))
         .unwrap()
         .calls
         .is_empty());
@@ -247,6 +247,7 @@ fn unusable_input_is_an_error_naming_what_was_wrong() {
     for (value, want) in cases {
         let err = openai_calls(&value).unwrap_err().to_string();
         assert!(err.starts_with(want), "{value}: {err}");
+        assert_eq!(openai_calls(value.clone()).unwrap_err().to_string(), err);
         assert!(!err.contains('\n'));
     }
     let cases: Vec<(Value, &str)> = vec![
@@ -281,6 +282,7 @@ fn unusable_input_is_an_error_naming_what_was_wrong() {
     ];
     for (value, want) in cases {
         let err = anthropic_calls(&value).unwrap_err();
+        assert_eq!(anthropic_calls(value.clone()).unwrap_err(), err);
         assert!(matches!(
             err,
             FormatError::Field { .. } | FormatError::UnknownShape { .. }
@@ -376,6 +378,22 @@ proptest! {
         let from_items = openai_calls(&items).unwrap();
         prop_assert_eq!(&from_items.calls, &expected);
         let from_blocks = anthropic_calls(&blocks).unwrap();
+        // The typed API items (as an SDK holds them), moved into calls:
+        // the same calls, and they serialize back to the API's shape.
+        let typed: Vec<ChatToolCall> = serde_json::from_value(chat["tool_calls"].clone()).unwrap();
+        prop_assert_eq!(&serde_json::to_value(&typed).unwrap(), &chat["tool_calls"]);
+        prop_assert_eq!(&typed.into_iter().map(ToolCall::from).collect::<Vec<_>>(), &expected);
+        let typed: Vec<ResponsesFunctionCall> = serde_json::from_value(items.clone()).unwrap();
+        prop_assert_eq!(&typed.into_iter().map(ToolCall::from).collect::<Vec<_>>(), &expected);
+        let typed: Vec<ToolCall> = blocks["content"].as_array().unwrap().iter()
+            .filter(|b| b["type"] == "tool_use")
+            .map(|b| ToolCall::from(serde_json::from_value::<ToolUseBlock>(b.clone()).unwrap()))
+            .collect();
+        prop_assert_eq!(&typed, &from_blocks);
+        // Taken apart by value: the same calls.
+        prop_assert_eq!(&openai_calls(chat.clone()).unwrap(), &from_chat);
+        prop_assert_eq!(&openai_calls(items.clone()).unwrap(), &from_items);
+        prop_assert_eq!(&anthropic_calls(blocks.clone()).unwrap(), &from_blocks);
         let anthropic_expected: Vec<ToolCall> = calls.iter().map(|(id, name, args, _)| ToolCall::new(id, name, args.to_string())).collect();
         prop_assert_eq!(&from_blocks, &anthropic_expected);
         // Anthropic's input text is the same JSON value.
@@ -393,6 +411,10 @@ proptest! {
         let got: Vec<&str> = items_reply.as_array().unwrap().iter().map(|m| m["call_id"].as_str().unwrap()).collect();
         prop_assert_eq!(&got, &ids);
         let user = serde_json::to_value(anthropic_results(&results)).unwrap();
+        // Moved instead of copied: the same messages.
+        prop_assert_eq!(&serde_json::to_value(openai_results(from_chat.api, results.clone())).unwrap(), &chat_reply);
+        prop_assert_eq!(&serde_json::to_value(openai_results(from_items.api, results.clone())).unwrap(), &items_reply);
+        prop_assert_eq!(&serde_json::to_value(anthropic_results(results.clone())).unwrap(), &user);
         let blocks = user["content"].as_array().unwrap();
         let got: Vec<&str> = blocks.iter().map(|b| b["tool_use_id"].as_str().unwrap()).collect();
         prop_assert_eq!(&got, &ids);
@@ -406,8 +428,57 @@ proptest! {
     #[test]
     fn arbitrary_json_never_panics(text in "\\PC{0,64}") {
         if let Ok(value) = serde_json::from_str::<Value>(&text) {
-            let _ = openai_calls(&value);
-            let _ = anthropic_calls(&value);
+            // By reference and by value: the same calls or the same error.
+            prop_assert_eq!(openai_calls(&value), openai_calls(value.clone()));
+            prop_assert_eq!(anthropic_calls(&value), anthropic_calls(value.clone()));
         }
     }
+}
+
+/// The typed items keep malformed arguments raw, accept a missing `type`,
+/// and refuse what cannot be run, with serde's message.
+#[test]
+fn typed_items_keep_raw_arguments_and_refuse_other_kinds() {
+    let call: ChatToolCall = serde_json::from_value(json!({
+        "id": "call_1", "function": {"name": "read", "arguments": "{\"path\": \"a"}
+    }))
+    .unwrap();
+    assert_eq!(
+        ToolCall::from(call),
+        ToolCall::new("call_1", "read", "{\"path\": \"a")
+    );
+    let call: ChatToolCall = serde_json::from_value(json!({
+        "id": "c", "type": "function", "function": {"name": "x", "arguments": {"a": 1}}
+    }))
+    .unwrap();
+    assert_eq!(call.function.arguments, r#"{"a":1}"#);
+    let err = serde_json::from_value::<ChatToolCall>(json!({
+        "id": "c", "type": "custom", "function": {"name": "x", "arguments": "{}"}
+    }))
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("unknown variant `custom`"),
+        "{err}"
+    );
+    let err = serde_json::from_value::<ChatToolCall>(json!({
+        "id": "c", "function": {"name": "x", "arguments": null}
+    }))
+    .unwrap_err();
+    assert!(err.to_string().contains("got null"), "{err}");
+    let err = serde_json::from_value::<ResponsesFunctionCall>(
+        json!({"type": "message", "call_id": "c", "name": "x", "arguments": "{}"}),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("unknown variant `message`"),
+        "{err}"
+    );
+    let block: ToolUseBlock = serde_json::from_str(
+        r#"{"type":"tool_use","id":"toolu_1","name":"grep","input":{"pattern":"fn main"}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        ToolCall::from(block),
+        ToolCall::new("toolu_1", "grep", r#"{"pattern":"fn main"}"#)
+    );
 }

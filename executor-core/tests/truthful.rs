@@ -395,8 +395,8 @@ async fn panicking_observer_ends_only_its_call() {
             },
         ))
         .observer(Arc::new(
-            |_: &Path, changes: &[toolexec_core::ObservedChange]| {
-                if changes.iter().any(|c| c.path.ends_with("boom.txt")) {
+            |_: &Path, changes: &[toolexec_core::FileChange]| {
+                if changes.iter().any(|c| c.absolute.ends_with("boom.txt")) {
                     panic!("observer broke");
                 }
             },

@@ -8,7 +8,7 @@ fn main() {
     divan::main();
 }
 
-/// The built-in tools' schemas (SPEC §6), so lookups run in a realistic map.
+/// The built-in tools' schemas, so lookups run in a realistic map.
 fn guard(full: bool) -> Guard {
     let mut guard = Guard::builder().full_validation(full).build();
     let string = json!({"type": "string"});

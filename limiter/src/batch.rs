@@ -1,4 +1,5 @@
-//! The per-batch total budget (SPEC §2, after the batch): water-filling.
+//! The per-batch total budget, applied after the whole batch ran: the
+//! largest results are cut further (water-filling) until the total fits.
 
 use std::path::{Path, PathBuf};
 
@@ -133,7 +134,7 @@ impl Sizes {
 /// Nothing happens when they already fit. Otherwise the fair share c is the
 /// largest cap such that Σ min(len, c) ≤ `total`, counting for each cut
 /// result the exact worst-case size of its note; results no longer than c
-/// stay whole and each longer one is middle-truncated (same note as SPEC §5)
+/// stay whole and each longer one is middle-truncated (same note as [`crate::middle_truncate`])
 /// to at most c characters, head and tail splitting what the note leaves.
 /// An error result keeps at least its whole first line (an error with a
 /// single line is never cut), and a result smaller than its own note is

@@ -32,7 +32,8 @@ pub fn char_len(text: &str) -> usize {
             .count()
 }
 
-/// Number of lines of `text` as SPEC §5 counts them: the number of `\n` plus one.
+/// Number of lines of `text` as the limiter counts them: the number of
+/// `\n` plus one.
 ///
 /// ```
 /// assert_eq!(toolexec_limiter::line_count("a\nb\n"), 3);

@@ -1,4 +1,5 @@
-//! Hints that are true (SPEC §5.4): what a note or a spill message tells the
+//! Hints that are true (each works when followed, in the same session):
+//! what a note or a spill message tells the
 //! model to do, and which tool it may name.
 
 use std::fmt::Write as _;
@@ -110,9 +111,14 @@ impl NoteHint<'_> {
     }
 }
 
-/// The message the model gets instead of a spilled result (SPEC §5.1).
+/// The message the model gets instead of a spilled result:
 ///
-/// With a reader tool it is exactly SPEC's two lines; without one the
+/// ```text
+/// Result too large (N chars). Full output was spilled to scratch file: PATH
+/// Use READER tool on this path if you need full content.
+/// ```
+///
+/// With a reader tool it is exactly these two lines; without one the
 /// second line (which names a tool) is left out, since the first already
 /// names the path.
 pub(crate) fn spill_message(chars: usize, path: &Path, reader: Option<&str>) -> String {

@@ -97,7 +97,7 @@
 //!   to this user (a directory, not a symbolic link, owned by the effective
 //!   uid, not group- or world-writable), else the spill fails with
 //!   [`LimitError::Scratch`] (checked before every spill: one `lstat`).
-//! - **Sessions** (SPEC §6 Scratch, [`ScratchRoot`] / [`ScratchSession`]):
+//! - **Sessions** ([`ScratchRoot`] / [`ScratchSession`]):
 //!   the per-user root defaults to `$TMPDIR/toolexec-<uid>` (checked as
 //!   above; `--scratch DIR` is the root and is checked the same way). A
 //!   workspace session (`toolexec run`) is `ROOT/ws-<16 hex digits of the
@@ -125,7 +125,8 @@
 //!   [`LimitError`] display, e.g. `cannot create spill file
 //!   /scratch/tool_result_1791784113234832000.txt: Permission denied (os
 //!   error 13)`. The error is also returned in [`Limited::spill_error`].
-//! - **Hints that hold (SPEC §5.4).** Hints name [`Limits::reader_tool`]
+//! - **Hints that hold.** Every instruction a result gives works when
+//!   followed in the same session. Hints name [`Limits::reader_tool`]
 //!   (default `read`) only when the caller says it can be called
 //!   ([`Context::reader`]; [`Limiter::limit`] assumes it can). Without
 //!   one, the spill message is its first line only and a middle note ends

@@ -1,4 +1,5 @@
-//! Configuration and the three layers of SPEC §5 in order.
+//! Configuration and the three layers in order: spill, long lines,
+//! middle.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -10,7 +11,9 @@ use crate::lines::View;
 use crate::middle::{truncate_view, MiddleCut};
 use crate::spill::spill;
 
-/// The size settings of SPEC §5.
+/// The size settings: per-result budget (default 10 000 characters), max
+/// line length (default 2 000), spill floor (default 20 000), scratch
+/// directory.
 ///
 /// Every value is taken literally (a budget of 0 keeps nothing but the note);
 /// `usize::MAX` switches a layer off (`max_line(usize::MAX)`: no line
@@ -171,7 +174,7 @@ pub fn spill_failure_line(error: &LimitError) -> String {
     format!("[spill failed: {error}; output truncated instead]")
 }
 
-/// Applies SPEC §5 to tool results: spill, long lines, middle, in that order.
+/// Limits tool results: spill, long lines, middle, in that order.
 ///
 /// ```
 /// use toolexec_limiter::{Limiter, Limits};
@@ -224,8 +227,9 @@ impl Limiter {
         self.limit_with(content, &ctx)
     }
 
-    /// SPEC §5 for one (already redacted) result, with hints that hold
-    /// (§5.4):
+    /// Limits one (already redacted) result, with hints that hold when
+    /// followed (E is the effective budget: the budget, times 3 for a
+    /// successful result of a read-only tool):
     ///
     /// 1. over max(spill floor, 3 × E) characters: the whole content is
     ///    spilled and the model gets the spill message (its second line,
@@ -295,7 +299,7 @@ impl Limiter {
         }
     }
 
-    /// SPEC §5 for a result whose complete (already redacted) output is in
+    /// Limits a result whose complete (already redacted) output is in
     /// a file of the scratch directory (written through a redacting sink):
     /// over the spill threshold the model gets the spill message naming
     /// that file, with the file's character count; otherwise the file is

@@ -1,4 +1,5 @@
-//! Layer 2 of SPEC §5: over-long lines replaced whole by a marker.
+//! Layer 2, long lines: each line over the max line length replaced whole
+//! by `[line truncated: N chars]`.
 //!
 //! The limiter never materialises the line-truncated text of a large result:
 //! [`View`] describes it (total characters, lines) and yields its head and
@@ -65,7 +66,7 @@ fn piece(line: &str, max_line: usize) -> Piece<'_> {
 }
 
 /// Replaces each line longer than `max_line` characters whole by
-/// `[line truncated: N chars]` (SPEC §5, layer 2).
+/// `[line truncated: N chars]` (N = its length in characters).
 ///
 /// Lines are split on `\n`; the number of lines never changes. A `\r` just
 /// before a `\n` (or at the very end) belongs to the line ending: it does not

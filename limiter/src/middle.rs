@@ -1,4 +1,5 @@
-//! Layer 3 of SPEC §5: middle truncation with an exact re-read hint.
+//! Layer 3, middle: the first and last ⌊E/3⌋ characters kept, one note
+//! line between them with an exact re-read hint.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -13,7 +14,7 @@ use crate::lines::View;
 /// started at line 1:
 /// `...[truncated N chars; showing lines A-B and C-D of T total; use read with offset=B+1 to see middle]...`
 /// (A is always 1 and D is always T). The limiter writes the note each
-/// result's hint calls for (SPEC §5.3–5.4): the spill file for other tools,
+/// result's hint calls for, so that following it works: the spill file for other tools,
 /// the call's own offset for `read`, the path alone when no reading tool
 /// can be called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -154,7 +155,7 @@ pub(crate) fn reread_from_start(cut: &MiddleCut) -> NoteHint<'static> {
     }
 }
 
-/// Middle truncation (SPEC §5, layer 3): when `text` is longer than `budget`
+/// Middle truncation: when `text` is longer than `budget`
 /// characters, keeps its first and last ⌊budget/3⌋ characters with the note
 /// `...[truncated N chars; showing lines A-B and C-D of T total; use read with offset=B+1 to see middle]...`
 /// on its own line between them. Returns the input borrowed when it fits.

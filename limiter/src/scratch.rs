@@ -1,4 +1,6 @@
-//! The private scratch directory of SPEC §6: a per-user root, one
+//! The private scratch directory (mode 0700, owner checked; one that
+//! another user owns or that is group/world-writable is refused): a
+//! per-user root, one
 //! subdirectory per session, and the check that lets `read` open only a
 //! session's own spill files.
 
@@ -13,7 +15,7 @@ use std::time::{Duration, SystemTime};
 
 use rustix::fs::{Mode, OFlags};
 
-/// Spill files older than this are removed when a session starts (SPEC §6).
+/// Spill files older than this (24 h) are removed when a session starts.
 pub const SPILL_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Prefix of the per-workspace session directories (`toolexec run`).

@@ -1,4 +1,5 @@
-//! Layer 1 of SPEC §5: the whole content written to a private scratch file.
+//! Layer 1, spill: the whole content written to a new private scratch file
+//! (`SCRATCH/tool_result_<unix-nanos>.txt`, created exclusively, mode 0600).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -77,7 +78,7 @@ fn create_with_stamps(
     mut stamp: impl FnMut() -> u64,
 ) -> Result<(File, PathBuf), LimitError> {
     // Created 0700 when absent; an existing directory must be private to
-    // this user (SPEC §6: owner and mode checked before use).
+    // this user (owner and mode checked before use).
     crate::scratch::ensure_private_dir(dir).map_err(|error| match error {
         crate::scratch::ScratchError::Io { source, .. } => LimitError::CreateScratchDir {
             path: dir.to_path_buf(),

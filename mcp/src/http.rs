@@ -256,6 +256,9 @@ where
     }
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(options.session_idle);
+    // The proxy's tool lists carry fields rmcp does not model
+    // (crate::passthrough); for `mcp` the lift changes nothing.
+    let manager = crate::passthrough::LiftingSessions(manager);
     let service = StreamableHttpService::new(factory, Arc::new(manager), config);
     let gate = Arc::new(Gate {
         token: options.token.as_ref().map(|t| t.as_bytes().to_vec()),

@@ -25,7 +25,10 @@
 //! - [`serve`] / [`Server`]: the tools of an executor ([`server`] module
 //!   docs: listing, annotations, `_meta` keys, cancellation).
 //! - [`Proxy::builder`]: the tools of a child MCP server ([`proxy`] module
-//!   docs: what passes through and how).
+//!   docs: what passes through and how; the child's whole process tree is
+//!   contained in a PID namespace; over HTTP each session has its own
+//!   child). Tool fields rmcp does not model (`execution.taskSupport`) are
+//!   carried past rmcp's types ([`passthrough`]).
 //! - [`PipelineOptions`], [`builtin_executor_builder`], [`build_redactor`]:
 //!   the executor the command line builds, for `toolexec run` as well.
 //!
@@ -34,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub mod http;
+pub mod passthrough;
 pub mod pipeline;
 pub mod proxy;
 pub mod server;

@@ -23,7 +23,7 @@ pub struct ToolOptions {
     /// path: the scratch directory, so that the model can follow a spill
     /// message.
     pub read_roots: Vec<PathBuf>,
-    /// The sandbox exec runs commands in (SPEC §6.1; default
+    /// The sandbox exec runs commands in (default
     /// `workspace-write`, network denied). The read roots (the session's
     /// scratch dir) are writable in it too.
     pub sandbox: toolexec_tools::Sandbox,

@@ -1,4 +1,4 @@
-//! The MCP proxy (`toolexec proxy [options] -- CMD ARGS…`, SPEC §7): an MCP
+//! The MCP proxy (`toolexec proxy [options] -- CMD ARGS…`): an MCP
 //! server that re-exposes the tools of the child MCP server CMD, every call
 //! through the toolexec pipeline.
 //!
@@ -12,12 +12,25 @@
 //! - **The child process** is spawned by toolexec itself (stdin and stdout
 //!   piped, stderr inherited, so the child's log lines reach our stderr
 //!   unchanged) so that its exit status can be reported, in a process group
-//!   of its own ([`spawn_child`]). It keeps our working directory. Whenever
-//!   the child ends, or is stopped, a SIGKILL goes to what is left of its
-//!   group ([`end_group`]), so a wrapper (`npx`, `sh -c`, `uv run`) leaves
-//!   no server behind: after end of input, a shutdown request, and a crash
-//!   of the child alike. (A SIGKILL of the proxy itself cannot be acted on;
-//!   the child then sees its stdin close.) When our client closes stdin, the calls in flight
+//!   of its own ([`spawn_child`]). It keeps our working directory. Its
+//!   whole tree is contained with the exec sandbox's mechanism
+//!   ([`toolexec_tools::sandbox::contain`], the containment of `--sandbox
+//!   off`; with `--sandbox workspace-write|read-only` the sandbox itself):
+//!   a supervisor with a parent-death signal (SIGKILL) runs it in a PID
+//!   namespace of its own, so that when the proxy dies, **SIGKILL of the
+//!   proxy included**, every process of the tree dies (also those that
+//!   left the group or the session). Where user and PID namespaces are not
+//!   available, the proxy says so once on stderr and falls back to the
+//!   process group plus a parent-death signal on the direct child: then a
+//!   SIGKILL of the proxy ends only that child. The contained child sees
+//!   its own PID namespace (its `/proc` shows only its tree; its pid is
+//!   small) and IPC namespace, and keeps our uid and gid (mapped 1:1 in a
+//!   user namespace of its own), network and filesystem (a mount namespace
+//!   whose only change is that `/proc`). Whenever the child ends, or is
+//!   stopped, a SIGKILL goes to what is left of its group ([`end_group`]),
+//!   so a wrapper (`npx`, `sh -c`, `uv run`) leaves no server behind: after
+//!   end of input, a shutdown request, and a crash of the child alike.
+//!   When our client closes stdin, the calls in flight
 //!   are cancelled at once (the child is told), the child's stdin is closed
 //!   and it gets 3 s to exit before it is killed; [`Proxy::serve`] returns
 //!   [`Outcome::ClientClosed`] (the command exits 0). On a shutdown request
@@ -27,12 +40,23 @@
 //! - **The tool list** is read at start-up (`tools/list`, all pages) and
 //!   again on each `notifications/tools/list_changed` of the child: the
 //!   executor is rebuilt for the new list and our client gets
-//!   `tools/list_changed` (we declare `tools.listChanged`). Tool fields
-//!   rmcp knows (title, annotations, icons, `_meta`, …) pass through;
-//!   rmcp 3.11's `Tool` has no `execution` field, so a child's
-//!   `execution.taskSupport` is dropped when rmcp parses the list (not
-//!   carried yet; see the crate's known gaps). A tool whose input schema the guard refuses (say a remote `$ref`) and a
-//!   second tool of the same name are left out, with a line on stderr.
+//!   `tools/list_changed` (we declare `tools.listChanged`). Every tool
+//!   field passes through: those rmcp models (title, annotations, icons,
+//!   `_meta`, …) as such, the others (`execution` with `taskSupport`, and
+//!   whatever a later protocol version adds) carried past rmcp's types
+//!   through `_meta["toolexec/fields"]` and lifted back to the top level
+//!   on the wire, so the client sees them exactly as the child sent them
+//!   ([`crate::passthrough`]). A tool whose input schema the guard refuses
+//!   (say a remote `$ref`) and a second tool of the same name are left
+//!   out, with a line on stderr.
+//! - **Tasks** (MCP 2025-11-25 `execution.taskSupport`): the proxy lists
+//!   the field unchanged but runs no tasks itself and declares no `tasks`
+//!   capability (rmcp does not parse the child's), so every call goes to
+//!   the child as a plain `tools/call`. A task-required tool called that
+//!   way gets the child's answer unchanged in substance: by the
+//!   specification a -32601 error, which becomes an `execution` error
+//!   result naming the code and the child's message (as every JSON-RPC
+//!   error of the child does); a task-optional tool simply runs.
 //! - **Read-only and concurrency.** A child's `readOnlyHint` is trusted only
 //!   with `--trust-annotations`; a trusted read-only tool gets no snapshot and
 //!   three times the budget. Trusted read-only tools are concurrency-safe.
@@ -90,10 +114,34 @@
 //!   ([`crate::spill_tool`], reads only this proxy's spill files) from then
 //!   on, sends `tools/list_changed`, and the result's hint names that tool
 //!   instead of `read`.
-//! - **Streamable HTTP** ([`crate::Transport::Http`]): the sessions share
-//!   the one child and the one executor (turn state and spill directory),
-//!   since the child itself is shared; sampling and elicitation requests of
-//!   the child go to the client that initialized last.
+//! - **Streamable HTTP** ([`crate::Transport::Http`]): each MCP session
+//!   gets a child of its own, started when the session's `initialize`
+//!   arrives (the answer waits for the child's handshake; a child that
+//!   fails to start fails that `initialize` with an internal error naming
+//!   it), with its own executor (turn state, read-before-edit state), its
+//!   own scratch directory (an ephemeral session of the scratch root,
+//!   removed with the session) and its own spill reader. The child's
+//!   sampling, elicitation and roots requests go to that session's client.
+//!   The child's tree ends when the session does: DELETE, the idle timeout
+//!   (5 min, [`crate::HttpOptions::session_idle`]), or shutdown (the calls
+//!   in flight are cancelled, each child gets 0.5 s). A child that dies on its
+//!   own ends no other session: that session's calls fail with an
+//!   `execution` error naming the exit (the client opens a new session);
+//!   the proxy goes on serving. The child command of each session is a
+//!   copy of the one given (program, arguments, environment changes,
+//!   working directory: what [`std::process::Command`] lets one read
+//!   back); a program that is not found (in `PATH`) is refused when the
+//!   proxy starts ([`Error::SpawnChild`]), since no child runs before the
+//!   first session. At most [`MAX_HTTP_SESSIONS`] sessions (64) have a
+//!   child at a time: the next `initialize` fails with an internal error
+//!   saying so until a session ends, so abandoned sessions cannot start an
+//!   unbounded number of servers.
+//! - **The parent-death signal** that ties a child's tree to the proxy
+//!   follows the thread that spawned the child (a Linux rule): the child
+//!   is spawned from the thread polling [`Proxy::serve`] (stdio) or a
+//!   session's `initialize` (HTTP), so run the proxy on a runtime whose
+//!   threads live as long as it (tokio's worker threads and a
+//!   `block_on` thread do; a `spawn_blocking` thread does not).
 //! - **When the child dies**, pending calls end with an `execution` error
 //!   naming the server and its exit status; once they are answered (at most
 //!   5 s), [`Proxy::serve`] returns [`Outcome::ChildExited`] (the command
@@ -123,6 +171,7 @@ use toolexec_core::{BuildError, Executor, Tool, ToolCall, ToolContext, ToolError
 
 use tokio_util::sync::CancellationToken;
 
+use crate::passthrough::{Lifting, Observed, RawFields, META_FIELDS};
 use crate::pipeline::{canonical_workdir, PipelineOptions};
 use crate::server::{
     arguments_text, call_tool_result, implementation, listed_tools, schema_object, tool_answered,
@@ -144,6 +193,8 @@ const CHILD_EXIT_GRACE: Duration = Duration::from_secs(3);
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long the child gets to exit when we were sent SIGTERM / SIGINT.
 const SIGNAL_CHILD_GRACE: Duration = Duration::from_millis(500);
+/// At most this many HTTP sessions (each with its own child) at a time.
+pub const MAX_HTTP_SESSIONS: usize = 64;
 
 /// Where a progress notification of the child goes: our client and the
 /// token it gave.
@@ -177,6 +228,8 @@ struct Shared {
     client: Mutex<Option<Peer<RoleServer>>>,
     /// The server side, once it exists (to follow `tools/list_changed`).
     server: OnceLock<std::sync::Weak<ServerInner>>,
+    /// The tool fields of the child that rmcp does not model.
+    fields: Arc<RawFields>,
 }
 
 impl Shared {
@@ -497,10 +550,21 @@ fn limit_structured(value: Value, budget: usize) -> Result<Value, String> {
     }
 }
 
-/// The MCP definition under which a child tool is re-exposed.
-fn proxied_definition(child: &McpTool, read_only: bool, concurrency_safe: bool) -> McpTool {
+/// The MCP definition under which a child tool is re-exposed; `fields`:
+/// the child's fields of it that rmcp does not model (carried in `_meta`,
+/// see [`crate::passthrough`]).
+fn proxied_definition(
+    child: &McpTool,
+    fields: Option<serde_json::Map<String, Value>>,
+    read_only: bool,
+    concurrency_safe: bool,
+) -> McpTool {
     let mut tool = child.clone();
     let mut meta = tool.meta.take().unwrap_or_default();
+    if let Some(fields) = fields {
+        meta.0
+            .insert(META_FIELDS.to_string(), Value::Object(fields));
+    }
     if let Some(schema) = tool.output_schema.take() {
         meta.0.insert(
             META_OUTPUT_SCHEMA.to_string(),
@@ -1008,7 +1072,8 @@ fn wrap_tools(
         let read_only = options.trust_annotations
             && child.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true);
         let concurrency_safe = read_only || !options.workspace_diff;
-        let definition = proxied_definition(&child, read_only, concurrency_safe);
+        let definition =
+            proxied_definition(&child, shared.fields.of(&name), read_only, concurrency_safe);
         let tool = ForwardTool {
             name,
             description: child.description.as_deref().unwrap_or_default().to_string(),
@@ -1076,6 +1141,15 @@ fn build_executor(
             Err(err) => return Err(Error::Build(err)),
         }
     }
+}
+
+/// Our stdio as an rmcp transport whose `tools/list` answers carry the
+/// child's unmodelled tool fields ([`crate::passthrough`]).
+fn stdio_transport(life: &Lifecycle) -> impl rmcp::transport::Transport<RoleServer> {
+    let (read, write) = life.stdio();
+    Lifting(rmcp::transport::async_rw::AsyncRwTransport::new_server(
+        read, write,
+    ))
 }
 
 fn describe_exit(status: &std::io::Result<ExitStatus>) -> String {
@@ -1162,12 +1236,14 @@ impl Proxy {
         self
     }
 
-    /// Runs the child server in the exec sandbox (SPEC §6.1, §7): writes
-    /// only beneath the [`workdir`](Self::workdir) (or nowhere with
+    /// Runs the child server in the exec sandbox (the same user, PID,
+    /// mount and IPC namespaces plus Landlock as `exec`): writes only
+    /// beneath the [`workdir`](Self::workdir) (or nowhere with
     /// `read-only`), the network per [`Sandbox::allow_network`], and its
     /// whole process tree ended with the proxy. The system temp dir is not
-    /// writable for it. Without a call the child runs unsandboxed (but in
-    /// its own process group).
+    /// writable for it. Without a call the child is not confined, but its
+    /// whole tree is still contained (a PID namespace under a supervisor
+    /// that dies with the proxy, see [`toolexec_tools::sandbox::contain`]).
     ///
     /// [`Sandbox::allow_network`]: toolexec_tools::Sandbox::allow_network
     pub fn sandbox(mut self, sandbox: toolexec_tools::Sandbox) -> Self {
@@ -1201,7 +1277,7 @@ impl Proxy {
     /// ([`Outcome::Shutdown`]). The child is stopped in every case.
     pub async fn serve(self, transport: Transport) -> Result<Outcome, Error> {
         let Proxy {
-            mut command,
+            command,
             sandbox,
             workdir,
             trust_annotations,
@@ -1226,9 +1302,8 @@ impl Proxy {
         };
         let program = command.get_program().to_string_lossy().into_owned();
         let redactor = Arc::new(pipeline.redactor()?);
-
-        if let Some(sandbox) = &sandbox {
-            let root = match (&workdir, sandbox.policy()) {
+        let sandbox_root = match &sandbox {
+            Some(sandbox) => match (&workdir, sandbox.policy()) {
                 (Some(dir), _) => dir.clone(),
                 (None, toolexec_tools::SandboxPolicy::WorkspaceWrite) => {
                     return Err(Error::SandboxNeedsWorkdir {
@@ -1237,8 +1312,195 @@ impl Proxy {
                 }
                 // Nothing is writable (read-only) or everything is (off).
                 (None, _) => PathBuf::from("/"),
-            };
-            sandbox.apply(&mut command, &root).map_err(Error::Sandbox)?;
+            },
+            None => PathBuf::from("/"),
+        };
+        let blueprint = Blueprint {
+            program: program.clone(),
+            sandbox,
+            sandbox_root,
+            wrap: WrapOptions {
+                trust_annotations,
+                workspace_diff: workdir.is_some(),
+            },
+            workdir,
+            snapshot,
+            redactor,
+        };
+
+        if let Transport::Http(options) = transport {
+            return serve_sessions(blueprint, command, pipeline, options, shutdown).await;
+        }
+
+        let life = Arc::new(Lifecycle::new());
+        let stop = life.shut_down_when(&shutdown);
+        tokio::pin!(stop);
+        let Some(running) = blueprint
+            .start(command, pipeline, life.clone(), &mut stop)
+            .await?
+        else {
+            return Ok(Outcome::Shutdown);
+        };
+        let Running {
+            server,
+            stopper,
+            mut child_task,
+            client_stop,
+            mut client_done,
+        } = running;
+        let child_status = |status: Result<String, tokio::task::JoinError>| {
+            status.unwrap_or_else(|e| e.to_string())
+        };
+        let running = tokio::select! {
+            running = server.serve(stdio_transport(&life)) => running.map_err(|e| Error::Handshake(e.to_string()))?,
+            _ = &mut client_done => {
+                stopper.stop(Duration::ZERO);
+                let status = child_status((&mut child_task).await);
+                return Ok(Outcome::ChildExited { program, status });
+            }
+            () = &mut stop => {
+                stopper.stop(Duration::ZERO);
+                let _ = child_task.await;
+                return Ok(Outcome::Shutdown);
+            }
+        };
+        let server_stop = running.cancellation_token();
+        let mut server_done = tokio::spawn(running.waiting());
+
+        tokio::select! {
+            _ = &mut server_done => {
+                // Our client is gone (the calls in flight were cancelled at the
+                // end of its input): close the child's stdin, let it exit.
+                client_stop.cancel();
+                let _ = client_done.await;
+                stopper.stop(CHILD_EXIT_GRACE);
+                let _ = child_task.await;
+                Ok(Outcome::ClientClosed)
+            }
+            _ = &mut client_done => {
+                // The child is gone: answer what is pending, then stop.
+                life.drain(DRAIN_TIMEOUT).await;
+                server_stop.cancel();
+                let _ = server_done.await;
+                stopper.stop(Duration::ZERO);
+                let status = child_status(child_task.await);
+                Ok(Outcome::ChildExited { program, status })
+            }
+            () = &mut stop => {
+                // The calls in flight were cancelled (the child was told).
+                client_stop.cancel();
+                let _ = tokio::time::timeout(SIGNAL_CHILD_GRACE, client_done).await;
+                stopper.stop(SIGNAL_CHILD_GRACE);
+                let _ = child_task.await;
+                Ok(Outcome::Shutdown)
+            }
+        }
+    }
+}
+
+/// Says once per process that the child's tree cannot be contained.
+fn warn_uncontained() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        eprintln!(
+            "toolexec: warning: proxy: user and PID namespaces are not available here; \
+             the MCP server's process group is ended with the proxy, but if the proxy is \
+             killed with SIGKILL only the server's first process is (parent-death signal)"
+        );
+    });
+}
+
+/// A copy of `command` for another child (program, arguments, environment
+/// changes and working directory: what [`std::process::Command`] lets one
+/// read back).
+fn copy_command(command: &std::process::Command) -> std::process::Command {
+    let mut copy = std::process::Command::new(command.get_program());
+    copy.args(command.get_args());
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => copy.env(key, value),
+            None => copy.env_remove(key),
+        };
+    }
+    if let Some(dir) = command.get_current_dir() {
+        copy.current_dir(dir);
+    }
+    copy
+}
+
+/// Stops a child: the first request wins (a grace for it to exit, then a
+/// kill of its whole tree).
+#[derive(Debug)]
+struct Stopper(Mutex<Option<tokio::sync::oneshot::Sender<Duration>>>);
+
+impl Stopper {
+    fn stop(&self, grace: Duration) {
+        if let Some(tx) = self.lock().take() {
+            let _ = tx.send(grace);
+        }
+    }
+
+    /// Whether the child was asked to stop.
+    fn requested(&self) -> bool {
+        self.lock().is_none()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<tokio::sync::oneshot::Sender<Duration>>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A started child and the server side of its tools.
+struct Running {
+    server: ProxyServer,
+    stopper: Arc<Stopper>,
+    /// The child's exit status, as text, once it ended (its tree ended
+    /// with it).
+    child_task: tokio::task::JoinHandle<String>,
+    /// Ends our MCP client toward the child (its stdin closes).
+    client_stop: rmcp::service::RunningServiceCancellationToken,
+    /// Ends when the child's MCP connection does.
+    client_done: tokio::task::JoinHandle<Result<rmcp::service::QuitReason, tokio::task::JoinError>>,
+}
+
+/// What starting a child and serving its tools takes (one child over
+/// stdio; one for each HTTP session).
+#[derive(Debug)]
+struct Blueprint {
+    program: String,
+    sandbox: Option<toolexec_tools::Sandbox>,
+    sandbox_root: PathBuf,
+    wrap: WrapOptions,
+    workdir: Option<PathBuf>,
+    snapshot: Option<toolexec_core::SnapshotConfig>,
+    redactor: Arc<toolexec_redact::Redactor>,
+}
+
+impl Blueprint {
+    /// Starts the child `command` (contained or sandboxed), completes the
+    /// MCP handshake with it, lists its tools and builds the server side.
+    /// `Ok(None)`: `stop` fired first (the child was stopped).
+    async fn start(
+        &self,
+        mut command: std::process::Command,
+        pipeline: PipelineOptions,
+        life: Arc<Lifecycle>,
+        stop: impl std::future::Future<Output = ()>,
+    ) -> Result<Option<Running>, Error> {
+        let program = &self.program;
+        match &self.sandbox {
+            Some(sandbox) if sandbox.is_on() => {
+                sandbox
+                    .apply(&mut command, &self.sandbox_root)
+                    .map_err(Error::Sandbox)?;
+            }
+            // Containment only: the child's whole tree ends with the proxy,
+            // SIGKILL of the proxy included.
+            _ => {
+                if !toolexec_tools::sandbox::contain(&mut command).is_namespace() {
+                    warn_uncontained();
+                }
+            }
         }
         let mut child =
             spawn_child(command).map_err(
@@ -1257,16 +1519,18 @@ impl Proxy {
         let shared = Arc::new(Shared {
             calls: Mutex::new(HashMap::new()),
             routes: Mutex::new(HashMap::new()),
-            redactor: redactor.clone(),
+            redactor: self.redactor.clone(),
             program: program.clone(),
             exit: OnceLock::new(),
             client: Mutex::new(None),
             server: OnceLock::new(),
+            fields: Arc::new(RawFields::default()),
         });
 
         // The child's life: its exit status once it ends; on request, a grace
         // to exit (its stdin is closed by then), then a kill.
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<Duration>();
+        let stopper = Arc::new(Stopper(Mutex::new(Some(stop_tx))));
         let child_shared = shared.clone();
         let pgid = child.id();
         let mut child_task = tokio::spawn(async move {
@@ -1296,15 +1560,14 @@ impl Proxy {
             status.unwrap_or_else(|e| e.to_string())
         };
 
-        let life = Arc::new(Lifecycle::new());
-        let stop = life.shut_down_when(&shutdown);
-        tokio::pin!(stop);
-
         let startup = async {
             let client = ChildClient {
                 shared: shared.clone(),
             }
-            .serve((child_stdout, child_stdin))
+            .serve((
+                Observed::new(child_stdout, shared.fields.clone()),
+                child_stdin,
+            ))
             .await
             .map_err(|e| format!("the MCP handshake with {program} failed: {e}"))?;
             let tools = client
@@ -1314,6 +1577,7 @@ impl Proxy {
                 .map_err(|e| format!("listing the tools of {program} failed: {e}"))?;
             Ok::<_, String>((client, tools))
         };
+        tokio::pin!(stop);
         let started = tokio::select! {
             started = tokio::time::timeout(STARTUP_TIMEOUT, startup) => started,
             status = &mut child_task => {
@@ -1323,16 +1587,16 @@ impl Proxy {
                 )));
             }
             () = &mut stop => {
-                let _ = stop_tx.send(Duration::ZERO);
+                stopper.stop(Duration::ZERO);
                 let _ = child_task.await;
-                return Ok(Outcome::Shutdown);
+                return Ok(None);
             }
         };
         let (client, child_tools) = match started {
             Ok(Ok(started)) => started,
             failed => {
                 // The child is stopped with its group before we give up.
-                let _ = stop_tx.send(Duration::ZERO);
+                stopper.stop(Duration::ZERO);
                 let _ = child_task.await;
                 return Err(Error::ChildStartup(match failed {
                     Ok(Err(msg)) => msg,
@@ -1349,113 +1613,419 @@ impl Proxy {
             .map(|info| info.capabilities.clone())
             .unwrap_or_default();
         let client_stop = client.cancellation_token();
-        let mut client_done = tokio::spawn(client.waiting());
+        let client_done = tokio::spawn(client.waiting());
 
-        let wrap = WrapOptions {
-            trust_annotations,
-            workspace_diff: workdir.is_some(),
-        };
-        let tools = wrap_tools(child_tools, wrap, &peer, &shared);
-        let (executor, definitions) = build_executor(
+        let tools = wrap_tools(child_tools, self.wrap, &peer, &shared);
+        let built = build_executor(
             tools,
             &pipeline,
-            workdir.as_ref(),
-            snapshot.clone(),
-            &redactor,
-        )?;
+            self.workdir.as_ref(),
+            self.snapshot.clone(),
+            &self.redactor,
+        )
+        .and_then(|built| Ok((built, pipeline.limits()?)));
+        let ((executor, definitions), limits) = match built {
+            Ok(built) => built,
+            Err(err) => {
+                client_stop.cancel();
+                stopper.stop(Duration::ZERO);
+                let _ = child_task.await;
+                return Err(err);
+            }
+        };
         let inner = Arc::new(ServerInner {
             tools: std::sync::RwLock::new((executor, Arc::new(definitions))),
             rebuild: Rebuild {
-                pipeline: pipeline.clone(),
-                wrap,
-                workdir: workdir.clone(),
-                snapshot,
-                redactor: redactor.clone(),
+                pipeline,
+                wrap: self.wrap,
+                workdir: self.workdir.clone(),
+                snapshot: self.snapshot.clone(),
+                redactor: self.redactor.clone(),
             },
             child_capabilities,
-            child: peer.clone(),
+            child: peer,
             shared: shared.clone(),
-            limits: pipeline.limits()?,
+            limits,
             spilled: AtomicBool::new(false),
             next_id: AtomicU64::new(1),
-            life: life.clone(),
+            life,
         });
         let _ = shared.server.set(Arc::downgrade(&inner));
-        let server = ProxyServer { inner };
+        Ok(Some(Running {
+            server: ProxyServer { inner },
+            stopper,
+            child_task,
+            client_stop,
+            client_done,
+        }))
+    }
+}
 
-        if let Transport::Http(options) = transport {
-            // Every HTTP session is served by the same proxy (one child, one
-            // executor; see the module docs); the shutdown token ends them.
-            let http_stop = CancellationToken::new();
-            let factory = move || Ok(server.clone());
-            let http = crate::http::serve_http(factory, options, http_stop.clone());
-            tokio::pin!(http);
-            let outcome = tokio::select! {
-                served = &mut http => served.map(|_| Outcome::Shutdown),
-                _ = &mut client_done => {
-                    life.drain(DRAIN_TIMEOUT).await;
-                    http_stop.cancel();
-                    let _ = http.await;
-                    let _ = stop_tx.send(Duration::ZERO);
-                    let status = child_status(child_task.await);
-                    return Ok(Outcome::ChildExited { program, status });
-                }
-                () = &mut stop => {
-                    http_stop.cancel();
-                    let _ = http.await;
-                    Ok(Outcome::Shutdown)
+/// Whether `command`'s program exists: a path (with a `/`) as given, a
+/// bare name in one of the `PATH` directories (the command's own `PATH`
+/// when it sets one).
+fn program_exists(command: &std::process::Command) -> bool {
+    let program = std::path::Path::new(command.get_program());
+    if program.components().count() > 1 {
+        let program = match command.get_current_dir() {
+            Some(dir) if program.is_relative() => dir.join(program),
+            _ => program.to_path_buf(),
+        };
+        return program.is_file();
+    }
+    let path = command
+        .get_envs()
+        .find(|(key, _)| *key == "PATH")
+        .map(|(_, value)| value.map(std::ffi::OsStr::to_os_string))
+        .unwrap_or_else(|| std::env::var_os("PATH"));
+    path.is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+/// What the sessions of `proxy --http` share.
+#[derive(Debug)]
+struct Sessions {
+    blueprint: Blueprint,
+    command: std::process::Command,
+    pipeline: PipelineOptions,
+    /// Where each session makes its scratch directory.
+    scratch_root: toolexec_limiter::ScratchRoot,
+    /// Fires on shutdown: every session's calls are cancelled and its
+    /// child stopped.
+    shutdown: CancellationToken,
+    /// One task per child, ending when the child (and its tree) did.
+    children: tokio_util::task::TaskTracker,
+    /// One permit per session with a child ([`MAX_HTTP_SESSIONS`]).
+    slots: Arc<tokio::sync::Semaphore>,
+}
+
+/// `proxy --http`: each MCP session gets its own child, started when the
+/// session initializes, with its own executor, turn state and scratch
+/// directory; the child's tree ends when the session does.
+async fn serve_sessions(
+    blueprint: Blueprint,
+    command: std::process::Command,
+    pipeline: PipelineOptions,
+    options: crate::HttpOptions,
+    shutdown: CancellationToken,
+) -> Result<Outcome, Error> {
+    // No child runs before a session: a program that cannot be found is
+    // reported now rather than at every session's start.
+    if !program_exists(&command) {
+        return Err(Error::SpawnChild {
+            program: blueprint.program.clone(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such program (looked in PATH)",
+            ),
+        });
+    }
+    let limits = pipeline.limits()?;
+    let scratch_root =
+        toolexec_limiter::ScratchRoot::open(limits.scratch_dir.clone()).map_err(|e| {
+            Error::Scratch {
+                path: limits.scratch_dir.clone(),
+                detail: e.to_string(),
+            }
+        })?;
+    let sessions = Arc::new(Sessions {
+        blueprint,
+        command,
+        pipeline,
+        scratch_root,
+        shutdown: shutdown.child_token(),
+        children: tokio_util::task::TaskTracker::new(),
+        slots: Arc::new(tokio::sync::Semaphore::new(MAX_HTTP_SESSIONS)),
+    });
+    let http_stop = CancellationToken::new();
+    let factory = {
+        let sessions = sessions.clone();
+        move || Ok(SessionProxy::new(sessions.clone()))
+    };
+    let http = crate::http::serve_http(factory, options, http_stop.clone());
+    tokio::pin!(http);
+    let served = tokio::select! {
+        served = &mut http => served,
+        () = shutdown.cancelled() => {
+            // The sessions' calls are cancelled (their lives are children
+            // of the shutdown token), their children are stopped.
+            sessions.shutdown.cancel();
+            http_stop.cancel();
+            http.await
+        }
+    };
+    sessions.shutdown.cancel();
+    sessions.children.close();
+    let _ = tokio::time::timeout(
+        SIGNAL_CHILD_GRACE + Duration::from_secs(2),
+        sessions.children.wait(),
+    )
+    .await;
+    served
+}
+
+/// One HTTP session of the proxy: its child starts at `initialize`.
+#[derive(Debug, Clone)]
+struct SessionProxy {
+    state: Arc<SessionState>,
+}
+
+#[derive(Debug)]
+struct SessionState {
+    sessions: Arc<Sessions>,
+    life: Arc<Lifecycle>,
+    running: tokio::sync::OnceCell<Result<ProxyServer, McpError>>,
+    stopper: OnceLock<Arc<Stopper>>,
+    /// The session's scratch directory, removed with the session.
+    scratch: OnceLock<toolexec_limiter::ScratchSession>,
+    /// The session's place among [`MAX_HTTP_SESSIONS`], freed with it.
+    slot: OnceLock<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl Drop for SessionState {
+    fn drop(&mut self) {
+        // The session ended (DELETE, idle timeout, shutdown): so does its
+        // child, with its whole tree.
+        if let Some(stopper) = self.stopper.get() {
+            stopper.stop(Duration::ZERO);
+        }
+    }
+}
+
+impl SessionProxy {
+    fn new(sessions: Arc<Sessions>) -> Self {
+        let life = Arc::new(Lifecycle::child_of(&sessions.shutdown));
+        SessionProxy {
+            state: Arc::new(SessionState {
+                sessions,
+                life,
+                running: tokio::sync::OnceCell::new(),
+                stopper: OnceLock::new(),
+                scratch: OnceLock::new(),
+                slot: OnceLock::new(),
+            }),
+        }
+    }
+
+    /// Starts this session's child.
+    async fn start(&self) -> Result<ProxyServer, McpError> {
+        let state = &*self.state;
+        let sessions = &*state.sessions;
+        let fail = |err: &dyn std::fmt::Display| {
+            McpError::internal_error(format!("toolexec proxy: {err}"), None)
+        };
+        let slot = sessions.slots.clone().try_acquire_owned().map_err(|_| {
+            fail(&format_args!(
+                "{MAX_HTTP_SESSIONS} sessions (each with its own MCP server) are open; \
+                 close one (DELETE) or wait for an idle one to time out"
+            ))
+        })?;
+        let _ = state.slot.set(slot);
+        let scratch = sessions
+            .scratch_root
+            .ephemeral_session()
+            .map_err(|e| fail(&e))?;
+        let mut pipeline = sessions.pipeline.clone();
+        pipeline.scratch = Some(scratch.dir().to_path_buf());
+        let _ = state.scratch.set(scratch);
+        let command = copy_command(&sessions.command);
+        let started = sessions
+            .blueprint
+            .start(
+                command,
+                pipeline,
+                state.life.clone(),
+                sessions.shutdown.cancelled(),
+            )
+            .await
+            .map_err(|e| fail(&e))?;
+        let Some(running) = started else {
+            return Err(fail(&"the server is shutting down"));
+        };
+        let Running {
+            server,
+            stopper,
+            child_task,
+            client_stop,
+            client_done,
+        } = running;
+        let _ = state.stopper.set(stopper.clone());
+        let watched = stopper.clone();
+        // The child's watcher: stops it on shutdown, reports an exit of
+        // its own, and lets the shutdown wait until its tree is gone.
+        let shutdown = sessions.shutdown.clone();
+        let program = sessions.blueprint.program.clone();
+        sessions.children.spawn(async move {
+            tokio::pin!(child_task);
+            let status = tokio::select! {
+                status = &mut child_task => Some(status),
+                () = shutdown.cancelled() => {
+                    client_stop.cancel();
+                    let _ = tokio::time::timeout(SIGNAL_CHILD_GRACE, client_done).await;
+                    stopper.stop(SIGNAL_CHILD_GRACE);
+                    let _ = child_task.await;
+                    None
                 }
             };
-            client_stop.cancel();
-            let _ = tokio::time::timeout(SIGNAL_CHILD_GRACE, client_done).await;
-            let _ = stop_tx.send(SIGNAL_CHILD_GRACE);
-            let _ = child_task.await;
-            return outcome;
-        }
-        let running = tokio::select! {
-            running = server.serve(life.stdio()) => running.map_err(|e| Error::Handshake(e.to_string()))?,
-            _ = &mut client_done => {
-                let _ = stop_tx.send(Duration::ZERO);
-                let status = child_status(child_task.await);
-                return Ok(Outcome::ChildExited { program, status });
+            if let Some(status) = status {
+                // An exit of its own, not the end of its session.
+                if !shutdown.is_cancelled() && !watched.requested() {
+                    let status = status.unwrap_or_else(|e| e.to_string());
+                    eprintln!(
+                        "toolexec: proxy: the MCP server {program} of an HTTP session exited ({status})"
+                    );
+                }
             }
-            () = &mut stop => {
-                let _ = stop_tx.send(Duration::ZERO);
-                let _ = child_task.await;
-                return Ok(Outcome::Shutdown);
-            }
-        };
-        let server_stop = running.cancellation_token();
-        let mut server_done = tokio::spawn(running.waiting());
+        });
+        Ok(server)
+    }
 
-        tokio::select! {
-            _ = &mut server_done => {
-                // Our client is gone (the calls in flight were cancelled at the
-                // end of its input): close the child's stdin, let it exit.
-                client_stop.cancel();
-                let _ = client_done.await;
-                let _ = stop_tx.send(CHILD_EXIT_GRACE);
-                let _ = child_task.await;
-                Ok(Outcome::ClientClosed)
-            }
-            _ = &mut client_done => {
-                // The child is gone: answer what is pending, then stop.
-                life.drain(DRAIN_TIMEOUT).await;
-                server_stop.cancel();
-                let _ = server_done.await;
-                let _ = stop_tx.send(Duration::ZERO);
-                let status = child_status(child_task.await);
-                Ok(Outcome::ChildExited { program, status })
-            }
-            () = &mut stop => {
-                // The calls in flight were cancelled (the child was told).
-                client_stop.cancel();
-                let _ = tokio::time::timeout(SIGNAL_CHILD_GRACE, client_done).await;
-                let _ = stop_tx.send(SIGNAL_CHILD_GRACE);
-                let _ = child_task.await;
-                Ok(Outcome::Shutdown)
-            }
+    /// The session's server side, once `initialize` started it.
+    fn server(&self) -> Result<ProxyServer, McpError> {
+        match self.state.running.get() {
+            Some(Ok(server)) => Ok(server.clone()),
+            Some(Err(err)) => Err(err.clone()),
+            None => Err(McpError::internal_error(
+                "toolexec proxy: the session is not initialized",
+                None,
+            )),
         }
+    }
+}
+
+impl ServerHandler for SessionProxy {
+    fn get_info(&self) -> ServerConfig {
+        match self.state.running.get() {
+            Some(Ok(server)) => server.get_info(),
+            _ => ServerConfig::new(
+                ServerCapabilities::builder()
+                    .enable_tools()
+                    .enable_tool_list_changed()
+                    .build(),
+            )
+            .with_server_info(implementation("toolexec-proxy")),
+        }
+    }
+
+    async fn initialize(
+        &self,
+        request: rmcp::model::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::InitializeResult, McpError> {
+        let server = self
+            .state
+            .running
+            .get_or_init(|| self.start())
+            .await
+            .clone()?;
+        // The child's requests (sampling, elicitation, roots) go to this
+        // session's client.
+        *server
+            .inner
+            .shared
+            .client
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(context.peer.clone());
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        if let Ok(server) = self.server() {
+            server.on_initialized(context).await;
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        self.server()?.list_tools(request, context).await
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        self.server()?.call_tool(request, context).await
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourcesResult, McpError> {
+        self.server()?.list_resources(request, context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourceTemplatesResult, McpError> {
+        self.server()?
+            .list_resource_templates(request, context)
+            .await
+    }
+
+    async fn read_resource(
+        &self,
+        request: rmcp::model::ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceResponse, McpError> {
+        self.server()?.read_resource(request, context).await
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: rmcp::model::SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.server()?.subscribe(request, context).await
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: rmcp::model::UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.server()?.unsubscribe(request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, McpError> {
+        self.server()?.list_prompts(request, context).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: rmcp::model::GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, McpError> {
+        self.server()?.get_prompt(request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: rmcp::model::CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CompleteResult, McpError> {
+        self.server()?.complete(request, context).await
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.server()?.set_level(request, context).await
     }
 }
 
@@ -1564,7 +2134,7 @@ mod tests {
         )
         .with_raw_output_schema(schema_object(&json!({"type": "object"})))
         .with_annotations(ToolAnnotations::new().read_only(true));
-        let def = serde_json::to_value(proxied_definition(&child, false, true)).unwrap();
+        let def = serde_json::to_value(proxied_definition(&child, None, false, true)).unwrap();
         assert!(def.get("outputSchema").is_none());
         assert_eq!(def["_meta"][META_OUTPUT_SCHEMA], json!({"type": "object"}));
         assert_eq!(def["_meta"][META_READ_ONLY], json!(false));

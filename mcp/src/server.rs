@@ -1,4 +1,4 @@
-//! The MCP server of an [`Executor`] (`toolexec mcp`, SPEC §7): its tools
+//! The MCP server of an [`Executor`] (`toolexec mcp`): its tools
 //! through the whole pipeline.
 //!
 //! - `tools/list` returns the tools offered this turn (`--offered`, minus
@@ -659,6 +659,7 @@ mod tests {
             content: "timed out".into(),
             changes: vec![FileChange {
                 path: "a.txt".into(),
+                absolute: "/work/a.txt".into(),
                 kind: ChangeKind::Created,
                 old_size: None,
                 new_size: Some(3),

@@ -1,6 +1,6 @@
 //! `toolexec_read_spill`: the proxy's read-only tool that reads its own
 //! spill files, so that the hints of a spilled or middle-cut result can be
-//! followed (SPEC §5.4, §7) whatever tools the child server has.
+//! followed whatever tools the child server has.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

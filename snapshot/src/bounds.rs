@@ -7,7 +7,8 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use crate::SnapshotError;
 
-/// Directory names never entered by default (SPEC §3).
+/// Directory names never entered by default: version-control, dependency,
+/// virtual-environment, cache and build directories.
 pub const DEFAULT_SKIPPED_DIRS: [&str; 11] = [
     ".git",
     ".hg",
@@ -22,7 +23,8 @@ pub const DEFAULT_SKIPPED_DIRS: [&str; 11] = [
     "target",
 ];
 
-/// File name patterns never recorded by default (SPEC §3).
+/// File name patterns never recorded by default: compiled Python, editor
+/// swap and backup files, temporary files and `.DS_Store`.
 pub const DEFAULT_SKIPPED_FILES: [&str; 7] = [
     "*.pyc",
     "*.pyo",
@@ -95,7 +97,9 @@ impl Default for Bounds {
 }
 
 impl Bounds {
-    /// The default bounds of SPEC §3 (same as [`Bounds::default`]).
+    /// The default bounds: at most 4 levels deep (files directly in the root
+    /// are level 1), at most 500 files, the default skip lists (same as
+    /// [`Bounds::default`]).
     pub fn new() -> Self {
         Self::default()
     }

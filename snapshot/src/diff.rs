@@ -199,7 +199,10 @@ impl Diff {
         self.changes.is_empty()
     }
 
-    /// The change report of SPEC §3 with at most 50 entries; empty for an
+    /// The change report with at most 50 entries (then `… and N more`):
+    /// created files first, then modified, then deleted, each sorted by
+    /// path, sizes below 1024 as `N B`, else with one decimal in 1024 steps
+    /// (`1.5 KB`, `2.0 MB`); empty for an
     /// empty diff. Lines are separated by `\n`, with no newline at the end.
     ///
     /// ```text

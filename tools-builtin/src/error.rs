@@ -159,7 +159,8 @@ pub enum ToolsError {
         source: io::Error,
     },
     /// exec cannot run the command in the sandbox it was asked for; the
-    /// whole message (`exec: sandbox unavailable: …`, SPEC §6.1).
+    /// whole message (`exec: sandbox unavailable: REASON (run with
+    /// --sandbox off to run without it)`).
     Sandbox(String),
     /// A background task of the tool failed (a panic in a blocking task).
     Internal {

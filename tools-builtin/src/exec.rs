@@ -1,4 +1,5 @@
-//! `exec`: run a shell command, contained and sandboxed (SPEC §6, §6.1).
+//! `exec`: run `sh -c COMMAND`, contained (every process it starts ends
+//! with the call) and sandboxed (see [`crate::sandbox`]).
 
 use std::ffi::OsString;
 use std::io;
@@ -21,8 +22,12 @@ use crate::jail::Jail;
 use crate::sandbox::{Containment, Sandbox, SandboxPolicy, BLOCKED_NOTE};
 
 /// Whether an environment variable is left out of exec's child
-/// environment by default: the one secret-name rule of SPEC §4, defined in
-/// [`toolexec_redact::is_secret_env_name`] (re-exported here).
+/// environment by default: the one secret-name rule (the name, split into
+/// words on `_`, `-`, `.` and case changes, holds a word such as KEY,
+/// TOKEN, SECRET, PASSWORD, AUTH or SESSION, and is not one of the known
+/// harmless names such as `PWD` or `SSH_AUTH_SOCK`), defined in
+/// [`toolexec_redact::is_secret_env_name`] (re-exported here) and shared
+/// with the redactor's masking of environment values.
 ///
 /// ```
 /// use toolexec_tools::exec::is_secret_env_name;
@@ -48,8 +53,10 @@ pub struct ExecConfig {
     pub max_timeout: Duration,
     /// The shell run as `SHELL -c COMMAND`. Default `sh` (found on `PATH`).
     pub shell: PathBuf,
-    /// The sandbox every command runs in (SPEC §6.1). Default
-    /// `workspace-write`, network denied.
+    /// The sandbox every command runs in (see [`crate::sandbox`]). Default
+    /// `workspace-write` (writes only to the workspace, the session's
+    /// scratch dir, the system temp dir and `/dev/null`-like devices),
+    /// network denied.
     pub sandbox: Sandbox,
 }
 
@@ -123,7 +130,7 @@ const SELF_TIMEOUT_SLACK: Duration = Duration::from_secs(1);
 
 /// The `exec` tool: runs `sh -c COMMAND`.
 ///
-/// - **Sandbox and containment** ([`ExecConfig::sandbox`], SPEC §6.1, see
+/// - **Sandbox and containment** ([`ExecConfig::sandbox`], see
 ///   [`crate::sandbox`]): the shell runs in its own PID namespace (and
 ///   user, mount, IPC and, with the network denied, network namespace)
 ///   under a Landlock policy. Everything it starts lives in that namespace,

@@ -1,5 +1,6 @@
 //! exec's output capture: bounded memory, and the complete output through
-//! the executor's redacting sink once it no longer fits (SPEC §5.4, §6).
+//! the executor's redacting sink once it no longer fits, so that the spill
+//! file a result names holds the complete redacted output.
 //!
 //! Up to the capture cap everything stays in memory and the output is
 //! returned as text. The first write past the cap asks the context for its

@@ -225,7 +225,7 @@ impl BuiltinConfig {
         self
     }
 
-    /// Sets the sandbox exec runs commands in (SPEC §6.1): the policy
+    /// Sets the sandbox exec runs commands in: the policy
     /// ([`SandboxPolicy`]), the network switch and extra writable roots.
     /// The default is `workspace-write` with the network denied.
     #[cfg(feature = "exec")]

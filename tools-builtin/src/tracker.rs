@@ -1,4 +1,5 @@
-//! The read-before-edit tracker (SPEC §6).
+//! The read-before-edit tracker: edit and write of an existing file need a
+//! read of its current content first.
 
 use std::collections::HashMap;
 use std::fs::{self, Metadata};
@@ -7,7 +8,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use toolexec_core::{ChangeKind, ChangeObserver, ObservedChange};
+use toolexec_core::{ChangeKind, ChangeObserver, FileChange};
 
 use crate::error::ToolsError;
 
@@ -115,7 +116,8 @@ impl Hasher {
 }
 
 /// Remembers, per file, the content the model last saw, so that edit and
-/// write of an existing file can require a read first (SPEC §6).
+/// write of an existing file can require a read first (of any range, of
+/// the content the file holds now: compared by hash, not by mtime).
 ///
 /// Keys are absolute canonical paths. A file counts as read when
 ///
@@ -140,7 +142,7 @@ impl Hasher {
 ///
 /// ```
 /// use std::path::Path;
-/// use toolexec_core::{ChangeKind, ChangeObserver, ObservedChange};
+/// use toolexec_core::{ChangeKind, ChangeObserver, FileChange};
 /// use toolexec_tools::FileTracker;
 ///
 /// let dir = tempfile::tempdir().unwrap();
@@ -149,7 +151,14 @@ impl Hasher {
 /// let tracker = FileTracker::new();
 /// assert!(!tracker.is_tracked(&file));
 /// // What the executor does after a call that created the file:
-/// tracker.files_changed(dir.path(), &[ObservedChange { path: file.clone(), kind: ChangeKind::Created }]);
+/// let created = FileChange {
+///     path: "built.txt".into(),
+///     absolute: file.clone(),
+///     kind: ChangeKind::Created,
+///     old_size: None,
+///     new_size: Some(7),
+/// };
+/// tracker.files_changed(dir.path(), &[created]);
 /// assert!(tracker.is_tracked(&file));
 /// ```
 #[derive(Debug, Default)]
@@ -250,11 +259,12 @@ fn canonical_key(path: &Path) -> PathBuf {
 
 impl ChangeObserver for FileTracker {
     /// Takes created and modified files as read in their new state (each
-    /// is hashed now) and forgets deleted ones. Relative paths are taken
-    /// relative to `root`.
-    fn files_changed(&self, root: &Path, changes: &[ObservedChange]) {
+    /// is hashed now) and forgets deleted ones, found by their
+    /// [`absolute`](FileChange::absolute) path (a relative one is taken
+    /// relative to `root`).
+    fn files_changed(&self, root: &Path, changes: &[FileChange]) {
         for change in changes {
-            let path = root.join(&change.path);
+            let path = root.join(&change.absolute);
             match change.kind {
                 ChangeKind::Created | ChangeKind::Modified => {
                     let hashed = fs::canonicalize(&path).and_then(|canonical| {
@@ -304,18 +314,24 @@ mod tests {
         let tracker = FileTracker::new();
         tracker.files_changed(
             dir.path(),
-            &[ObservedChange {
-                path: PathBuf::from("f"),
+            &[FileChange {
+                path: "f".into(),
+                absolute: PathBuf::from("f"),
                 kind: ChangeKind::Modified,
+                old_size: Some(1),
+                new_size: Some(1),
             }],
         );
         assert!(tracker.is_tracked(&path));
         fs::remove_file(&path).expect("rm");
         tracker.files_changed(
             dir.path(),
-            &[ObservedChange {
-                path: path.clone(),
+            &[FileChange {
+                path: "f".into(),
+                absolute: path.clone(),
                 kind: ChangeKind::Deleted,
+                old_size: Some(1),
+                new_size: None,
             }],
         );
         assert!(!tracker.is_tracked(&path));

@@ -434,3 +434,44 @@ async fn escape_attempts_fail_inside_and_the_call_returns() {
         "{out}"
     );
 }
+
+/// `sandbox::contain` (the MCP proxy's child containment): a program's
+/// whole tree, escapers included, ends when the spawned child is killed,
+/// and the program keeps its stdio, arguments and exit status.
+#[test]
+fn contain_ties_a_programs_whole_tree_to_the_spawned_child() {
+    let m = marker();
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!(
+            "setsid sleep 37.{m} & (trap '' TERM; sleep 38.{m}) & echo started; wait"
+        ))
+        .stdout(std::process::Stdio::piped());
+    let containment = toolexec_tools::sandbox::contain(&mut cmd);
+    if !containment.is_namespace() {
+        println!("skipped: no user and PID namespaces here (process-group fallback)");
+        return;
+    }
+    let mut child = cmd
+        .spawn()
+        .map_err(toolexec_tools::sandbox::decode_spawn_error)
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    assert_eq!(line, "started\n");
+    let end = Instant::now() + Duration::from_secs(20);
+    while processes_with(&m).len() < 2 {
+        assert!(Instant::now() < end, "{:?}", processes_with(&m));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_all_gone(&m, Duration::from_secs(20));
+
+    // The exit status passes through.
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(["-c", "exit 7"]);
+    assert!(toolexec_tools::sandbox::contain(&mut cmd).is_namespace());
+    assert_eq!(cmd.status().unwrap().code(), Some(7));
+}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use tempfile::TempDir;
-use toolexec_core::{ChangeKind, ChangeObserver, ObservedChange, ToolContext, ToolInfo};
+use toolexec_core::{ChangeKind, ChangeObserver, FileChange, ToolContext, ToolInfo};
 use toolexec_tools::{builtin_tools, BuiltinConfig, BuiltinTools, ExecConfig, Jail};
 
 struct Fixture {
@@ -544,9 +544,12 @@ async fn files_the_executor_saw_change_count_as_read() {
     let observer: Arc<dyn ChangeObserver> = fx.tools.tracker.clone();
     observer.files_changed(
         fx.root(),
-        &[ObservedChange {
-            path: fx.root().join("gen.toml"),
+        &[FileChange {
+            path: "gen.toml".into(),
+            absolute: fx.root().join("gen.toml"),
             kind: ChangeKind::Created,
+            old_size: None,
+            new_size: Some(13),
         }],
     );
     let out = fx.call("edit", edit).await.unwrap();
@@ -556,9 +559,12 @@ async fn files_the_executor_saw_change_count_as_read() {
     fs::remove_file(fx.root().join("gen.toml")).unwrap();
     observer.files_changed(
         fx.root(),
-        &[ObservedChange {
-            path: fx.root().join("gen.toml"),
+        &[FileChange {
+            path: "gen.toml".into(),
+            absolute: fx.root().join("gen.toml"),
             kind: ChangeKind::Deleted,
+            old_size: Some(13),
+            new_size: None,
         }],
     );
     assert!(!fx.tools.tracker.is_tracked(&fx.root().join("gen.toml")));

@@ -1,5 +1,5 @@
 //! The deadline stage: runs the tool under its timeout, captures panics and
-//! turns batch cancellation into a `cancelled` outcome (SPEC §2 step 5).
+//! turns batch cancellation into a `cancelled` outcome.
 
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
@@ -62,7 +62,10 @@ impl DeadlineStage {
     }
 }
 
-/// The exact timeout message of SPEC §2 step 5.
+/// The timeout message: `Tool 'NAME' execution timed out after DURATION.
+/// The external service may be slow or unavailable. Consider: retry later,
+/// use alternative approach, or skip this step.`, DURATION as
+/// [`format_go_duration`](crate::format_go_duration) prints it.
 pub fn timeout_message(name: &str, after: Duration) -> String {
     format!(
         "Tool '{name}' execution timed out after {}. The external service may be slow or unavailable. Consider: retry later, use alternative approach, or skip this step.",

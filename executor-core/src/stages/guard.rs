@@ -1,5 +1,6 @@
-//! The guard stage: adapts [`toolexec_guard::Guard`] to the chain
-//! (SPEC §2 step 2).
+//! The guard stage: adapts [`toolexec_guard::Guard`] to the chain (name,
+//! disabled, offered-this-turn, JSON and required-field checks; the tool
+//! never runs when one fails).
 
 use std::sync::{Arc, RwLock};
 

@@ -1,5 +1,6 @@
 //! Pre-hooks: checks supplied by the embedding program that may end a call
-//! before its tool runs (SPEC §2 step 3).
+//! before its tool runs (in order; the first that returns a result ends
+//! the call with it).
 
 use std::fmt;
 use std::sync::Arc;

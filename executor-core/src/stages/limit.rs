@@ -1,5 +1,6 @@
 //! The limit stage: adapts [`toolexec_limiter::Limiter`] to the chain
-//! (SPEC §2 step 8, §5), and the per-batch budget.
+//! (after redaction, before the change report is appended), and the
+//! per-batch budget.
 
 use std::sync::{Arc, RwLock};
 
@@ -17,7 +18,7 @@ use crate::types::ToolCall;
 pub(crate) type ReaderSlot = Arc<RwLock<Option<Arc<str>>>>;
 
 /// Turns the redacted content into what the model sees: spill, long-line
-/// and middle truncation, with hints that hold (SPEC §5.4). A successful
+/// and middle truncation, with hints that hold when followed. A successful
 /// result of a read-only tool gets three times the budget. The change
 /// report is not part of the content at this point and is never cut.
 ///
@@ -167,8 +168,8 @@ impl Stage for LimitStage {
     }
 }
 
-/// Cuts the largest contents of a batch until their total fits `total`
-/// (SPEC §2, after the batch).
+/// Cuts the largest contents of a batch until their total fits `total`,
+/// after the whole batch ran.
 ///
 /// Water-filling: results below their fair share stay whole; error results
 /// are never cut below their first line. Only the content is counted; each

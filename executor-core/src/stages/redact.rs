@@ -1,5 +1,6 @@
 //! The redaction stage: adapts [`toolexec_redact::Redactor`] to the chain
-//! (SPEC §2 step 7).
+//! (the full content is masked before it goes to the event, the model or a
+//! spill file).
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -15,7 +16,9 @@ use crate::types::ErrorKind;
 const BLOCKING_THRESHOLD: usize = 256 * 1024;
 
 /// The executor's default redactor: the built-in rules plus the values of
-/// this process's secret-looking environment variables (SPEC §4).
+/// this process's secret-looking environment variables (at least 8
+/// characters long; values that are only digits, a single absolute path
+/// or a placeholder are left out).
 pub(crate) fn default_redactor() -> Redactor {
     Redactor::builder()
         .known_values_from_env()
@@ -52,10 +55,13 @@ fn mask(redactor: &Redactor, outcome: &mut Outcome) {
             outcome.report = masked;
         }
     }
-    // The structured list echoes the same paths (SPEC §4).
+    // The structured list echoes the same paths.
     for change in &mut outcome.changes {
         if let Cow::Owned(masked) = redactor.redact(&change.path) {
             change.path = masked;
+        }
+        if let Cow::Owned(masked) = redactor.redact(&change.absolute.to_string_lossy()) {
+            change.absolute = masked.into();
         }
     }
 }

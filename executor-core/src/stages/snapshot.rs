@@ -1,5 +1,6 @@
-//! The snapshot stage: adapts `toolexec-snapshot` to the chain (SPEC §2
-//! steps 4 and 6, §3).
+//! The snapshot stage: adapts `toolexec-snapshot` to the chain (a snapshot
+//! before and after every call of a tool that is not read-only, their diff
+//! and the change report).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -7,14 +8,14 @@ use std::sync::{Arc, Mutex};
 use futures_util::future::BoxFuture;
 use toolexec_snapshot::{Bounds, Diff, Snapshot};
 
-use crate::observer::{ChangeObserver, ObservedChange};
+use crate::observer::ChangeObserver;
 use crate::stage::{Invocation, Next, Outcome, Stage};
 use crate::types::FileChange;
 
 /// Settings of the snapshot stage.
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotConfig {
-    /// Walk bounds and skip lists (SPEC §3 defaults: 4 levels, 500 files).
+    /// Walk bounds and skip lists (defaults: 4 levels, 500 files).
     pub bounds: Bounds,
     /// A watcher shared by all calls of the session, reporting changes
     /// beyond the walk's bounds and under extra roots.
@@ -63,7 +64,8 @@ pub(crate) struct SnapshotStage {
 }
 
 /// The snapshot windows open right now, to tell which calls overlapped
-/// (SPEC §2 step 6): two windows overlap exactly when one opens while the
+/// (their reports end with `(calls ID1, ID2 ran at the same time; some
+/// changes may be theirs)`): two windows overlap exactly when one opens while the
 /// other is open, so each opening records itself in every open window and
 /// every open window in itself.
 #[derive(Debug, Default)]
@@ -262,20 +264,14 @@ impl Stage for SnapshotStage {
                 .iter()
                 .map(|c| FileChange {
                     path: c.display.clone(),
+                    absolute: c.absolute.clone(),
                     kind: c.kind,
                     old_size: c.old_size,
                     new_size: c.new_size,
                 })
                 .collect();
             if !self.observers.is_empty() {
-                let observed: Vec<ObservedChange> = diff
-                    .changes()
-                    .iter()
-                    .map(|c| ObservedChange {
-                        path: c.absolute.clone(),
-                        kind: c.kind,
-                    })
-                    .collect();
+                let observed = outcome.changes.clone();
                 let observers = self.observers.clone();
                 let root = self.root.clone();
                 // Observers may hash files: keep that off the async threads,

@@ -149,6 +149,28 @@ pub(super) fn install(cmd: &mut std::process::Command, plan: Plan) {
     }
 }
 
+/// Installs only a parent-death signal (SIGKILL) on `cmd`'s process, for
+/// the containment fallback where namespaces are not available
+/// ([`super::contain`]).
+pub(super) fn install_parent_death(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = nix::unistd::getpid();
+    // SAFETY: the closure runs in the forked child of a multi-threaded
+    // process and makes only async-signal-safe system calls (prctl,
+    // getppid) on a pid read before the fork; it never allocates, locks or
+    // panics.
+    unsafe {
+        cmd.pre_exec(move || {
+            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)
+                .map_err(|e| encode(Step::ParentDeathSignal, e))?;
+            if nix::unistd::getppid() != parent {
+                return Err(encode(Step::ParentGone, Errno::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
 /// Writes all of `data` to the file `path` (a `/proc` control file).
 fn write_file(path: &CStr, data: &[u8]) -> Result<(), Errno> {
     let fd = nix::fcntl::open(path, OFlag::O_WRONLY | OFlag::O_CLOEXEC, Mode::empty())?;

@@ -1,4 +1,4 @@
-//! The exec sandbox (SPEC §6.1): containment of a command's whole process
+//! The exec sandbox: containment of a command's whole process
 //! tree, and a filesystem and network policy, set up by toolexec itself —
 //! no container runtime, no root.
 //!
@@ -54,7 +54,8 @@
 //!
 //! # Decisions where the spec is silent
 //!
-//! - Reads are not restricted (SPEC: "everything the user can read").
+//! - Reads are not restricted: a sandboxed command reads everything the
+//!   user can read; only writes and the network are confined.
 //! - The parent-death signal of the sandbox's first process follows the
 //!   *thread* that spawned it (a Linux rule): spawn from threads that live
 //!   as long as the commands (tokio's worker threads do; do not spawn from
@@ -166,8 +167,8 @@ impl SandboxError {
     }
 
     /// The message exec returns: `exec: sandbox unavailable: REASON (run
-    /// with --sandbox off to run without it)` (SPEC §6.1), with `exec`
-    /// replaced by `who`.
+    /// with --sandbox off to run without it)`, with `exec` replaced by
+    /// `who`.
     pub fn message_for(&self, who: &str) -> String {
         format!("{who}: {self} (run with --sandbox off to run without it)")
     }
@@ -334,6 +335,39 @@ impl Sandbox {
                 SandboxError::unavailable(format!("cannot start a process in it: {e}"))
             })),
         }
+    }
+}
+
+/// Ties the whole process tree of `cmd` to the caller's lifetime, with no
+/// filesystem or network policy: the containment of [`SandboxPolicy::Off`]
+/// for a program that is not a shell command (the MCP proxy's child
+/// server). Spawn `cmd` afterwards (passing a spawn error through
+/// [`decode_spawn_error`]) from a thread that lives as long as the child
+/// (the parent-death signal follows the spawning thread).
+///
+/// Where user and PID namespaces work, the tree runs in its own PID
+/// namespace below a supervisor with a parent-death signal
+/// ([`Containment::Namespace`]): killing the spawned child, or the
+/// caller's death (SIGKILL included), ends every process of it. Where they
+/// do not, the direct child gets a parent-death signal (SIGKILL) and
+/// [`Containment::ProcessGroup`] is returned: the caller must end the
+/// child's process group itself, and a SIGKILL of the caller reaches only
+/// the direct child.
+pub fn contain(cmd: &mut std::process::Command) -> Containment {
+    #[cfg(target_os = "linux")]
+    {
+        match Sandbox::new(SandboxPolicy::Off).apply_linux(cmd, Path::new("/")) {
+            Ok(Containment::Namespace(report)) => Containment::Namespace(report),
+            _ => {
+                linux::install_parent_death(cmd);
+                Containment::ProcessGroup
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = cmd;
+        Containment::ProcessGroup
     }
 }
 
