@@ -479,8 +479,12 @@ impl Rule {
                 regex_automata::meta::Regex::builder()
                     .syntax(regex_automata::util::syntax::Config::new().utf8(false))
                     .configure(
+                        // Anchored searches only: no prefilter (the keyword hit
+                        // is the prefilter), no full DFA to build.
                         regex_automata::meta::Config::new()
                             .utf8_empty(false)
+                            .auto_prefilter(false)
+                            .dfa(false)
                             .nfa_size_limit(Some(32 * 1024 * 1024)),
                     )
                     .build(&self.pattern)
