@@ -2650,8 +2650,45 @@ pub(crate) fn name_may_be_secret(name: &[u8]) -> bool {
     classify_name(name).is_some()
 }
 
-/// Classifies a variable / key / flag / header name.
+/// Classifies a variable / key / flag / header name (remembered per thread
+/// for recent short names: secret-dense text repeats the same few names,
+/// and the classification splits and looks up every word of them).
 pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
+    const SLOTS: usize = 256;
+    const LEN: usize = 30;
+    type Slot = (u8, [u8; LEN], Option<Tier>);
+    thread_local! {
+        static MEMO: std::cell::RefCell<Vec<Slot>> =
+            std::cell::RefCell::new(vec![(0, [0; LEN], None); SLOTS]);
+    }
+    if name.is_empty() || name.len() > LEN {
+        return classify_name_uncached(name);
+    }
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in name {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    let i = (h as usize ^ (h as usize >> 16)) % SLOTS;
+    let hit = MEMO.with(|m| {
+        let m = m.borrow();
+        let slot = &m[i];
+        (usize::from(slot.0) == name.len() && slot.1[..name.len()] == *name).then_some(slot.2)
+    });
+    if let Some(t) = hit {
+        return t;
+    }
+    let t = classify_name_uncached(name);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        let slot = &mut m[i];
+        slot.0 = name.len() as u8;
+        slot.1[..name.len()].copy_from_slice(name);
+        slot.2 = t;
+    });
+    t
+}
+
+fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
     // Environment-style names known not to hold secrets (`PWD`, `OLDPWD`,
     // `SSH_AUTH_SOCK`, `XDG_SESSION_*`): the shared rule of SPEC §4 decides.
     // Lower-case `pwd` stays a password name (MongoDB's `pwd: "…"`).

@@ -82,14 +82,27 @@
 //!    overlapping matches), flattened into a compact table and walked over
 //!    four segments of the text in lock step. Secret-free text costs about one
 //!    table walk (≈1–2 GB/s on one core); nothing else runs where no keyword is.
-//! 2. **Guards.** Most keyword hits in logs are prose (`token refreshed`,
-//!    `auth::session`). Built-in rules carry a cheap guard checked at the hit
-//!    (e.g. "the name is followed by `=` or `:`", "an `@` follows the `://`")
-//!    before any regex runs.
+//! 2. **Guards.** Most keyword hits in logs and JSON are not assignments of
+//!    a secret (`token refreshed`, `"max_tokens":4096`, `key_id=…`). Built-in
+//!    rules carry a cheap guard checked at the hit before any regex runs. The
+//!    context of a hit is read once — the whole name around the keyword, its
+//!    closing quotes, the operator after it (one table of operators: `=` `:`
+//!    `:=` `=>` `?=` `.=` `+=` `||` `::=` …), the byte before the name — and
+//!    each guard first tests that its shape is there (one bit), so a hit costs
+//!    a few comparisons; the generic assignment guard also asks that the name
+//!    may name a secret (its last word is not `count`, `id`, `name`, …;
+//!    remembered per name) and that a value of 4+ bytes follows (not `[`, `{`,
+//!    `""`). Guards that look at the whole line (`value` nearby, a closing tag,
+//!    a JSON `"name"` field) find their words in the keyword scan itself.
 //! 3. **Windows.** A rule's regex runs only on the line of a keyword hit (at
 //!    most 4 KiB either side on long lines), or the hit line plus the next line
 //!    (two-line forms such as Kubernetes `name:`/`value:`), or up to 64 KiB after
-//!    it (private-key blocks).
+//!    it (private-key blocks). A rule whose matches all start with one of its
+//!    keywords (its regex's literal prefixes each begin with a keyword: `ghp_`,
+//!    `sk-`, `xoxb-`, … and user rules alike) does not search the window: its
+//!    regex runs anchored at each keyword hit, and the search resumes where the
+//!    window search would (the same matches; a property test compares both).
+//!    The line breaks around the hits of a long line are found once, not per hit.
 //! 4. **Filters.** Each match goes through its rule's allow patterns, entropy
 //!    bound and (for built-ins) a validator: placeholder, code, path, prose and
 //!    fake-token tests, character-class and entropy minimums.

@@ -420,6 +420,27 @@ fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
     if keywords.is_empty() {
         return false;
     }
+    // Most patterns that cannot qualify say so in their first bytes (a class,
+    // a line start, a named group): no need to parse them.
+    let mut head = pattern;
+    loop {
+        let rest = [
+            "(?-u)", "(?i)", "(?m)", "(?s)", "(?x)", "(?im)", "(?-u:", "\\b",
+        ]
+        .iter()
+        .find_map(|f| head.strip_prefix(f));
+        match rest {
+            Some(r) => head = r,
+            None => break,
+        }
+    }
+    if head.starts_with(['[', '.', '^', '$'])
+        || head.starts_with("(?:^")
+        || head.starts_with("(?P<")
+        || head.starts_with("(?m)")
+    {
+        return false;
+    }
     let Ok(hir) = regex_syntax::ParserBuilder::new()
         .utf8(false)
         .build()
@@ -427,8 +448,15 @@ fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
     else {
         return false;
     };
+    // Small limits: only whether each literal prefix reaches past a keyword
+    // matters (keywords are short), and big classes or alternations make the
+    // default extraction slow for every redactor built.
     let mut ex = Extractor::new();
-    ex.kind(ExtractKind::Prefix);
+    ex.kind(ExtractKind::Prefix)
+        .limit_class(4)
+        .limit_repeat(4)
+        .limit_literal_len(24)
+        .limit_total(64);
     let seq = ex.extract(&hir);
     let Some(lits) = seq.literals() else {
         return false;
@@ -451,8 +479,12 @@ impl Rule {
                 regex_automata::meta::Regex::builder()
                     .syntax(regex_automata::util::syntax::Config::new().utf8(false))
                     .configure(
+                        // Anchored searches only: no prefilter (the keyword hit
+                        // is the prefilter), no full DFA to build.
                         regex_automata::meta::Config::new()
                             .utf8_empty(false)
+                            .auto_prefilter(false)
+                            .dfa(false)
                             .nfa_size_limit(Some(32 * 1024 * 1024)),
                     )
                     .build(&self.pattern)
