@@ -842,6 +842,32 @@ pub(crate) fn rules() -> Vec<Rule> {
 
 #[cfg(test)]
 mod tests {
+    /// The operators of the generic rule's regex are the prefilter's table
+    /// (`checks::ASSIGN_OPS`): an assignment with each of them is masked
+    /// (`||` is an env fallback, its own rule, with a quoted literal).
+    #[test]
+    fn every_assignment_operator_of_the_table_is_masked() {
+        let r = crate::Redactor::builtin();
+        for op in crate::checks::ASSIGN_OPS {
+            let op = std::str::from_utf8(op).unwrap();
+            for text in [
+                format!("API_TOKEN {op} 'Zq9vK2mL7pXw4Rt8'"),
+                format!("db_password{op}\"Zq9vK2mL7pXw4Rt8\""),
+            ] {
+                let out = r.redact(&text);
+                assert!(!out.contains("Zq9vK2mL7pXw4Rt8"), "{op}: {out}");
+            }
+            if op != "||" {
+                let text = format!("API_TOKEN {op} Zq9vK2mL7pXw4Rt8");
+                assert_eq!(
+                    r.redact(&text),
+                    text.replace("Zq9vK2mL7pXw4Rt8", "[REDACTED:generic-secret]"),
+                    "{op}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn all_builtin_rules_compile() {
         let rules = super::rules();
