@@ -678,7 +678,7 @@ pub(crate) fn rules() -> Vec<Rule> {
         .needs(Needs::LineStart(b"password")),
         rb(
             "generic-secret",
-            r"(?i)(?:\bidentified[\t ]+(?:with[\t ]+[A-Za-z0-9_]+[\t ]+)?by|\bpassword)[\t ]*(?:=[\t ]*)?(?:password[\t ]*\([\t ]*)?'(?P<secret>[^'\r\n]+)'",
+            r"(?i)(?:\bidentified[\t ]+(?:with[\t ]+[A-Za-z0-9_]+[\t ]+)?by|\bpassword)(?:[\t ]*=[\t ]*|[\t ]+)(?:password[\t ]*\([\t ]*)?'(?P<secret>[^'\r\n]+)'",
         )
         .keywords(["identified", "password"])
         .secret_group("secret")

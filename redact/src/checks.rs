@@ -571,7 +571,12 @@ pub(crate) fn guard_ok_at(
         Guard::UrlEnc => {
             hay[after..end].len() >= 3 && hay[after..after + 3].eq_ignore_ascii_case(b"%22")
         }
-        Guard::Pipe => after < end && hay[after] == b'|',
+        // A table cell `| name | value |`, not an alternation `a|Pass|b`.
+        Guard::Pipe => {
+            after < end
+                && hay[after] == b'|'
+                && (after > name_end || (ns > ls + 1 && matches!(hay[ns - 1], b' ' | b'\t')))
+        }
         Guard::Tag => {
             ns > ls && hay[ns - 1] == b'<' && after < end && (hay[after] == b'>' || after > he)
         }
@@ -600,6 +605,14 @@ pub(crate) fn guard_ok_at(
         Guard::Block => {
             let i = after_q;
             if !(i < le && hay[i] == b':') {
+                return false;
+            }
+            // A YAML key opens its line (`  password:`, `- "token":`), unlike
+            // `if pwd:` in Python.
+            if !hay[ls..ns]
+                .iter()
+                .all(|&b| matches!(b, b' ' | b'\t' | b'-' | b'"' | b'\''))
+            {
                 return false;
             }
             let mut j = i + 1;
@@ -1089,6 +1102,21 @@ fn placeholder_ac() -> &'static aho_corasick::AhoCorasick {
     })
 }
 
+/// The number of words of a CamelCase name (`RSAPrivateKey`: 3).
+fn humps(v: &[u8]) -> usize {
+    let mut n = usize::from(!v.is_empty());
+    for i in 1..v.len() {
+        let lower_upper = v[i - 1].is_ascii_lowercase() && v[i].is_ascii_uppercase();
+        let acronym_end = v[i - 1].is_ascii_uppercase()
+            && v[i].is_ascii_uppercase()
+            && v.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+        if lower_upper || acronym_end {
+            n += 1;
+        }
+    }
+    n
+}
+
 /// The segments of a value split at `-`, `_`, `.`, `:`, `/` and spaces, when
 /// each is a word (letters, at most one capital hump per 3 letters), a number
 /// or a short mixed piece (`m2m`, `v2`): a value a person typed from words.
@@ -1109,7 +1137,9 @@ fn word_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
                 b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
             )
         });
-        (alpha && identifier_like(s) && (vowel || s.len() <= 4))
+        (alpha
+            && (identifier_like(s) || components(s).iter().all(|c| c.len() >= 3))
+            && (vowel || s.len() <= 4))
             || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
             || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
     });
@@ -1122,8 +1152,11 @@ fn secret_word_phrase(v: &[u8]) -> bool {
     let Some(segs) = word_segments(v) else {
         return false;
     };
-    segs.len() >= 2
-        && segs.iter().any(|s| {
+    // CamelCase words count too: `challengePassword`, `_EllipticCurvePrivateKey`.
+    let words: Vec<String> = segs.iter().flat_map(|s| components(s)).collect();
+    words.len() >= 2
+        && words.iter().any(|s| {
+            let s = s.as_bytes();
             [
                 &b"token"[..],
                 b"secret",
@@ -1278,7 +1311,41 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     if v.len() >= 4 && v.iter().all(|&b| b == v[0]) {
         return true;
     }
-    false
+    format_string(v)
+}
+
+/// `%s:%s`, `%(user)s:%(password)s`, `{}:{}`: only format specifiers and punctuation.
+fn format_string(v: &[u8]) -> bool {
+    let mut specs = 0;
+    let mut i = 0;
+    while i < v.len() {
+        match v[i] {
+            b'%' if v.get(i + 1).is_some_and(|b| b"sdrifx".contains(b)) => {
+                specs += 1;
+                i += 2;
+            }
+            b'%' if v.get(i + 1) == Some(&b'(') => {
+                let Some(k) = v[i..].iter().position(|&b| b == b')') else {
+                    return false;
+                };
+                if !v.get(i + k + 1).is_some_and(|b| b"sdrifx".contains(b)) {
+                    return false;
+                }
+                specs += 1;
+                i += k + 2;
+            }
+            b'{' => {
+                let Some(k) = v[i..].iter().position(|&b| b == b'}') else {
+                    return false;
+                };
+                specs += 1;
+                i += k + 1;
+            }
+            b if b.is_ascii_alphanumeric() || b >= 0x80 => return false,
+            _ => i += 1,
+        }
+    }
+    specs > 0
 }
 
 /// Substrings that make a prefixed token a fake (matched on the lowercased token).
@@ -1362,7 +1429,25 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     if v.is_empty() {
         return true;
     }
-    if contains(v, b"(") {
+    // Calls, subscripts and slices: `getpass()`, `config['password']`,
+    // `token[:-1]`, `None):`; reST roles `:class:`.
+    if v.iter().any(|&b| matches!(b, b'(' | b')' | b'[' | b']'))
+        || v[0] == b':'
+        || v[v.len() - 1] == b':'
+    {
+        return true;
+    }
+    // A constant (`FG_DEFAULT`, `DEFAULT_PASSWORD`) or a class name of three
+    // or more words (`EllipticCurvePrivateKey`, `RSAPrivateKey`).
+    if v.contains(&b'_')
+        && v[0].is_ascii_uppercase()
+        && v.iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && v.split(|&b| b == b'_').filter(|w| w.len() >= 2).count() >= 2
+    {
+        return true;
+    }
+    if v[0].is_ascii_uppercase() && v.iter().all(u8::is_ascii_alphabetic) && humps(v) >= 3 {
         return true;
     }
     if contains(v, b"||") || contains(v, b"&&") || contains(v, b"=>") || contains(v, b"::") {
@@ -1570,6 +1655,8 @@ const EXCLUDED_LAST: &[&str] = &[
     "source",
     "store",
     "manager",
+    "mgr",
+    "realm",
     "location",
     "server",
     "host",
@@ -2350,6 +2437,28 @@ fn type_annotation(rest: &[u8]) -> bool {
     if i == 0 || !rest[0].is_ascii_alphabetic() && rest[0] != b'_' {
         return false;
     }
+    // `typing.Optional[bytes]`, `rsa.RSAPrivateKey,`: a type in a module.
+    let mut seg = 0;
+    while rest.get(i) == Some(&b'.')
+        && rest
+            .get(i + 1)
+            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+    {
+        seg = i + 1;
+        i += 1;
+        while i < rest.len() && (rest[i].is_ascii_alphanumeric() || rest[i] == b'_') {
+            i += 1;
+        }
+    }
+    if seg > 0 {
+        let last = &rest[seg..i];
+        let class = last[0].is_ascii_uppercase() && last.iter().any(u8::is_ascii_lowercase);
+        return match rest.get(i) {
+            Some(b'[') => true,
+            Some(b',' | b')' | b']' | b'|') => class,
+            _ => false,
+        };
+    }
     let id = &rest[..i];
     // `std::string::String`, `Token![=]`, `Option<String>`, `Vec<u8>`, `[u8; 32]`.
     let next = rest.get(i).copied();
@@ -2603,13 +2712,26 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         return false;
     }
     // Not for known values: an environment value is masked as it is.
-    if secret_word_phrase(v) {
+    // A flag (`--username=`) is no value either.
+    if secret_word_phrase(v) || v.starts_with(b"--") {
         return false;
     }
     if !quoted && looks_like_code(v) {
         return false;
     }
     if quoted && (v.starts_with(b"{") || v.starts_with(b"[")) {
+        return false;
+    }
+    // A word ending a sentence (`password combination.`): prose.
+    let w = {
+        let n = v.len()
+            - v.iter()
+                .rev()
+                .take_while(|b| matches!(b, b'.' | b',' | b';' | b'!' | b'?'))
+                .count();
+        &v[..n]
+    };
+    if w.len() < v.len() && word_like(w) {
         return false;
     }
     let len = std::str::from_utf8(v).map_or(v.len(), |s| s.chars().count());
@@ -2642,7 +2764,9 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             if word_like(v)
                 || word_segments(v).is_some_and(|s| {
                     s.iter()
-                        .all(|s| s.len() >= 3 || s.iter().all(u8::is_ascii_digit))
+                        .all(|s| s.len() >= 2 || s.iter().all(u8::is_ascii_digit))
+                        && s.iter()
+                            .any(|s| s.len() >= 4 && s.iter().all(u8::is_ascii_alphabetic))
                 })
             {
                 return false;
@@ -2970,6 +3094,10 @@ fn split_assignment(hay: &[u8], s: usize, e: usize) -> Option<(usize, usize, usi
 }
 
 fn cookie_spans(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
+    // `if cookie == 0`: a comparison.
+    if hay.get(s) == Some(&b'=') {
+        return Verdict::Reject;
+    }
     let mut spans = Vec::new();
     let mut pos = s;
     for part in hay[s..e].split(|&b| b == b';' || b == b',') {
