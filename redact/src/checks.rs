@@ -2690,7 +2690,7 @@ pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
 
 fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
     // Environment-style names known not to hold secrets (`PWD`, `OLDPWD`,
-    // `SSH_AUTH_SOCK`, `XDG_SESSION_*`): the shared rule of SPEC §4 decides.
+    // `SSH_AUTH_SOCK`, `XDG_SESSION_*`): the shared secret-name rule decides.
     // Lower-case `pwd` stays a password name (MongoDB's `pwd: "…"`).
     // The last word counts (`bin PWD` in `PATH=/usr/bin PWD=/srv/x`).
     let tail = name

@@ -17,10 +17,13 @@ pub(crate) struct Variant {
     pub(crate) origin: Origin,
 }
 
-/// Minimum length of an environment value to be masked (SPEC §4).
+/// Minimum length of an environment value to be masked: shorter values
+/// (`1`, `true`, `dev`) would mask ordinary words everywhere.
 pub(crate) const ENV_MIN_CHARS: usize = 8;
 
-/// The words that make an environment variable name look secret (SPEC §4).
+/// The words that make an environment variable name look secret: a name
+/// split into words by [`env_name_words`] that contains one of these
+/// (compared ignoring ASCII case) looks secret.
 pub const SECRET_NAME_WORDS: &[&str] = &[
     "KEY",
     "APIKEY",
@@ -41,7 +44,7 @@ pub const SECRET_NAME_WORDS: &[&str] = &[
 ];
 
 /// Names known not to hold secrets although one of their words is a secret
-/// word. A trailing or leading `*` matches any text (SPEC §4).
+/// word. A trailing or leading `*` matches any text.
 pub const NOT_SECRET_NAMES: &[&str] = &[
     "PWD",
     "OLDPWD",
@@ -108,8 +111,8 @@ pub(crate) fn is_known_not_secret(name: &str) -> bool {
         .any(|pattern| matches_pattern(pattern, &upper))
 }
 
-/// Whether an environment variable name looks secret — the one rule of
-/// SPEC §4, used both for masking the executor's own environment values and
+/// Whether an environment variable name looks secret — the one rule used
+/// both for masking the executor's own environment values and
 /// for leaving variables out of exec's child environment: the name, split
 /// into words by [`env_name_words`], contains one of [`SECRET_NAME_WORDS`],
 /// and it is not one of [`NOT_SECRET_NAMES`] (compared ignoring ASCII case).

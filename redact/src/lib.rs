@@ -198,7 +198,7 @@
 //! # What is deliberately left alone
 //!
 //! Names known not to hold secrets, as exec's environment filter knows them
-//! (SPEC §4, [`NOT_SECRET_NAMES`]): `PWD`, `OLDPWD`, `SSH_AUTH_SOCK`,
+//! ([`NOT_SECRET_NAMES`]): `PWD`, `OLDPWD`, `SSH_AUTH_SOCK`,
 //! `XDG_SESSION_*`… written as environment names (upper case), so `ps axeww`
 //! and `env` output keep their working directories. Decision: lower-case
 //! `pwd` stays a password name (MongoDB's `createUser({pwd: "…"})`).

@@ -603,7 +603,7 @@ mod tests {
         for name in ["PATH", "HOME", "LANG", "CARGO_HOME"] {
             assert!(!is_secret_env_name(name), "{name}");
         }
-        // The table of SPEC §4: stripped from the child environment…
+        // The secret-name table: stripped from the child environment…
         let config = ExecConfig::default();
         let spec = [
             "DB_PASSWD",
