@@ -1891,6 +1891,15 @@ mod tests {
         }
     }
 
+    /// The committed seed of the property above (redactor.txt): an `sk-`
+    /// keyword followed by a token-shaped run.
+    #[test]
+    fn seed_anchored_sk_prefix_then_token_run() {
+        let text = ["sk-", "AAAaaaaAAAaa0A00aaAAaaaB112bch3d"].concat();
+        let (anchored, searched) = both_ways();
+        assert_eq!(anchored.find(&text), searched.find(&text));
+    }
+
     #[test]
     fn anchored_and_searched_agree_on_vendor_tokens() {
         let text = "a ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 b secret_name=x \
