@@ -1163,19 +1163,47 @@ fn numeric_literal(v: &[u8]) -> bool {
         || (suffix.is_empty() && v.contains(&b'_'))
 }
 
-/// The number of words of a CamelCase name (`RSAPrivateKey`: 3).
-fn humps(v: &[u8]) -> usize {
-    let mut n = usize::from(!v.is_empty());
-    for i in 1..v.len() {
-        let lower_upper = v[i - 1].is_ascii_lowercase() && v[i].is_ascii_uppercase();
-        let acronym_end = v[i - 1].is_ascii_uppercase()
-            && v[i].is_ascii_uppercase()
-            && v.get(i + 1).is_some_and(u8::is_ascii_lowercase);
-        if lower_upper || acronym_end {
-            n += 1;
+/// Whether letters read as a class name of three or more words
+/// (`EllipticCurvePrivateKey`, `RSAPrivateKey`): split at camel humps, every
+/// word is a capital followed by two or more lower-case letters with a
+/// vowel, or one acronym of 2–5 capitals. A random mixed-case password
+/// (`CjlNlAZkeNncJgQyVe`) has one-letter humps and vowel-less words and is
+/// not taken for one.
+fn class_name_words(v: &[u8]) -> bool {
+    let mut words = 0usize;
+    let mut acronyms = 0usize;
+    let mut i = 0;
+    while i < v.len() {
+        let start = i;
+        if !v[i].is_ascii_uppercase() {
+            return false;
         }
+        i += 1;
+        if v.get(i).is_some_and(u8::is_ascii_uppercase) {
+            // An acronym: capitals up to the one that starts the next word.
+            while i < v.len() && v[i].is_ascii_uppercase() {
+                i += 1;
+            }
+            if i < v.len() {
+                i -= 1;
+            }
+            let len = i - start;
+            if !(2..=5).contains(&len) {
+                return false;
+            }
+            acronyms += 1;
+        } else {
+            while i < v.len() && v[i].is_ascii_lowercase() {
+                i += 1;
+            }
+            let word = &v[start..i];
+            if word.len() < 3 || !word[1..].iter().any(|b| b"aeiouy".contains(b)) {
+                return false;
+            }
+        }
+        words += 1;
     }
-    n
+    words >= 3 && acronyms <= 1
 }
 
 /// The segments of a value split at `-`, `_`, `.`, `:`, `/` and spaces, when
@@ -1511,7 +1539,7 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     {
         return true;
     }
-    if v[0].is_ascii_uppercase() && v.iter().all(u8::is_ascii_alphabetic) && humps(v) >= 3 {
+    if v[0].is_ascii_uppercase() && v.iter().all(u8::is_ascii_alphabetic) && class_name_words(v) {
         return true;
     }
     if contains(v, b"||") || contains(v, b"&&") || contains(v, b"=>") || contains(v, b"::") {
