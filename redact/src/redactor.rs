@@ -1396,7 +1396,6 @@ impl Redactor {
         } else {
             Some(re.create_captures())
         };
-        let in_set = |b: u8, extra: &[u8]| b.is_ascii_alphanumeric() || extra.contains(&b);
         for &st in starts {
             let s0 = st - ws;
             if s0 < at {
@@ -1409,28 +1408,7 @@ impl Redactor {
                         continue;
                     };
                     let (s, e) = (m.start(), m.end());
-                    let bounded = rule.before.is_none_or(|x| s == 0 || !in_set(win[s - 1], x))
-                        && rule
-                            .after
-                            .is_none_or(|x| e >= win.len() || !in_set(win[e], x));
-                    let before = sink.cands.len();
-                    let taken = s < e
-                        && bounded
-                        && self.accept(
-                            rule,
-                            r,
-                            win,
-                            ws,
-                            (s, e),
-                            (s, e),
-                            None,
-                            false,
-                            markers,
-                            sink,
-                        );
-                    if sink.cands.len() == before && s < e {
-                        sink.rejected.push((r, ws, we, ws + s, ws + e));
-                    }
+                    let taken = self.take_whole(rule, r, win, (ws, we), (s, e), markers, sink);
                     at = next_start(s, e, taken, &mut restarts);
                 }
                 Some(caps) => {
@@ -1440,32 +1418,8 @@ impl Redactor {
                     };
                     let (ms, me) = (m.start(), m.end());
                     let group = |g: usize| caps.get_group(g).map(|sp| (sp.start, sp.end));
-                    let chosen = std::iter::once(rule.group_index)
-                        .chain(rule.alt.iter().copied())
-                        .find_map(|g| group(g).filter(|(s, e)| e > s).map(|(s, e)| (g, s, e)));
-                    let before = sink.cands.len();
-                    let taken = match chosen {
-                        Some((g, s, e)) => {
-                            let bare = rule.regex.capture_names().nth(g).flatten() == Some("s3");
-                            let name = rule.name_group.and_then(group);
-                            self.accept(
-                                rule,
-                                r,
-                                win,
-                                ws,
-                                (ms, me),
-                                (s, e),
-                                name,
-                                bare,
-                                markers,
-                                sink,
-                            )
-                        }
-                        None => false,
-                    };
-                    if sink.cands.len() == before {
-                        sink.rejected.push((r, ws, we, ws + ms, ws + me));
-                    }
+                    let taken =
+                        self.take_groups(rule, r, win, (ws, we), (ms, me), group, markers, sink);
                     at = next_start(ms, me, taken, &mut restarts);
                 }
             }
@@ -1490,23 +1444,12 @@ impl Redactor {
         let mut restarts = 0;
         if rule.group_index == 0 && rule.alt.is_empty() && rule.name_group.is_none() {
             // The whole match is the secret: no capture groups to resolve.
-            let in_set = |b: u8, extra: &[u8]| b.is_ascii_alphanumeric() || extra.contains(&b);
             while at <= win.len() {
                 let Some(m) = rule.regex.find_at(win, at) else {
                     break;
                 };
                 let (s, e) = (m.start(), m.end());
-                let bounded = rule.before.is_none_or(|x| s == 0 || !in_set(win[s - 1], x))
-                    && rule
-                        .after
-                        .is_none_or(|x| e >= win.len() || !in_set(win[e], x));
-                let before = sink.cands.len();
-                let taken = s < e
-                    && bounded
-                    && self.accept(rule, r, win, ws, (s, e), (s, e), None, false, markers, sink);
-                if sink.cands.len() == before && s < e {
-                    sink.rejected.push((r, ws, we, ws + s, ws + e));
-                }
+                let taken = self.take_whole(rule, r, win, (ws, we), (s, e), markers, sink);
                 at = next_start(s, e, taken, &mut restarts);
             }
             return;
@@ -1517,35 +1460,87 @@ impl Redactor {
                 break;
             };
             let (ms, me) = (m.start(), m.end());
-            // The secret: the main group, else the first alternative that took part.
-            let chosen = std::iter::once(rule.group_index)
-                .chain(rule.alt.iter().copied())
-                .find_map(|g| locs.get(g).filter(|(s, e)| e > s).map(|(s, e)| (g, s, e)));
-            let before = sink.cands.len();
-            let taken = match chosen {
-                Some((g, s, e)) => {
-                    let bare = rule.regex.capture_names().nth(g).flatten() == Some("s3");
-                    let name = rule.name_group.and_then(|ng| locs.get(ng));
-                    self.accept(
-                        rule,
-                        r,
-                        win,
-                        ws,
-                        (ms, me),
-                        (s, e),
-                        name,
-                        bare,
-                        markers,
-                        sink,
-                    )
-                }
-                None => false,
-            };
-            if sink.cands.len() == before {
-                sink.rejected.push((r, ws, we, ws + ms, ws + me));
-            }
+            let group = |g: usize| locs.get(g);
+            let taken = self.take_groups(rule, r, win, (ws, we), (ms, me), group, markers, sink);
             at = next_start(ms, me, taken, &mut restarts);
         }
+    }
+
+    /// One match whose whole text is the secret: bounded by the rule's
+    /// `before`/`after` byte sets, then judged by [`Self::accept`]; a
+    /// non-empty match that adds no candidate is recorded as rejected (for
+    /// the second look). Whether it was taken.
+    #[allow(clippy::too_many_arguments)]
+    fn take_whole(
+        &self,
+        rule: &Rule,
+        r: u32,
+        win: &[u8],
+        (ws, we): (usize, usize),
+        (s, e): (usize, usize),
+        markers: &[(usize, usize)],
+        sink: &mut Sink,
+    ) -> bool {
+        if s >= e {
+            return false;
+        }
+        let in_set = |b: u8, extra: &[u8]| b.is_ascii_alphanumeric() || extra.contains(&b);
+        let bounded = rule.before.is_none_or(|x| s == 0 || !in_set(win[s - 1], x))
+            && rule
+                .after
+                .is_none_or(|x| e >= win.len() || !in_set(win[e], x));
+        let before = sink.cands.len();
+        let taken =
+            bounded && self.accept(rule, r, win, ws, (s, e), (s, e), None, false, markers, sink);
+        if sink.cands.len() == before {
+            sink.rejected.push((r, ws, we, ws + s, ws + e));
+        }
+        taken
+    }
+
+    /// One match with capture groups (`group(g)` gives group `g`'s span):
+    /// the secret is the main group, else the first alternative that took
+    /// part; judged by [`Self::accept`]; a match that adds no candidate is
+    /// recorded as rejected. Whether it was taken.
+    #[allow(clippy::too_many_arguments)]
+    fn take_groups(
+        &self,
+        rule: &Rule,
+        r: u32,
+        win: &[u8],
+        (ws, we): (usize, usize),
+        (ms, me): (usize, usize),
+        group: impl Fn(usize) -> Option<(usize, usize)>,
+        markers: &[(usize, usize)],
+        sink: &mut Sink,
+    ) -> bool {
+        let chosen = std::iter::once(rule.group_index)
+            .chain(rule.alt.iter().copied())
+            .find_map(|g| group(g).filter(|(s, e)| e > s).map(|(s, e)| (g, s, e)));
+        let before = sink.cands.len();
+        let taken = match chosen {
+            Some((g, s, e)) => {
+                let bare = rule.regex.capture_names().nth(g).flatten() == Some("s3");
+                let name = rule.name_group.and_then(&group);
+                self.accept(
+                    rule,
+                    r,
+                    win,
+                    ws,
+                    (ms, me),
+                    (s, e),
+                    name,
+                    bare,
+                    markers,
+                    sink,
+                )
+            }
+            None => false,
+        };
+        if sink.cands.len() == before {
+            sink.rejected.push((r, ws, we, ws + ms, ws + me));
+        }
+        taken
     }
 
     /// Filters a match (allow patterns, entropy, markers, the rule's check) and
