@@ -21,32 +21,9 @@ import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from client_checks import check, processes_with, text_of
+
 SECRET = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
-
-
-def check(name, condition, detail=""):
-    if not condition:
-        raise AssertionError(f"{name}: {detail}")
-    print(f"ok: {name}", flush=True)
-
-
-def text_of(result):
-    return "\n".join(b.text for b in result.content if getattr(b, "type", "") == "text")
-
-
-def processes_with(marker):
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if marker in cmd:
-            found.append(f"{pid}: {cmd}")
-    return found
 
 
 async def exercise(session, scratch):

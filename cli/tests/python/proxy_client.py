@@ -28,45 +28,23 @@ import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-
-def check(name, condition, detail=""):
-    if not condition:
-        raise AssertionError(f"{name}: {detail}")
-    print(f"ok: {name}", flush=True)
+from client_checks import check, processes_with, text_of
 
 
-def text_of(result):
-    return "\n".join(b.text for b in result.content if getattr(b, "type", "") == "text")
-
-
-def processes_with(marker):
-    found = []
+def parents():
+    """`{pid: parent pid}` of every process (as strings), from /proc/PID/stat."""
+    found = {}
     for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
         try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
             with open(f"/proc/{pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
+                found[pid] = f.read().rsplit(")", 1)[1].split()[1]
         except (OSError, IndexError):
             continue
-        if marker in cmd and state != "Z":
-            found.append(f"{pid}: {cmd}")
     return found
 
 
 def children_of(parent):
-    found = []
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if fields[1] == str(parent):
-            found.append(pid)
-    return found
+    return [pid for pid, ppid in parents().items() if ppid == str(parent)]
 
 
 def initialize_raw(url, token):
@@ -84,17 +62,11 @@ def initialize_raw(url, token):
 
 
 def descendants(root):
-    parents = {}
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                parents[pid] = f.read().rsplit(")", 1)[1].split()[1]
-        except (OSError, IndexError):
-            continue
+    tree = parents()
     found, frontier = [], [str(root)]
     while frontier:
         parent = frontier.pop()
-        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        children = [pid for pid, ppid in tree.items() if ppid == parent]
         found.extend(children)
         frontier.extend(children)
     return found
