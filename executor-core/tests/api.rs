@@ -512,6 +512,37 @@ async fn cancelling_a_batch_stops_running_calls_and_skips_the_rest() {
     );
 }
 
+/// A tool that answers the cancellation itself (as exec does: it kills its
+/// process group and returns) is still reported as cancelled: the batch's
+/// cancellation decides the outcome, not which future was ready first.
+#[tokio::test]
+async fn a_tool_that_returns_on_cancellation_is_reported_cancelled() {
+    let started = Arc::new(tokio::sync::Notify::new());
+    let s = started.clone();
+    let ex = executor(vec![TestTool::new("polite", false, move |_, ctx| {
+        let s = s.clone();
+        async move {
+            s.notify_one();
+            ctx.cancelled().await;
+            Ok("stopped on my own".into())
+        }
+    })]);
+    let token = CancellationToken::new();
+    let t2 = token.clone();
+    tokio::spawn(async move {
+        started.notified().await;
+        t2.cancel();
+    });
+    let res = ex
+        .run_batch(
+            vec![call("1", "polite", "{}")],
+            &BatchOptions::new().cancel(token),
+        )
+        .await;
+    assert_eq!(res[0].content, "tool polite was cancelled");
+    assert_eq!(res[0].error_kind, Some(ErrorKind::Cancelled));
+}
+
 #[tokio::test]
 async fn pre_hooks_run_in_order_and_the_first_verdict_wins() {
     let ran = Arc::new(AtomicUsize::new(0));

@@ -123,10 +123,14 @@ impl Stage for DeadlineStage {
                 .boxed();
             let sleep = tokio::time::sleep(timeout);
             tokio::pin!(sleep);
+            // The batch's cancellation is polled first: a tool that reacts to
+            // the (shared) token itself — exec kills its process group and
+            // returns — can be ready in the same poll, and its own account
+            // must not replace "was cancelled" (a race seen under load).
             let interrupt = tokio::select! {
                 biased;
-                done = &mut fut => return finish(&name, done),
                 _ = batch.cancelled() => Interrupt::Cancelled,
+                done = &mut fut => return finish(&name, done),
                 _ = &mut sleep => Interrupt::Deadline,
             };
             call_token.cancel();
