@@ -311,12 +311,16 @@ const F_SPACE_BEFORE: u16 = 1 << 7;
 const F_COLUMN: u16 = 1 << 8;
 const F_TYPED: u16 = 1 << 9;
 const F_FLAG: u16 = 1 << 10;
+const F_CONTEXT: u16 = 1 << 11;
+const F_ASSIGN_VALUE: u16 = 1 << 12;
 const F_ANY: u16 = u16::MAX;
 
 /// The context shapes of which a guard needs at least one ([`F_ANY`]: none in particular).
-fn guard_shapes(g: Guard) -> u16 {
+pub(crate) fn guard_shapes(g: Guard) -> u16 {
     match g {
-        Guard::Assign | Guard::AssignName | Guard::QuotedWord => F_ASSIGN_Q,
+        Guard::Assign | Guard::QuotedWord => F_ASSIGN_Q,
+        Guard::AssignName => F_ASSIGN_VALUE,
+        Guard::Context => F_CONTEXT,
         Guard::AssignObject | Guard::Block => F_COLON_Q,
         Guard::Esc => F_BACKSLASH,
         Guard::UrlEnc => F_PERCENT,
@@ -361,10 +365,19 @@ impl HitCtx {
         let ns = name_start(hay, hs, ls);
         let at = |i: usize| if i < end { hay[i] } else { b'\n' };
         let mut feat = 0;
-        if assign_at(hay, after_q, end) {
+        if let Some(op) = assign_op_at(hay, after_q, end) {
             feat |= F_ASSIGN_Q;
+            // `Guard::AssignName` but the name's verdict.
+            let mut v = after_q + op;
+            while v < le && matches!(hay[v], b' ' | b'\t') {
+                v += 1;
+            }
+            if value_may_follow(hay, v, le) {
+                feat |= F_ASSIGN_VALUE;
+            }
         }
-        if assign_at(hay, after, end) {
+        let assign_after = assign_at(hay, after, end);
+        if assign_after {
             feat |= F_ASSIGN;
         }
         feat |= match at(after) {
@@ -376,19 +389,37 @@ impl HitCtx {
         if at(after_q) == b':' {
             feat |= F_COLON_Q;
         }
-        if ns > ls {
-            match hay[ns - 1] {
-                b'<' => feat |= F_LT_BEFORE,
-                b' ' | b'\t' => feat |= F_SPACE_BEFORE,
-                _ => {}
+        let before = if ns > ls { hay[ns - 1] } else { b'\n' };
+        match before {
+            b'<' => feat |= F_LT_BEFORE | F_CONTEXT,
+            // `Guard::Spaced` but its word list.
+            b' ' | b'\t' if ns > ls + 1 && hay[ns - 2].is_ascii_alphanumeric() && assign_after => {
+                feat |= F_SPACE_BEFORE
             }
+            // A shell default `${NAME:-v}`.
+            b'{' if ns >= ls + 2 && hay[ns - 2] == b'$' => feat |= F_CONTEXT,
+            // A call's first argument `("NAME", …`.
+            q @ (b'"' | b'\'' | b'`') if at(name_end) == q => {
+                let mut j = name_end + 1;
+                while j < end && matches!(hay[j], b' ' | b'\t') {
+                    j += 1;
+                }
+                if at(j) == b',' {
+                    feat |= F_CONTEXT;
+                }
+            }
+            _ => {}
+        }
+        // An env fallback `NAME || 'v'` (see `fallback`).
+        if feat & F_CONTEXT == 0 && fallback(hay, name_end, end) {
+            feat |= F_CONTEXT;
         }
         if at(name_end) == b'\t' || (at(name_end) == b' ' && at(name_end + 1) == b' ') {
             feat |= F_COLUMN;
         }
         match at(word_end) {
             b':' if at(word_end + 1) != b':' => feat |= F_TYPED,
-            b' ' | b'\t' => feat |= F_TYPED,
+            b' ' | b'\t' if go_declared(hay, hs, ls) => feat |= F_TYPED,
             _ => {}
         }
         let env_arg = || {
@@ -417,6 +448,12 @@ impl HitCtx {
             after_q,
             feat,
         }
+    }
+
+    /// The context shapes present (see [`guard_shapes`]).
+    #[inline]
+    pub(crate) fn feat(&self) -> u16 {
+        self.feat
     }
 
     /// Whether guard `g` may pass here (a cheap necessary condition of
@@ -535,22 +572,7 @@ pub(crate) fn guard_ok_at(
             }
             let colon = i < end && hay[i] == b':' && hay.get(i + 1) != Some(&b':');
             // Go: `var NAME TYPE = v` / `const NAME TYPE = v`, the hit in NAME.
-            let go = i < end && matches!(hay[i], b' ' | b'\t') && {
-                let mut s = hs;
-                while s > ls && (hay[s - 1].is_ascii_alphanumeric() || hay[s - 1] == b'_') {
-                    s -= 1;
-                }
-                let mut t = s;
-                while t > ls && matches!(hay[t - 1], b' ' | b'\t') {
-                    t -= 1;
-                }
-                t < s
-                    && [&b"var"[..], b"const"].iter().any(|w| {
-                        t >= ls + w.len()
-                            && &hay[t - w.len()..t] == *w
-                            && (t == ls + w.len() || !is_name_byte(hay[t - w.len() - 1]))
-                    })
-            };
+            let go = i < end && matches!(hay[i], b' ' | b'\t') && go_declared(hay, hs, ls);
             (colon || go) && memchr::memchr(b'=', &hay[i..le]).is_some()
         }
         Guard::AssignName => {
@@ -702,6 +724,25 @@ pub(crate) fn guard_ok_at(
             false
         }
     }
+}
+
+/// Go: `var NAME TYPE = v` / `const NAME TYPE = v`, the hit at `hs` in NAME
+/// (the word around it follows `var` or `const` and spaces on the line from `ls`).
+fn go_declared(hay: &[u8], hs: usize, ls: usize) -> bool {
+    let mut s = hs;
+    while s > ls && (hay[s - 1].is_ascii_alphanumeric() || hay[s - 1] == b'_') {
+        s -= 1;
+    }
+    let mut t = s;
+    while t > ls && matches!(hay[t - 1], b' ' | b'\t') {
+        t -= 1;
+    }
+    t < s
+        && [&b"var"[..], b"const"].iter().any(|w| {
+            t >= ls + w.len()
+                && &hay[t - w.len()..t] == *w
+                && (t == ls + w.len() || !is_name_byte(hay[t - w.len() - 1]))
+        })
 }
 
 /// A keyword that carries its operator or quote (`pw=`, `pass\"`): name

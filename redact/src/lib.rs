@@ -291,6 +291,7 @@ mod error;
 #[cfg(feature = "rule-files")]
 mod file;
 mod known;
+mod quick;
 mod redactor;
 mod rule;
 mod scan;
