@@ -280,7 +280,7 @@ pub(crate) fn line_level(g: Guard) -> bool {
 
 /// What the name-level guards look at around one keyword hit, computed once
 /// per hit (every guard of the hit's rules then costs a comparison or two).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct HitCtx {
     hs: usize,
     he: usize,
@@ -291,6 +291,8 @@ pub(crate) struct HitCtx {
     /// The name around the hit: `[ns, name_end)` of name bytes (`[A-Za-z0-9_.-]`).
     ns: usize,
     name_end: usize,
+    /// The end of the word (`[A-Za-z0-9_]`) the hit ends in.
+    word_end: usize,
     /// After the name and spaces.
     after: usize,
     /// After the name, closing quotes (`"'`\]`) and spaces.
@@ -444,10 +446,29 @@ impl HitCtx {
             end,
             ns,
             name_end,
+            word_end,
             after,
             after_q,
             feat,
         }
+    }
+
+    /// `HitCtx::new(hay, hs, he, ls, le)` for a hit that starts where this
+    /// one does and ends at or after its end, inside the word this one ends
+    /// in (`token` after `tok`, `secret_` after `secret`): every position it
+    /// reads is the same, so only the end differs. `None` for other hits.
+    pub(crate) fn for_longer_hit(
+        &self,
+        hay: &[u8],
+        (hs, he): (usize, usize),
+        (ls, le): (usize, usize),
+    ) -> Option<HitCtx> {
+        let same = hs == self.hs
+            && he >= self.he
+            && (ls, le) == (self.ls, self.le)
+            && le.min(he + 256) == self.end
+            && name_end_of_hit(hay, hs, he) <= self.word_end;
+        same.then_some(HitCtx { he, ..*self })
     }
 
     /// The context shapes present (see [`guard_shapes`]).
@@ -542,9 +563,10 @@ pub(crate) fn guard_ok_at(
         end,
         ns,
         name_end,
+        word_end: _,
         after,
         after_q,
-        feat: _,
+        feat,
     } = *c;
     match g {
         Guard::Assign => assign_at(hay, after_q, end),
@@ -575,16 +597,8 @@ pub(crate) fn guard_ok_at(
             let go = i < end && matches!(hay[i], b' ' | b'\t') && go_declared(hay, hs, ls);
             (colon || go) && memchr::memchr(b'=', &hay[i..le]).is_some()
         }
-        Guard::AssignName => {
-            let Some(op) = assign_op_at(hay, after_q, end) else {
-                return false;
-            };
-            let mut v = after_q + op;
-            while v < le && matches!(hay[v], b' ' | b'\t') {
-                v += 1;
-            }
-            value_may_follow(hay, v, le) && memo.may_be_secret(&hay[ns..name_end])
-        }
+        // The operator and the value were read by `HitCtx::new`.
+        Guard::AssignName => feat & F_ASSIGN_VALUE != 0 && memo.may_be_secret(&hay[ns..name_end]),
         Guard::Esc => {
             after + 1 < end
                 && hay[after] == b'\\'

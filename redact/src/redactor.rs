@@ -1194,6 +1194,7 @@ impl Redactor {
         let mut anchors: Vec<(u32, usize)> = Vec::new();
         let mut memo = checks::NameMemo::default();
         let mut lines = LineFinder::default();
+        let mut last_ctx: Option<checks::HitCtx> = None;
         // The words of line-level guards: (guard, start, end), sorted by start.
         let mut words: Vec<(checks::Guard, usize, usize)> = Vec::new();
         for h in hits.iter() {
@@ -1253,6 +1254,9 @@ impl Redactor {
             // A hit at which no rule can run is done here (its line window
             // is blocked above like every hit's).
             if let (true, true, Some(q)) = (inner.quick, reusable, &t.quick) {
+                // `tok` then `token`, `secret` then `secret_`: the context of
+                // the previous hit serves a longer one at its start.
+                ctx = last_ctx.and_then(|c| c.for_longer_hit(hay, (h.start, h.end), (ls, le)));
                 let mut line_ok = |g: checks::Guard,
                                    ctx: &mut Option<checks::HitCtx>,
                                    memo: &mut checks::NameMemo| {
@@ -1269,7 +1273,10 @@ impl Redactor {
                         memo,
                     )
                 };
-                if self.dismissed(q, hay, h, lw, (ls, le), &mut ctx, &mut line_ok, &mut memo) {
+                let gone =
+                    self.dismissed(q, hay, h, lw, (ls, le), &mut ctx, &mut line_ok, &mut memo);
+                last_ctx = ctx;
+                if gone {
                     continue;
                 }
             }
@@ -2337,6 +2344,42 @@ mod tests {
             }
         }
         assert!(checked > 500, "{checked}");
+    }
+
+    /// The context a hit lends to a longer hit at its start is the one that
+    /// hit would read itself.
+    #[test]
+    fn a_longer_hit_at_the_same_start_reads_the_same_context() {
+        use crate::checks::HitCtx;
+        use proptest::strategy::ValueTree;
+        let r = Redactor::builder().env_values(false).build().unwrap();
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let mut lent = 0;
+        for _ in 0..400 {
+            let parts = prop::collection::vec(dense_piece(), 0..80)
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
+            let text = parts.concat();
+            let hay = text.as_bytes();
+            let (mut hits, mut seg) = (Vec::new(), Default::default());
+            r.inner.scanner.scan(hay, &mut hits, &mut seg);
+            hits.sort_unstable_by_key(|h| (h.start, h.end));
+            let mut last: Option<HitCtx> = None;
+            for h in hits {
+                if hay[h.start..h.end].contains(&b'\n') {
+                    continue;
+                }
+                let w = line_window(hay, h.start, h.end);
+                let c = HitCtx::new(hay, h.start, h.end, w.0, w.1);
+                if let Some(l) = last.and_then(|l| l.for_longer_hit(hay, (h.start, h.end), w)) {
+                    lent += 1;
+                    assert_eq!(l, c, "{}..{} of {text:?}", h.start, h.end);
+                }
+                last = Some(c);
+            }
+        }
+        assert!(lent > 200, "{lent}");
     }
 
     #[test]
