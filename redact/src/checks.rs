@@ -471,6 +471,15 @@ impl HitCtx {
         same.then_some(HitCtx { he, ..*self })
     }
 
+    /// Makes this the context of the hit `[hs, he)` on the line `(ls, le)`:
+    /// [`HitCtx::for_longer_hit`] when it applies, else [`HitCtx::new`].
+    pub(crate) fn renew(&mut self, hay: &[u8], (hs, he): (usize, usize), (ls, le): (usize, usize)) {
+        match self.for_longer_hit(hay, (hs, he), (ls, le)) {
+            Some(c) => self.he = c.he,
+            None => *self = HitCtx::new(hay, hs, he, ls, le),
+        }
+    }
+
     /// The context shapes present (see [`guard_shapes`]).
     #[inline]
     pub(crate) fn feat(&self) -> u16 {

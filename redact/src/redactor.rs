@@ -47,6 +47,9 @@ struct Target {
     /// How a hit of this pattern is dismissed without its guard groups
     /// (`None`: it always goes through them).
     quick: Option<Quick>,
+    /// Patterns whose hit at the same start does all this one's hit would
+    /// (see `covering`): this hit is then skipped.
+    covered_by: Vec<u32>,
 }
 
 /// What must fail at a keyword hit for none of its target's rules to run
@@ -62,7 +65,10 @@ struct Quick {
     name_guards: Vec<checks::Guard>,
     /// One of them has no particular shape (it is always evaluated).
     shapeless: bool,
-    /// The distinct guards that look at the whole line (results shared by its hits).
+    /// The guards that look at the whole line with a bit of their own (see
+    /// `line_bit`): their results are kept per line as bits.
+    line_bits: u8,
+    /// The other distinct guards that look at the whole line (results shared by its hits).
     line_guards: Vec<checks::Guard>,
     /// Unguarded rules run anchored at the hit.
     anchored: Vec<u32>,
@@ -464,6 +470,7 @@ impl RedactorBuilder {
                 }
             }
         }
+        covering(&patterns, &mut targets, &rules);
         let scanner = Scanner::new(&patterns)?;
         // The longest window any rule can use, plus room for keywords and
         // known values near its ends.
@@ -508,7 +515,10 @@ fn quick_of(
     let mut q = Quick::default();
     for (g, rs) in groups {
         match *g {
-            Some(g) if checks::line_level(g) => q.line_guards.push(g),
+            Some(g) if checks::line_level(g) => match line_bit(g) {
+                0 => q.line_guards.push(g),
+                bit => q.line_bits |= bit,
+            },
             Some(g) => {
                 let shapes = checks::guard_shapes(g);
                 q.shapes |= shapes;
@@ -533,6 +543,87 @@ fn quick_of(
         }
     }
     Some(q)
+}
+
+/// Fills `Target::covered_by`: pattern `i` is covered by `j` when a hit of `j`
+/// at the start of a hit of `i` (on a line ending within 256 bytes of that
+/// start: both read the same bytes) does everything the hit of `i` does. One
+/// is the other plus word bytes (`tok`/`token`), and both end with a word
+/// byte, so both hits see the same name, word, quotes and operator; `i`'s
+/// rules and anchors are among `j`'s; no guard of `i`'s rules looks at where
+/// the hit ends (`QuotedWord`, `Tag`); `i` has no known values or marker.
+/// Equal sets are covered one way only (by the lower index).
+fn covering(patterns: &[Vec<u8>], targets: &mut [Target], rules: &[Rule]) {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let ends_in_word = |p: &[u8]| p.last().is_some_and(|&b| word(b));
+    // Whether hits of `t` may be covered at all.
+    let coverable = |t: &Target| {
+        !t.rules.is_empty()
+            && t.heads.is_empty()
+            && t.tails.is_empty()
+            && !t.marker
+            && !t.rules.iter().any(|&r| {
+                matches!(
+                    rules[r as usize].guard,
+                    Some(checks::Guard::QuotedWord | checks::Guard::Tag)
+                )
+            })
+    };
+    let covers = |i: usize, j: usize, targets: &[Target]| {
+        let (ti, tj) = (&targets[i], &targets[j]);
+        coverable(ti)
+            && ti.rules.iter().all(|r| tj.rules.contains(r))
+            && ti.anchors.iter().all(|r| tj.anchors.contains(r))
+            && (ti.rules.len() < tj.rules.len() || i > j)
+    };
+    let index: HashMap<&[u8], usize> = patterns
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_slice(), i))
+        .collect();
+    let mut covered: Vec<Vec<u32>> = vec![Vec::new(); targets.len()];
+    // Pairs (shorter, longer) where the longer is the shorter plus word bytes.
+    for (long, p) in patterns.iter().enumerate() {
+        if !ends_in_word(p) {
+            continue;
+        }
+        for k in (1..p.len()).rev() {
+            if !word(p[k]) {
+                break;
+            }
+            let Some(&short) = index.get(&p[..k]) else {
+                continue;
+            };
+            if !ends_in_word(&p[..k]) {
+                continue;
+            }
+            if covers(short, long, targets) {
+                covered[short].push(long as u32);
+            }
+            if covers(long, short, targets) {
+                covered[long].push(short as u32);
+            }
+        }
+    }
+    for (t, c) in targets.iter_mut().zip(covered) {
+        t.covered_by = c;
+    }
+}
+
+/// The line-level guards whose results per line are kept as bits.
+const LINE_BIT_GUARDS: [checks::Guard; 4] = [
+    checks::Guard::ValueNearby,
+    checks::Guard::Closing,
+    checks::Guard::JsonName,
+    checks::Guard::DotSix,
+];
+
+/// The bit of a line-level guard in [`LINE_BIT_GUARDS`] (0 for others).
+fn line_bit(g: checks::Guard) -> u8 {
+    LINE_BIT_GUARDS
+        .iter()
+        .position(|&k| k == g)
+        .map_or(0, |i| 1 << i)
 }
 
 /// Whether a guard word of `g` lies inside `[ws, we)`; `words` holds
@@ -1194,7 +1285,13 @@ impl Redactor {
         let mut anchors: Vec<(u32, usize)> = Vec::new();
         let mut memo = checks::NameMemo::default();
         let mut lines = LineFinder::default();
-        let mut last_ctx: Option<checks::HitCtx> = None;
+        // The context of the last hit the dismissal looked at.
+        let mut ctx_store: Option<checks::HitCtx> = None;
+        // Line-level guards of the current line: which bits are known, which passed.
+        let mut line_bits = (0u8, 0u8);
+        // The name guards of the current hit the dismissal judged: the first
+        // `passed` of its `Quick::name_guards` failed but the last.
+        let mut passed: usize;
         // The words of line-level guards: (guard, start, end), sorted by start.
         let mut words: Vec<(checks::Guard, usize, usize)> = Vec::new();
         for h in hits.iter() {
@@ -1202,7 +1299,7 @@ impl Redactor {
                 words.push((g, h.start, h.end));
             }
         }
-        for h in hits.iter() {
+        for (hi, h) in hits.iter().enumerate() {
             let t = &inner.targets[h.pattern as usize];
             if let Some(b) = blocked.as_deref_mut() {
                 if !t.heads.is_empty() {
@@ -1221,7 +1318,9 @@ impl Redactor {
             if t.rules.is_empty() {
                 continue;
             }
-            anchors.extend(t.anchors.iter().map(|&r| (r, h.start)));
+            if !t.anchors.is_empty() {
+                anchors.extend(t.anchors.iter().map(|&r| (r, h.start)));
+            }
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
             let lw = match prev_lw {
                 Some(p) if reusable && same_line_window(hay, p, h.start, h.end) => p,
@@ -1248,15 +1347,34 @@ impl Redactor {
             if line_key != (lw, (ls, le)) {
                 line_key = (lw, (ls, le));
                 line_cache.clear();
+                line_bits = (0, 0);
+            }
+            // A hit that another hit at its start covers adds nothing.
+            if inner.quick && !t.covered_by.is_empty() && reusable && le <= h.start + 256 {
+                let same = |k: &&Hit| k.start == h.start;
+                let covering = hits[hi + 1..]
+                    .iter()
+                    .take_while(same)
+                    .chain(hits[..hi].iter().rev().take_while(same))
+                    .any(|k| t.covered_by.contains(&k.pattern));
+                if covering {
+                    continue;
+                }
             }
             line_rules.clear();
             let mut ctx: Option<checks::HitCtx> = None;
+            passed = 0;
             // A hit at which no rule can run is done here (its line window
             // is blocked above like every hit's).
             if let (true, true, Some(q)) = (inner.quick, reusable, &t.quick) {
                 // `tok` then `token`, `secret` then `secret_`: the context of
                 // the previous hit serves a longer one at its start.
-                ctx = last_ctx.and_then(|c| c.for_longer_hit(hay, (h.start, h.end), (ls, le)));
+                match ctx_store.as_mut() {
+                    Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
+                    None => {
+                        ctx_store = Some(checks::HitCtx::new(hay, h.start, h.end, ls, le));
+                    }
+                }
                 let mut line_ok = |g: checks::Guard,
                                    ctx: &mut Option<checks::HitCtx>,
                                    memo: &mut checks::NameMemo| {
@@ -1273,12 +1391,22 @@ impl Redactor {
                         memo,
                     )
                 };
-                let gone =
-                    self.dismissed(q, hay, h, lw, (ls, le), &mut ctx, &mut line_ok, &mut memo);
-                last_ctx = ctx;
+                let gone = self.dismissed(
+                    q,
+                    hay,
+                    h,
+                    lw,
+                    (ls, le),
+                    &mut ctx_store,
+                    &mut line_ok,
+                    &mut line_bits,
+                    &mut memo,
+                    &mut passed,
+                );
                 if gone {
                     continue;
                 }
+                ctx = ctx_store;
             }
             for (g, rs) in &t.groups {
                 if let Some(g) = *g {
@@ -1295,6 +1423,13 @@ impl Redactor {
                             &mut ctx,
                             &mut memo,
                         )
+                    } else if let Some(k) = t
+                        .quick
+                        .as_ref()
+                        .filter(|_| passed > 0)
+                        .and_then(|q| q.name_guards[..passed].iter().position(|&x| x == g))
+                    {
+                        k + 1 == passed
                     } else {
                         let c = ctx.get_or_insert_with(|| {
                             checks::HitCtx::new(hay, h.start, h.end, ls, le)
@@ -1407,6 +1542,9 @@ impl Redactor {
     /// so the windows the rule would run on do not depend on which hits
     /// trigger it): an anchored rule cannot match where its [`StartNeeds`]
     /// fail, a rule with `needs` does not run on a line that fails them.
+    ///
+    /// When the `k`-th of the name guards passes, `passed` becomes `k + 1`
+    /// (the earlier ones failed): the caller's guard groups reuse the verdicts.
     #[allow(clippy::too_many_arguments)]
     fn dismissed(
         &self,
@@ -1421,16 +1559,32 @@ impl Redactor {
             &mut Option<checks::HitCtx>,
             &mut checks::NameMemo,
         ) -> bool,
+        (known, pass): &mut (u8, u8),
         memo: &mut checks::NameMemo,
+        passed: &mut usize,
     ) -> bool {
         let inner = &*self.inner;
         let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
         if q.shapeless || c.feat() & q.shapes != 0 {
-            for &g in &q.name_guards {
+            for (k, &g) in q.name_guards.iter().enumerate() {
                 if c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo) {
+                    *passed = k + 1;
                     return false;
                 }
             }
+        }
+        let mut need = q.line_bits & !*known;
+        while need != 0 {
+            let bit = need & need.wrapping_neg();
+            need &= !bit;
+            let g = LINE_BIT_GUARDS[bit.trailing_zeros() as usize];
+            *known |= bit;
+            if line_ok(g, ctx, memo) {
+                *pass |= bit;
+            }
+        }
+        if *pass & q.line_bits != 0 {
+            return false;
         }
         for &g in &q.line_guards {
             if line_ok(g, ctx, memo) {
@@ -2344,6 +2498,29 @@ mod tests {
             }
         }
         assert!(checked > 500, "{checked}");
+    }
+
+    /// `tok` (the typed-declaration keyword) is covered by `token`, whose
+    /// rules include its rules: a `token` hit makes the `tok` hit at its
+    /// start redundant. `secret_` (a vendor prefix) is covered by nothing.
+    #[test]
+    fn tok_is_covered_by_token() {
+        let r = Redactor::builder().env_values(false).build().unwrap();
+        let inner = &*r.inner;
+        let (mut hits, mut seg) = (Vec::new(), Default::default());
+        inner
+            .scanner
+            .scan(b"tok token secret_", &mut hits, &mut seg);
+        let pat = |s: usize, e: usize| {
+            hits.iter()
+                .find(|h| (h.start, h.end) == (s, e))
+                .unwrap()
+                .pattern
+        };
+        let (tok, token, secret_) = (pat(4, 7), pat(4, 9), pat(10, 17));
+        assert!(inner.targets[tok as usize].covered_by.contains(&token));
+        assert!(inner.targets[token as usize].covered_by.is_empty());
+        assert!(inner.targets[secret_ as usize].covered_by.is_empty());
     }
 
     /// The context a hit lends to a longer hit at its start is the one that
