@@ -94,6 +94,20 @@
 //!    remembered per name) and that a value of 4+ bytes follows (not `[`, `{`,
 //!    `""`). Guards that look at the whole line (`value` nearby, a closing tag,
 //!    a JSON `"name"` field) find their words in the keyword scan itself.
+//!    **Dismissal:** before any window, a hit at which none of its pattern's
+//!    rules can run is dropped in one test: the shapes of all its guards
+//!    that look at the hit in one bit test, then those guards themselves, the
+//!    line-level guards (one bit each per line), and for rules without a
+//!    guard their own cheap condition — an anchored vendor rule cannot start
+//!    where its pattern's leading `\b`, minimum length or byte set rule it
+//!    out (`secret_name=…` is no `secret_…` token, `"sk-...ab"` no `sk-…`
+//!    key), a rule with a line condition (`needs`) does not run on a line
+//!    that fails it (this part only on a whole line without markers, where
+//!    every hit's window is the line). A hit covered by another at its start
+//!    (`tok` inside `token`, whose rules include its rules) is skipped. Only
+//!    what a guard group would have added is skipped: every hit's line is
+//!    still blocked for round cuts, so rounds, windows, matches and spans
+//!    are those of running every hit through its groups (tested both ways).
 //! 3. **Windows.** A rule's regex runs only on the line of a keyword hit (at
 //!    most 4 KiB either side on long lines), or the hit line plus the next line
 //!    (two-line forms such as Kubernetes `name:`/`value:`), or up to 64 KiB after

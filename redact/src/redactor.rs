@@ -442,7 +442,7 @@ impl RedactorBuilder {
                     None => t.groups.push((g, vec![r])),
                 }
             }
-            t.quick = quick_of(&rules, &t.groups, self.anchored);
+            t.quick = quick_of(&rules, &t.groups, &t.anchors);
         }
         let mut max_variant = 0;
         for (vi, v) in variants.iter().enumerate() {
@@ -510,7 +510,7 @@ impl RedactorBuilder {
 fn quick_of(
     rules: &[Rule],
     groups: &[(Option<checks::Guard>, Vec<u32>)],
-    anchored: bool,
+    anchors: &[u32],
 ) -> Option<Quick> {
     let mut q = Quick::default();
     for (g, rs) in groups {
@@ -531,7 +531,7 @@ fn quick_of(
                     if rule.window != Window::Line {
                         return None;
                     }
-                    if anchored && rule.prefixed {
+                    if anchors.contains(&r) {
                         q.anchored.push(r);
                     } else if rule.needs.is_some() {
                         q.needs.push(r);
@@ -1602,8 +1602,13 @@ impl Redactor {
         }
         for &r in &q.anchored {
             let rule = &inner.rules[r as usize];
-            if rule.anchored().is_none() {
-                return false;
+            if !self.runs_anchored(rule) {
+                // It searches its windows (as `run_window` decides): only its
+                // `needs` can rule the line out.
+                if rule.needs.is_none_or(|n| checks::needs_ok(n, &hay[ls..le])) {
+                    return false;
+                }
+                continue;
             }
             let needs = inner.start_needs[r as usize].get_or_init(|| StartNeeds::of(&rule.pattern));
             if needs
@@ -1704,6 +1709,12 @@ impl Redactor {
             spans = resolve(sink.cands.clone());
         }
         spans
+    }
+
+    /// Whether a rule of `Target::anchors` runs anchored at its keyword hits
+    /// (as `run_window` decides), rather than searching its windows.
+    fn runs_anchored(&self, rule: &Rule) -> bool {
+        self.inner.anchored && rule.prefixed && rule.anchored().is_some()
     }
 
     /// Runs the rules set in `bits` on the window `[ws, we)`; `anchors` holds
