@@ -207,7 +207,9 @@ fn assign_op_at(hay: &[u8], i: usize, end: usize) -> Option<usize> {
     if !matches!(rest[0], b'=' | b':' | b'?' | b'.' | b'+' | b'|') {
         return None;
     }
-    let op = ASSIGN_OPS.iter().find(|op| rest.starts_with(op))?;
+    let op = ASSIGN_OPS
+        .iter()
+        .find(|op| op[0] == rest[0] && rest.starts_with(op))?;
     if **op == b":"[..] && (rest.get(1) == Some(&b':') || (i > 0 && hay[i - 1] == b':')) {
         return None;
     }
@@ -378,7 +380,12 @@ impl HitCtx {
                 feat |= F_ASSIGN_VALUE;
             }
         }
-        let assign_after = assign_at(hay, after, end);
+        // Usually the same place as `after_q` (no closing quote).
+        let assign_after = if after == after_q {
+            feat & F_ASSIGN_Q != 0
+        } else {
+            assign_at(hay, after, end)
+        };
         if assign_after {
             feat |= F_ASSIGN;
         }
