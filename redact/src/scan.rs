@@ -215,6 +215,7 @@ impl Walk for Flat {
     fn is_match(&self, s: u32) -> bool {
         s >= self.match_min
     }
+    #[inline(always)]
     fn report(&self, s: u32, at: usize, out: &mut Vec<Hit>) {
         let (a, z) = self.matches[((s - self.match_min) >> self.shift) as usize];
         for &(pattern, len) in &self.outs[a as usize..z as usize] {
