@@ -10,9 +10,9 @@
 //! failure state's row): for the built-in set (377 keywords, 1 228 states)
 //! it costs ~2.3 M instructions (~0.5 ms), against ~36 M for building
 //! `aho-corasick`'s DFA and re-flattening it through a map. Very large
-//! keyword sets (thousands of known values, more than [`FLAT_MAX_ENTRIES`]
-//! table entries) use `aho-corasick`'s contiguous NFA instead, which has no
-//! size limit.
+//! keyword sets (hundreds of known values, more than [`FLAT_MAX_ENTRIES`]
+//! table entries) use `aho-corasick`'s DFA, walked through its `Automaton`
+//! trait, and beyond that DFA's own limits its contiguous NFA.
 //!
 //! A DFA step is one dependent table load, so a single walk is bound by load
 //! latency; the text is cut into four segments walked in lock step, which
@@ -37,7 +37,7 @@
 //! hits, ~16 on JSON full of `token`/`key` names (~60 hits per KB).
 
 use aho_corasick::automaton::Automaton;
-use aho_corasick::{nfa, Anchored, MatchKind};
+use aho_corasick::{dfa, nfa, Anchored, MatchKind};
 
 use crate::Error;
 
@@ -52,6 +52,7 @@ pub(crate) struct Hit {
 #[derive(Debug)]
 enum Engine {
     Flat(Flat),
+    Dfa(dfa::DFA),
     Nfa(nfa::contiguous::NFA),
 }
 
@@ -276,18 +277,27 @@ impl Scanner {
         let max_len = patterns.iter().map(Vec::len).max().unwrap_or(0);
         let engine = match Flat::build(patterns) {
             Some(f) => Engine::Flat(f),
-            // Very large pattern sets (thousands of known values): the
-            // contiguous NFA is slower but has no size limit.
-            None => Engine::Nfa(
-                nfa::contiguous::NFA::builder()
-                    .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::Standard)
-                    .prefilter(false)
-                    .build(patterns)
-                    .map_err(|e| Error::Automaton {
-                        message: e.to_string(),
-                    })?,
-            ),
+            // Larger sets (hundreds of known values): `aho-corasick`'s DFA has
+            // no table limit; beyond its own limits the contiguous NFA is
+            // slower but has none.
+            None => match dfa::DFA::builder()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::Standard)
+                .prefilter(false)
+                .build(patterns)
+            {
+                Ok(d) => Engine::Dfa(d),
+                Err(_) => Engine::Nfa(
+                    nfa::contiguous::NFA::builder()
+                        .ascii_case_insensitive(true)
+                        .match_kind(MatchKind::Standard)
+                        .prefilter(false)
+                        .build(patterns)
+                        .map_err(|e| Error::Automaton {
+                            message: e.to_string(),
+                        })?,
+                ),
+            },
         };
         Ok(Scanner {
             engine: Some(engine),
@@ -304,6 +314,7 @@ impl Scanner {
         match &self.engine {
             None => {}
             Some(Engine::Flat(f)) => scan_with(f, self.max_len, hay, out, segments),
+            Some(Engine::Dfa(d)) => scan_with(&Ac(d), self.max_len, hay, out, segments),
             Some(Engine::Nfa(n)) => scan_with(&Ac(n), self.max_len, hay, out, segments),
         }
     }
@@ -437,6 +448,20 @@ impl Scanner {
         }
     }
 
+    /// The same keywords through `aho-corasick`'s DFA (the larger-set path).
+    fn with_dfa(patterns: &[Vec<u8>]) -> Scanner {
+        let dfa = dfa::DFA::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .prefilter(false)
+            .build(patterns)
+            .unwrap();
+        Scanner {
+            engine: Some(Engine::Dfa(dfa)),
+            max_len: patterns.iter().map(Vec::len).max().unwrap_or(0),
+        }
+    }
+
     fn is_flat(&self) -> bool {
         matches!(self.engine, Some(Engine::Flat(_)))
     }
@@ -566,13 +591,14 @@ mod tests {
         /// The scanner finds exactly what a naive search finds, for any
         /// pattern set and text (short, long, overlapping, shared prefixes,
         /// non-letters, single bytes), across the four segments' borders,
-        /// and the NFA path (huge sets) agrees.
+        /// and the paths for larger sets (`aho-corasick`'s DFA and NFA) agree.
         #[test]
         fn scan_equals_naive_search((pats, hay) in pattern_set(40).prop_flat_map(text_for)) {
             let scanner = Scanner::new(&pats).unwrap();
             prop_assert!(scanner.is_flat());
             let want = naive_bytes(&pats, &hay);
             prop_assert_eq!(&scanned(&scanner, &hay), &want);
+            prop_assert_eq!(&scanned(&Scanner::with_dfa(&pats), &hay), &want);
             prop_assert_eq!(&scanned(&Scanner::with_nfa(&pats), &hay), &want);
         }
 
@@ -619,10 +645,11 @@ mod tests {
     }
 
     #[test]
-    fn a_set_too_large_for_the_table_uses_the_nfa() {
-        // 6 000 distinct 40-byte values over 64 byte classes: > 4 M entries.
+    fn a_set_too_large_for_the_table_uses_aho_corasick() {
+        // 2 000 distinct 40-byte values over 64 byte classes: ~78 000
+        // states, > 4 M table entries.
         let mut x = 1u64;
-        let pats: Vec<Vec<u8>> = (0..6000)
+        let pats: Vec<Vec<u8>> = (0..2000)
             .map(|_| {
                 (0..40)
                     .map(|_| {
@@ -636,13 +663,13 @@ mod tests {
             })
             .collect();
         let scanner = Scanner::new(&pats).unwrap();
-        assert!(!scanner.is_flat());
+        assert!(matches!(scanner.engine, Some(Engine::Dfa(_))));
         let mut hay = b"x".repeat(5000);
         hay.extend_from_slice(&pats[17]);
-        hay.extend_from_slice(&pats[5999].to_ascii_lowercase());
+        hay.extend_from_slice(&pats[1999].to_ascii_lowercase());
         let got = scanned(&scanner, &hay);
         assert!(got.contains(&(5000, 5040, 17)));
-        assert!(got.contains(&(5040, 5080, 5999)));
+        assert!(got.contains(&(5040, 5080, 1999)));
         assert_eq!(got, naive_bytes(&pats, &hay));
     }
 
