@@ -341,6 +341,13 @@ pub(crate) fn guard_shapes(g: Guard) -> u16 {
 impl HitCtx {
     /// The context of the hit `[hs, he)` on the line `[ls, le)`.
     pub(crate) fn new(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> HitCtx {
+        HitCtx::build(hay, hs, he, ls, le)
+    }
+
+    /// [`HitCtx::new`], inlined where the dismissal renews its context in
+    /// place (a returned copy read back at once stalls the next loads).
+    #[inline(always)]
+    fn build(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> HitCtx {
         let end = le.min(he + 256);
         // A keyword that carries its operator or quote (`pw=`, `pass\"`): the
         // name ends before those bytes.
@@ -483,7 +490,7 @@ impl HitCtx {
     pub(crate) fn renew(&mut self, hay: &[u8], (hs, he): (usize, usize), (ls, le): (usize, usize)) {
         match self.for_longer_hit(hay, (hs, he), (ls, le)) {
             Some(c) => self.he = c.he,
-            None => *self = HitCtx::new(hay, hs, he, ls, le),
+            None => *self = HitCtx::build(hay, hs, he, ls, le),
         }
     }
 
