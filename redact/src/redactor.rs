@@ -388,7 +388,7 @@ impl RedactorBuilder {
                 .rules
                 .iter()
                 .copied()
-                .filter(|&r| self.anchored && rules[r as usize].prefixed)
+                .filter(|&r| self.anchored && rules[r as usize].may_prefix)
                 .collect();
             for &r in &t.rules {
                 let g = rules[r as usize].guard;
@@ -1344,7 +1344,7 @@ impl Redactor {
                 w &= w - 1;
                 let r = (wi * 64) as u32 + b;
                 let rule = &self.inner.rules[r as usize];
-                let prefixed = rule.prefixed && self.inner.anchored;
+                let prefixed = self.inner.anchored && rule.prefixed();
                 match rule.anchored().filter(|_| prefixed) {
                     Some(re) => {
                         starts.clear();
@@ -1390,7 +1390,7 @@ impl Redactor {
         }
         let mut at = 0;
         let mut restarts = 0;
-        let whole = rule.group_index == 0 && rule.alt.is_empty() && rule.name_group.is_none();
+        let whole = rule.compiled().whole();
         let mut caps = if whole {
             None
         } else {
@@ -1442,10 +1442,10 @@ impl Redactor {
         }
         let mut at = 0;
         let mut restarts = 0;
-        if rule.group_index == 0 && rule.alt.is_empty() && rule.name_group.is_none() {
+        if rule.compiled().whole() {
             // The whole match is the secret: no capture groups to resolve.
             while at <= win.len() {
-                let Some(m) = rule.regex.find_at(win, at) else {
+                let Some(m) = rule.regex().find_at(win, at) else {
                     break;
                 };
                 let (s, e) = (m.start(), m.end());
@@ -1454,9 +1454,9 @@ impl Redactor {
             }
             return;
         }
-        let mut locs = rule.regex.capture_locations();
+        let mut locs = rule.regex().capture_locations();
         while at <= win.len() {
-            let Some(m) = rule.regex.captures_read_at(&mut locs, win, at) else {
+            let Some(m) = rule.regex().captures_read_at(&mut locs, win, at) else {
                 break;
             };
             let (ms, me) = (m.start(), m.end());
@@ -1514,14 +1514,15 @@ impl Redactor {
         markers: &[(usize, usize)],
         sink: &mut Sink,
     ) -> bool {
-        let chosen = std::iter::once(rule.group_index)
-            .chain(rule.alt.iter().copied())
+        let c = rule.compiled();
+        let chosen = std::iter::once(c.group_index)
+            .chain(c.alt.iter().copied())
             .find_map(|g| group(g).filter(|(s, e)| e > s).map(|(s, e)| (g, s, e)));
         let before = sink.cands.len();
         let taken = match chosen {
             Some((g, s, e)) => {
-                let bare = rule.regex.capture_names().nth(g).flatten() == Some("s3");
-                let name = rule.name_group.and_then(&group);
+                let bare = c.regex.capture_names().nth(g).flatten() == Some("s3");
+                let name = c.name_group.and_then(&group);
                 self.accept(
                     rule,
                     r,
