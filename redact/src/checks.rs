@@ -1252,35 +1252,42 @@ fn class_name_words(v: &[u8]) -> bool {
 /// each is a word (letters, at most one capital hump per 3 letters), a number
 /// or a short mixed piece (`m2m`, `v2`): a value a person typed from words.
 fn word_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
-    let segs: Vec<&[u8]> = v
+    // Judged before they are collected: most values (random tokens) fail
+    // on their first segments and need no list.
+    let segs = v
         .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' '))
-        .filter(|s| !s.is_empty())
-        .collect();
+        .filter(|s| !s.is_empty());
     let words = segs
-        .iter()
+        .clone()
         .filter(|s| s.iter().all(u8::is_ascii_alphabetic))
         .count();
-    let ok = segs.iter().all(|s| {
-        let alpha = s.iter().all(u8::is_ascii_alphabetic);
-        let vowel = s.iter().any(|b| {
-            matches!(
-                b.to_ascii_lowercase(),
-                b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
-            )
+    let ok = words >= 1
+        && segs.clone().all(|s| {
+            let alpha = s.iter().all(u8::is_ascii_alphabetic);
+            let vowel = s.iter().any(|b| {
+                matches!(
+                    b.to_ascii_lowercase(),
+                    b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+                )
+            });
+            (alpha
+                && (identifier_like(s) || component_spans(s).all(|(a, b)| b - a >= 3))
+                && (vowel || s.len() <= 4))
+                || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
+                || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
         });
-        (alpha
-            && (identifier_like(s) || component_spans(s).all(|(a, b)| b - a >= 3))
-            && (vowel || s.len() <= 4))
-            || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
-            || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
-    });
-    (ok && words >= 1).then_some(segs)
+    ok.then(|| segs.collect())
 }
 
 /// `secret-error-sentinel`, `refresh-token`, `alice-pw`, `m2m-access-token-12345`:
 /// words one of which is a secret word stand for a secret, they are not one.
 fn secret_word_phrase(v: &[u8]) -> bool {
-    let Some(segs) = word_segments(v) else {
+    secret_words_in(word_segments(v).as_deref())
+}
+
+/// [`secret_word_phrase`] of the [`word_segments`] of a value.
+fn secret_words_in(segs: Option<&[&[u8]]>) -> bool {
+    let Some(segs) = segs else {
         return false;
     };
     // CamelCase words count too: `challengePassword`, `_EllipticCurvePrivateKey`.
@@ -2898,7 +2905,9 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     // Not for known values: an environment value is masked as it is.
     // A flag (`--username=`) or a Rust path (`$serde_json::private::Number`)
     // is no value either.
-    if secret_word_phrase(v) || v.starts_with(b"--") || rust_path(v) {
+    // The segments serve the token tier below too.
+    let segs = word_segments(v);
+    if secret_words_in(segs.as_deref()) || v.starts_with(b"--") || rust_path(v) {
         return false;
     }
     if !quoted && looks_like_code(v) {
@@ -2947,7 +2956,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             // Words and identifiers (`progressToken`, `same-csrf`,
             // `StandardTokenResponse`, `io.example/serverInfo`): a token is random.
             if word_like(v)
-                || word_segments(v).is_some_and(|s| {
+                || segs.is_some_and(|s| {
                     s.iter()
                         .all(|s| s.len() >= 2 || s.iter().all(u8::is_ascii_digit))
                         && s.iter()

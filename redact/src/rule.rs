@@ -314,7 +314,8 @@ impl RuleBuilder {
     }
 
     /// Compiles the rule, checking the id, the pattern, the secret group, the
-    /// keywords and the entropy bound.
+    /// keywords and the entropy bound. A user rule's regex is compiled here,
+    /// so every error shows now (the built-in rules compile on first use).
     pub fn build(self) -> Result<Rule, Error> {
         self.finish(true)
     }
