@@ -3957,7 +3957,7 @@ mod reference {
 
     fn old_value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         let v = trim(v);
-        if old_is_placeholder(v) || old_is_path(v) || old_is_url(v) || is_public_material(v) {
+        if old_is_placeholder(v) || is_path(v) || old_is_url(v) || is_public_material(v) {
             return false;
         }
         // Not for known values: an environment value is masked as it is.
@@ -4034,27 +4034,6 @@ mod reference {
         }
     }
 
-    fn old_is_path(v: &[u8]) -> bool {
-        let v = trim(v);
-        // Base64 secrets may start with `/` too: a path has no random-looking segment.
-        if v.ends_with(b"=")
-            || v.split(|&b| b == b'/' || b == b'\\').any(|seg| {
-                seg.len() > 40 || (seg.len() >= 10 && classes(seg) >= 3 && !seg.contains(&b'.'))
-            })
-        {
-            return false;
-        }
-        v.starts_with(b"/")
-            || v.starts_with(b"./")
-            || v.starts_with(b"../")
-            || v.starts_with(b"~/")
-            || v.starts_with(b"file:")
-            || (v.len() > 2
-                && v[0].is_ascii_alphabetic()
-                && v[1] == b':'
-                && (v[2] == b'\\' || v[2] == b'/'))
-    }
-
     fn piece() -> impl Strategy<Value = Vec<u8>> {
         prop_oneof![
             prop::sample::select(vec![
@@ -4093,7 +4072,6 @@ mod reference {
             prop_assert_eq!(components(v), old_components(v));
             prop_assert_eq!(contains_arn(v), old_contains_arn(v));
             prop_assert_eq!(is_url(v), old_is_url(v));
-            prop_assert_eq!(is_path(v), old_is_path(v));
             for n in [&b"${"[..], b"::", b"://", b"x", b"arn:", b""] {
                 prop_assert_eq!(find(v, n), memchr::memmem::find(v, n));
             }
