@@ -689,6 +689,26 @@ mod tests {
     }
 
     #[test]
+    fn rules_and_redactors_stay_send_sync_and_cheap_to_clone() {
+        fn send_sync<T: Send + Sync + Clone>() {}
+        send_sync::<Rule>();
+        send_sync::<RuleSet>();
+        send_sync::<crate::Redactor>();
+        // A set's clone shares its rules' compiled regexes.
+        let set = RuleSet::builtin();
+        let copy = set.clone();
+        let _ = set.rules[0].regex();
+        assert!(copy.rules[0].compiled.get().is_some());
+        let a = crate::Redactor::builder()
+            .env_values(false)
+            .build()
+            .unwrap();
+        let text = "export GITHUB_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+        assert_eq!(a.clone().redact(text), a.redact(text));
+        assert!(a.redact(text).contains("[REDACTED:github-token]"));
+    }
+
+    #[test]
     fn a_clone_shares_the_lazily_compiled_regex() {
         let rules = crate::builtin::rules();
         let a = rules[0].clone();
