@@ -885,14 +885,30 @@ pub(crate) fn entropy(s: &[u8]) -> f64 {
             .collect()
     });
     let mut counts = [0u32; 256];
+    // The bytes present, so that only they are visited (in byte order, as
+    // a walk over all 256 counts would add them: the same sum to the bit).
+    let mut present = [0u64; 4];
     for &b in s {
         counts[b as usize] += 1;
+        present[usize::from(b >> 6)] |= 1 << (b & 63);
     }
     let n = s.len() as f64;
-    let sum: f64 = counts
+    let sum: f64 = present
         .iter()
-        .filter(|&&c| c > 1)
-        .map(|&c| {
+        .enumerate()
+        .flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                let b = bits.trailing_zeros();
+                (bits != 0).then(|| {
+                    bits &= bits - 1;
+                    w * 64 + b as usize
+                })
+            })
+        })
+        .map(|b| counts[b])
+        .filter(|&c| c > 1)
+        .map(|c| {
             table
                 .get(c as usize)
                 .copied()
@@ -924,7 +940,29 @@ fn lower(s: &[u8]) -> Vec<u8> {
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    memchr::memmem::find(hay, needle).is_some()
+    find(hay, needle).is_some()
+}
+
+/// The first occurrence of `needle` in `hay`. `memmem::find` builds a
+/// searcher on every call (~400 instructions); the values and line pieces
+/// judged here are short, so they are scanned from each occurrence of the
+/// needle's first byte instead.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let Some((&first, rest)) = needle.split_first() else {
+        return Some(0);
+    };
+    if hay.len() > 256 {
+        return memchr::memmem::find(hay, needle);
+    }
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(first, &hay[i..]) {
+        let at = i + k;
+        if hay[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
 }
 
 fn trim(mut s: &[u8]) -> &[u8] {
@@ -1183,6 +1221,10 @@ fn placeholder_ac() -> &'static aho_corasick::AhoCorasick {
 /// `serde_json::private::Number`, `$crate::Token`: identifiers joined by `::`.
 fn rust_path(v: &[u8]) -> bool {
     let v = v.strip_prefix(b"$").unwrap_or(v);
+    // Two colons at least (most values have none): no need to split.
+    if memchr::memchr(b':', v).is_none() {
+        return false;
+    }
     let segs: Vec<&[u8]> = v.split(|&b| b == b':').collect();
     // `a::b` splits into `a`, ``, `b`: every other piece is empty.
     segs.len() >= 3
@@ -1288,42 +1330,51 @@ fn class_name_words(v: &[u8]) -> bool {
 /// each is a word (letters, at most one capital hump per 3 letters), a number
 /// or a short mixed piece (`m2m`, `v2`): a value a person typed from words.
 fn word_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
-    let segs: Vec<&[u8]> = v
+    // Judged before they are collected: most values (random tokens) fail
+    // on their first segments and need no list.
+    let segs = v
         .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' '))
-        .filter(|s| !s.is_empty())
-        .collect();
+        .filter(|s| !s.is_empty());
     let words = segs
-        .iter()
+        .clone()
         .filter(|s| s.iter().all(u8::is_ascii_alphabetic))
         .count();
-    let ok = segs.iter().all(|s| {
-        let alpha = s.iter().all(u8::is_ascii_alphabetic);
-        let vowel = s.iter().any(|b| {
-            matches!(
-                b.to_ascii_lowercase(),
-                b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
-            )
+    let ok = words >= 1
+        && segs.clone().all(|s| {
+            let alpha = s.iter().all(u8::is_ascii_alphabetic);
+            let vowel = s.iter().any(|b| {
+                matches!(
+                    b.to_ascii_lowercase(),
+                    b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+                )
+            });
+            (alpha
+                && (identifier_like(s) || component_spans(s).all(|(a, b)| b - a >= 3))
+                && (vowel || s.len() <= 4))
+                || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
+                || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
         });
-        (alpha
-            && (identifier_like(s) || components(s).iter().all(|c| c.len() >= 3))
-            && (vowel || s.len() <= 4))
-            || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
-            || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
-    });
-    (ok && words >= 1).then_some(segs)
+    ok.then(|| segs.collect())
 }
 
 /// `secret-error-sentinel`, `refresh-token`, `alice-pw`, `m2m-access-token-12345`:
 /// words one of which is a secret word stand for a secret, they are not one.
 fn secret_word_phrase(v: &[u8]) -> bool {
-    let Some(segs) = word_segments(v) else {
+    secret_words_in(word_segments(v).as_deref())
+}
+
+/// [`secret_word_phrase`] of the [`word_segments`] of a value.
+fn secret_words_in(segs: Option<&[&[u8]]>) -> bool {
+    let Some(segs) = segs else {
         return false;
     };
     // CamelCase words count too: `challengePassword`, `_EllipticCurvePrivateKey`.
-    let words: Vec<String> = segs.iter().flat_map(|s| components(s)).collect();
-    words.len() >= 2
-        && words.iter().any(|s| {
-            let s = s.as_bytes();
+    let words = || {
+        segs.iter()
+            .flat_map(|s| component_spans(s).map(move |(a, b)| &s[a..b]))
+    };
+    words().nth(1).is_some()
+        && words().any(|s| {
             [
                 &b"token"[..],
                 b"secret",
@@ -1431,18 +1482,26 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
         return true;
     }
     // Invalid UTF-8 is judged as text with replacement characters: a value
-    // holding such bytes is a value, not a placeholder.
-    let s = String::from_utf8_lossy(v);
-    if s.chars()
-        .all(|c| matches!(c, '•' | '●' | '*' | '·' | '…' | '░' | '█'))
+    // holding such bytes is a value, not a placeholder. (An ASCII byte
+    // other than `*` is none of these characters: no need to decode.)
+    if !v.iter().any(|&b| b < 0x80 && b != b'*')
+        && String::from_utf8_lossy(v)
+            .chars()
+            .all(|c| matches!(c, '•' | '●' | '*' | '·' | '…' | '░' | '█'))
     {
         return true;
     }
     if placeholder_ac().is_match(v) || has_word(placeholder_words_ac(), v) {
         return true;
     }
-    let l = lower(v);
-    // `your-api-key`, `my-secret`, `some_token`: a possessive and a secret word.
+    // `your-api-key`, `my-secret`, `some_token`: a possessive and a secret
+    // word. Only the first 16 bytes matter there, lowercased on the stack.
+    let mut head = [0u8; 16];
+    let hl = v.len().min(head.len());
+    for (d, &b) in head.iter_mut().zip(v) {
+        *d = b.to_ascii_lowercase();
+    }
+    let l = &head[..hl];
     for p in [&b"your"[..], b"my", b"some", b"the"] {
         if let Some(rest) = l.strip_prefix(p) {
             let rest = rest
@@ -1469,9 +1528,11 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
             }
         }
     }
-    if let Ok(s) = std::str::from_utf8(&l) {
-        if placeholder_words().contains(s) {
-            return true;
+    if v.len() <= placeholder_words_max() {
+        if let Ok(s) = std::str::from_utf8(&v.to_ascii_lowercase()) {
+            if placeholder_words().contains(s) {
+                return true;
+            }
         }
     }
     // The same character over and over.
@@ -1631,7 +1692,7 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
         return true;
     }
     // Dotted identifier path: self.password, process.env.TOKEN, args.api_key.
-    let segs: Vec<&[u8]> = v.split(|&b| b == b'.').collect();
+    let segs = v.split(|&b| b == b'.');
     // Digits are allowed when a later segment reads as a field name
     // (`node.colon2_token`, `cfg.apiKey2`), not in `hunter2.prod`.
     let field_like = |s: &&[u8]| {
@@ -1644,15 +1705,15 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
                 && s.windows(2)
                     .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
     };
-    if segs.len() >= 2
-        && segs.iter().all(|s| {
+    if v.contains(&b'.')
+        && segs.clone().all(|s| {
             !s.is_empty()
                 && (s[0].is_ascii_alphabetic() || s[0] == b'_' || s[0] == b'$')
                 && s.iter()
                     .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
                 && identifier_like(s)
         })
-        && (!v.iter().any(u8::is_ascii_digit) || segs[1..].iter().any(field_like))
+        && (!v.iter().any(u8::is_ascii_digit) || segs.skip(1).any(|s| field_like(&s)))
     {
         return true;
     }
@@ -1686,7 +1747,7 @@ fn is_path(v: &[u8]) -> bool {
 
 fn is_url(v: &[u8]) -> bool {
     let v = trim(v);
-    match memchr::memmem::find(v, b"://") {
+    match find(v, b"://") {
         Some(i) if i > 0 => v[..i]
             .iter()
             .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-')),
@@ -2477,35 +2538,69 @@ fn placeholder_words() -> &'static WordSet {
     set_of(PLACEHOLDER_WORDS, &S)
 }
 
+/// The length of the longest [`PLACEHOLDER_WORDS`] entry (a longer value is
+/// none of them).
+fn placeholder_words_max() -> usize {
+    const MAX: usize = {
+        let mut m = 0;
+        let mut i = 0;
+        while i < PLACEHOLDER_WORDS.len() {
+            if PLACEHOLDER_WORDS[i].len() > m {
+                m = PLACEHOLDER_WORDS[i].len();
+            }
+            i += 1;
+        }
+        m
+    };
+    MAX
+}
+
 /// Splits a name into lowercase components at `_ - . : / space` and camelCase humps.
 pub(crate) fn components(name: &[u8]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
+    component_spans(name)
+        .map(|(s, e)| {
+            name[s..e]
+                .iter()
+                .map(|&b| b.to_ascii_lowercase() as char)
+                .collect()
+        })
+        .collect()
+}
+
+/// Where the [`components`] of `name` lie (start, end), without copying them.
+fn component_spans(name: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
     let n = name.len();
-    for i in 0..n {
-        let b = name[i];
-        if !b.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
+    let mut i = 0;
+    let mut start: Option<usize> = None;
+    std::iter::from_fn(move || {
+        while i < n {
+            let b = name[i];
+            let at = i;
+            i += 1;
+            if !b.is_ascii_alphanumeric() {
+                if let Some(s) = start.take() {
+                    return Some((s, at));
+                }
+                continue;
             }
-            continue;
-        }
-        if b.is_ascii_uppercase() && !cur.is_empty() {
-            let prev = name[i - 1];
-            let next_lower = i + 1 < n && name[i + 1].is_ascii_lowercase();
-            if prev.is_ascii_lowercase()
-                || prev.is_ascii_digit()
-                || (prev.is_ascii_uppercase() && next_lower)
-            {
-                out.push(std::mem::take(&mut cur));
+            match start {
+                None => start = Some(at),
+                Some(s) if b.is_ascii_uppercase() => {
+                    let prev = name[at - 1];
+                    let next_lower = at + 1 < n && name[at + 1].is_ascii_lowercase();
+                    if prev.is_ascii_lowercase()
+                        || prev.is_ascii_digit()
+                        || (prev.is_ascii_uppercase() && next_lower)
+                    {
+                        start = Some(at);
+                        return Some((s, at));
+                    }
+                }
+                Some(_) => {}
             }
         }
-        cur.push(b.to_ascii_lowercase() as char);
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+        start.take().map(|s| (s, n))
+    })
 }
 
 /// Whether the name of a typed declaration names a secret: as
@@ -2888,7 +2983,9 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     // Not for known values: an environment value is masked as it is.
     // A flag (`--username=`) or a Rust path (`$serde_json::private::Number`)
     // is no value either.
-    if secret_word_phrase(v) || v.starts_with(b"--") || rust_path(v) {
+    // The segments serve the token tier below too.
+    let segs = word_segments(v);
+    if secret_words_in(segs.as_deref()) || v.starts_with(b"--") || rust_path(v) {
         return false;
     }
     if !quoted && looks_like_code(v) {
@@ -2937,7 +3034,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             // Words and identifiers (`progressToken`, `same-csrf`,
             // `StandardTokenResponse`, `io.example/serverInfo`): a token is random.
             if word_like(v)
-                || word_segments(v).is_some_and(|s| {
+                || segs.is_some_and(|s| {
                     s.iter()
                         .all(|s| s.len() >= 2 || s.iter().all(u8::is_ascii_digit))
                         && s.iter()
@@ -3004,7 +3101,8 @@ fn before_on_line(hay: &[u8], at: usize, n: usize) -> &[u8] {
 
 /// Whether `seg` holds `arn:` in any ASCII case.
 fn contains_arn(seg: &[u8]) -> bool {
-    seg.windows(4).any(|w| w.eq_ignore_ascii_case(b"arn:"))
+    memchr::memchr2_iter(b'a', b'A', seg)
+        .any(|i| seg.len() - i >= 4 && seg[i..i + 4].eq_ignore_ascii_case(b"arn:"))
 }
 
 const SESSION_COOKIE_HINTS: &[&str] = &[
@@ -3543,5 +3641,540 @@ mod tests {
     fn entropy_bounds() {
         assert_eq!(entropy(b"aaaa"), 0.0);
         assert!((entropy(b"ab") - 1.0).abs() < 1e-9);
+    }
+}
+
+/// The value checks as they were before they were made cheaper, verbatim
+/// but for their names: the oracle of the properties below (the same
+/// verdict for every value).
+#[cfg(test)]
+mod reference {
+    #![allow(clippy::all)]
+    use super::*;
+    use proptest::prelude::*;
+
+    fn old_contains(hay: &[u8], needle: &[u8]) -> bool {
+        memchr::memmem::find(hay, needle).is_some()
+    }
+
+    fn old_entropy(s: &[u8]) -> f64 {
+        if s.is_empty() {
+            return 0.0;
+        }
+        // H = log2(n) - (1/n) * sum(c * log2(c)), with c*log2(c) from a table.
+        static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            (0..1024u32)
+                .map(|c| {
+                    if c < 2 {
+                        0.0
+                    } else {
+                        f64::from(c) * f64::from(c).log2()
+                    }
+                })
+                .collect()
+        });
+        let mut counts = [0u32; 256];
+        for &b in s {
+            counts[b as usize] += 1;
+        }
+        let n = s.len() as f64;
+        let sum: f64 = counts
+            .iter()
+            .filter(|&&c| c > 1)
+            .map(|&c| {
+                table
+                    .get(c as usize)
+                    .copied()
+                    .unwrap_or_else(|| f64::from(c) * f64::from(c).log2())
+            })
+            .sum();
+        (n.log2() - sum / n).max(0.0)
+    }
+
+    fn old_is_placeholder(v: &[u8]) -> bool {
+        let v = trim(v);
+        if v.is_empty() {
+            return true;
+        }
+        if v.starts_with(b"[REDACTED") {
+            return true;
+        }
+        // Templates and variable references.
+        for p in [
+            &b"${"[..],
+            b"$(",
+            b"{{",
+            b"%(",
+            b"#{",
+            b"<%",
+            b"@{",
+            b"%{",
+            b"[[",
+            b"((",
+        ] {
+            if v.starts_with(p) {
+                return true;
+            }
+        }
+        // `$VAR`, and PHP/Perl expressions on a variable: `$_POST[`, `$cfg->x`, `$ENV{…}`.
+        if v[0] == b'$' && v.len() > 1 && (v[1].is_ascii_alphabetic() || v[1] == b'_') {
+            let n = 1 + v[1..]
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                .count();
+            if n == v.len()
+                || matches!(v[n], b'[' | b'{' | b'(' | b'.')
+                || v[n..].starts_with(b"->")
+            {
+                return true;
+            }
+        }
+        if v.len() > 2 && v[0] == b'%' && v[v.len() - 1] == b'%' && {
+            let inner = &v[1..v.len() - 1];
+            let upper = inner
+                .iter()
+                .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+            let lower = inner.iter().all(|&b| b.is_ascii_lowercase() || b == b'_');
+            // `%TestSourcePassword%`: CamelCase words, no digits.
+            let camel = inner[0].is_ascii_uppercase()
+                && inner.iter().any(u8::is_ascii_lowercase)
+                && inner.iter().all(|&b| b.is_ascii_alphabetic() || b == b'_');
+            upper || lower || camel
+        } {
+            return true;
+        }
+        if matches!(v[0], b'<' | b'(' | b'{') {
+            return true;
+        }
+        // YAML tags: `!Ref Name`, `!Sub …`, `!vault |`.
+        if v[0] == b'!' {
+            let tag = v[1..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphabetic())
+                .count();
+            if tag >= 2 && v.get(1 + tag).is_none_or(|&b| b == b' ') {
+                return true;
+            }
+        }
+        if v[0] == b'[' && v[v.len() - 1] == b']' {
+            let inner = &v[1..v.len() - 1];
+            if inner.len() < 2
+                || word_like(inner)
+                || inner
+                    .iter()
+                    .all(|b| b.is_ascii_alphabetic() || matches!(b, b' ' | b'_' | b'-' | b':'))
+                || old_is_placeholder(inner)
+            {
+                return true;
+            }
+        }
+        if old_contains(v, b"{{") || old_contains(v, b"}}") || old_contains(v, b"${") {
+            return true;
+        }
+        // Masks: ****, xxxxxxxx, ••••, ....
+        if v.iter().all(|&b| {
+            matches!(
+                b,
+                b'*' | b'x' | b'X' | b'#' | b'.' | b'-' | b'_' | b' ' | b'?' | b'0'
+            )
+        }) {
+            return true;
+        }
+        // Invalid UTF-8 is judged as text with replacement characters: a value
+        // holding such bytes is a value, not a placeholder.
+        let s = String::from_utf8_lossy(v);
+        if s.chars()
+            .all(|c| matches!(c, '•' | '●' | '*' | '·' | '…' | '░' | '█'))
+        {
+            return true;
+        }
+        if placeholder_ac().is_match(v) || has_word(placeholder_words_ac(), v) {
+            return true;
+        }
+        let l = lower(v);
+        // `your-api-key`, `my-secret`, `some_token`: a possessive and a secret word.
+        for p in [&b"your"[..], b"my", b"some", b"the"] {
+            if let Some(rest) = l.strip_prefix(p) {
+                let rest = rest
+                    .strip_prefix(b"-")
+                    .or_else(|| rest.strip_prefix(b"_"))
+                    .unwrap_or(rest);
+                if [
+                    &b"secret"[..],
+                    b"password",
+                    b"pass",
+                    b"token",
+                    b"key",
+                    b"api",
+                    b"app",
+                    b"access",
+                    b"client",
+                    b"db",
+                    b"auth",
+                ]
+                .iter()
+                .any(|w| rest.starts_with(w))
+                {
+                    return true;
+                }
+            }
+        }
+        if let Ok(s) = std::str::from_utf8(&l) {
+            if placeholder_words().contains(s) {
+                return true;
+            }
+        }
+        // The same character over and over.
+        if v.len() >= 4 && v.iter().all(|&b| b == v[0]) {
+            return true;
+        }
+        format_string(v)
+    }
+
+    fn old_rust_path(v: &[u8]) -> bool {
+        let v = v.strip_prefix(b"$").unwrap_or(v);
+        let segs: Vec<&[u8]> = v.split(|&b| b == b':').collect();
+        // `a::b` splits into `a`, ``, `b`: every other piece is empty.
+        segs.len() >= 3
+            && segs.len() % 2 == 1
+            && segs.iter().enumerate().all(|(i, s)| {
+                if i % 2 == 1 {
+                    s.is_empty()
+                } else {
+                    !s.is_empty()
+                        && (s[0].is_ascii_alphabetic() || s[0] == b'_')
+                        && s.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                }
+            })
+    }
+
+    fn old_looks_like_code(v: &[u8]) -> bool {
+        let v = trim(v);
+        if v.is_empty() {
+            return true;
+        }
+        // Calls, subscripts and slices: `getpass()`, `config['password']`,
+        // `token[:-1]`, `None):`; reST roles `:class:`.
+        if v.iter().any(|&b| matches!(b, b'(' | b')' | b'[' | b']'))
+            || v[0] == b':'
+            || v[v.len() - 1] == b':'
+        {
+            return true;
+        }
+        if numeric_literal(v) || v.starts_with(b"*mut") || v.starts_with(b"*const") {
+            return true;
+        }
+        // A constant (`FG_DEFAULT`, `DEFAULT_PASSWORD`) or a class name of three
+        // or more words (`EllipticCurvePrivateKey`, `RSAPrivateKey`).
+        if v.contains(&b'_')
+            && v[0].is_ascii_uppercase()
+            && v.iter()
+                .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            && v.split(|&b| b == b'_').filter(|w| w.len() >= 2).count() >= 2
+        {
+            return true;
+        }
+        if v[0].is_ascii_uppercase() && v.iter().all(u8::is_ascii_alphabetic) && class_name_words(v)
+        {
+            return true;
+        }
+        if old_contains(v, b"||")
+            || old_contains(v, b"&&")
+            || old_contains(v, b"=>")
+            || old_contains(v, b"::")
+        {
+            return true;
+        }
+        if matches!(v[0], b'{' | b'[') {
+            return true;
+        }
+        // `!0`, `!vault`, `!Ref`, `@Value`: YAML tags, JS negations, annotations.
+        if matches!(v[0], b'!' | b'@')
+            && (v.len() <= 2 || v[1..].iter().all(u8::is_ascii_alphabetic))
+        {
+            return true;
+        }
+        // Dotted identifier path: self.password, process.env.TOKEN, args.api_key.
+        let segs: Vec<&[u8]> = v.split(|&b| b == b'.').collect();
+        // Digits are allowed when a later segment reads as a field name
+        // (`node.colon2_token`, `cfg.apiKey2`), not in `hunter2.prod`.
+        let field_like = |s: &&[u8]| {
+            let letters_then_digits = {
+                let l = s.iter().take_while(|b| !b.is_ascii_digit()).count();
+                s[l..].iter().all(u8::is_ascii_digit)
+            };
+            s.contains(&b'_')
+                || letters_then_digits
+                    && s.windows(2)
+                        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        };
+        if segs.len() >= 2
+            && segs.iter().all(|s| {
+                !s.is_empty()
+                    && (s[0].is_ascii_alphabetic() || s[0] == b'_' || s[0] == b'$')
+                    && s.iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+                    && identifier_like(s)
+            })
+            && (!v.iter().any(u8::is_ascii_digit) || segs[1..].iter().any(field_like))
+        {
+            return true;
+        }
+        // snake_case identifier made of words: secret_value, api_key_from_env.
+        if v.contains(&b'_')
+            && v.iter().all(|&b| b.is_ascii_lowercase() || b == b'_')
+            && v[0] != b'_'
+        {
+            return true;
+        }
+        false
+    }
+
+    fn old_word_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
+        let segs: Vec<&[u8]> = v
+            .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' '))
+            .filter(|s| !s.is_empty())
+            .collect();
+        let words = segs
+            .iter()
+            .filter(|s| s.iter().all(u8::is_ascii_alphabetic))
+            .count();
+        let ok = segs.iter().all(|s| {
+            let alpha = s.iter().all(u8::is_ascii_alphabetic);
+            let vowel = s.iter().any(|b| {
+                matches!(
+                    b.to_ascii_lowercase(),
+                    b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+                )
+            });
+            (alpha
+                && (identifier_like(s) || old_components(s).iter().all(|c| c.len() >= 3))
+                && (vowel || s.len() <= 4))
+                || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
+                || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
+        });
+        (ok && words >= 1).then_some(segs)
+    }
+
+    fn old_secret_word_phrase(v: &[u8]) -> bool {
+        let Some(segs) = old_word_segments(v) else {
+            return false;
+        };
+        // CamelCase words count too: `challengePassword`, `_EllipticCurvePrivateKey`.
+        let words: Vec<String> = segs.iter().flat_map(|s| old_components(s)).collect();
+        words.len() >= 2
+            && words.iter().any(|s| {
+                let s = s.as_bytes();
+                [
+                    &b"token"[..],
+                    b"secret",
+                    b"key",
+                    b"password",
+                    b"passwd",
+                    b"pass",
+                    b"pwd",
+                    b"pw",
+                    b"auth",
+                    b"credential",
+                    b"credentials",
+                    b"apikey",
+                ]
+                .iter()
+                .any(|w| s.eq_ignore_ascii_case(w))
+            })
+    }
+
+    fn old_components(name: &[u8]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = String::new();
+        let n = name.len();
+        for i in 0..n {
+            let b = name[i];
+            if !b.is_ascii_alphanumeric() {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                continue;
+            }
+            if b.is_ascii_uppercase() && !cur.is_empty() {
+                let prev = name[i - 1];
+                let next_lower = i + 1 < n && name[i + 1].is_ascii_lowercase();
+                if prev.is_ascii_lowercase()
+                    || prev.is_ascii_digit()
+                    || (prev.is_ascii_uppercase() && next_lower)
+                {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            cur.push(b.to_ascii_lowercase() as char);
+        }
+        if !cur.is_empty() {
+            out.push(cur);
+        }
+        out
+    }
+
+    fn old_contains_arn(seg: &[u8]) -> bool {
+        seg.windows(4).any(|w| w.eq_ignore_ascii_case(b"arn:"))
+    }
+
+    fn old_is_url(v: &[u8]) -> bool {
+        let v = trim(v);
+        match memchr::memmem::find(v, b"://") {
+            Some(i) if i > 0 => v[..i]
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-')),
+            _ => false,
+        }
+    }
+
+    fn old_value_ok(tier: Tier, v: &[u8], quoted: bool) -> bool {
+        !short_word(trim(v)) && old_value_checks(tier, v, quoted)
+    }
+
+    fn old_value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
+        let v = trim(v);
+        if old_is_placeholder(v) || is_path(v) || old_is_url(v) || is_public_material(v) {
+            return false;
+        }
+        // Not for known values: an environment value is masked as it is.
+        // A flag (`--username=`) or a Rust path (`$serde_json::private::Number`)
+        // is no value either.
+        if old_secret_word_phrase(v) || v.starts_with(b"--") || old_rust_path(v) {
+            return false;
+        }
+        if !quoted && old_looks_like_code(v) {
+            return false;
+        }
+        if quoted && (v.starts_with(b"{") || v.starts_with(b"[")) {
+            return false;
+        }
+        // A word ending a sentence (`password combination.`): prose.
+        let w = {
+            let n = v.len()
+                - v.iter()
+                    .rev()
+                    .take_while(|b| matches!(b, b'.' | b',' | b';' | b'!' | b'?'))
+                    .count();
+            &v[..n]
+        };
+        if w.len() < v.len() && word_like(w) {
+            return false;
+        }
+        let len = std::str::from_utf8(v).map_or(v.len(), |s| s.chars().count());
+        let spaces = v.iter().filter(|&&b| b == b' ').count();
+        match tier {
+            Tier::Strong => {
+                if len < 4 || (spaces > 0 && (!quoted || is_prose(v))) {
+                    return false;
+                }
+                if v.iter().all(u8::is_ascii_digit) {
+                    return len >= 6;
+                }
+                if word_like(v) && len < 12 {
+                    return false;
+                }
+                if spaces > 0 && v.iter().all(|&b| b.is_ascii_alphabetic() || b == b' ') && len < 16
+                {
+                    return false;
+                }
+                if spaces > 0 && spaces + 1 > 6 {
+                    return false;
+                }
+                old_entropy(v) >= 1.5
+            }
+            Tier::Token => {
+                if len < 8 || spaces > 0 {
+                    return false;
+                }
+                // Words and identifiers (`progressToken`, `same-csrf`,
+                // `StandardTokenResponse`, `io.example/serverInfo`): a token is random.
+                if word_like(v)
+                    || old_word_segments(v).is_some_and(|s| {
+                        s.iter()
+                            .all(|s| s.len() >= 2 || s.iter().all(u8::is_ascii_digit))
+                            && s.iter()
+                                .any(|s| s.len() >= 4 && s.iter().all(u8::is_ascii_alphabetic))
+                    })
+                {
+                    return false;
+                }
+                let c = classes(v);
+                if c < 2 && len < 20 {
+                    return false;
+                }
+                if v.iter().all(u8::is_ascii_digit) && len < 24 {
+                    return false;
+                }
+                old_entropy(v) >= 2.5
+            }
+        }
+    }
+
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "your", "my", "some_", "the-", "key", "token", "Password", "secret", "api", "::",
+                "${", "{{", "}}", "||", "&&", "=>", "arn:", "ARN:", "://", "https", ".", "_", "-",
+                "/", ":", " ", "$", "%", "[", "]", "(", ")", "<", "!", "@", "*", "x", "X", "0",
+                "•", "…", "\u{e9}", "changeme", "example", "EXAMPLE", "xxxxxx", "Foo", "Bar",
+                "Baz", "RSA", "abc", "q9", "ssh-rsa ", "sha256:", "=",
+            ])
+            .prop_map(|s| s.as_bytes().to_vec()),
+            prop::collection::vec(
+                prop::sample::select(b"aAzZ09_-.:/ $%*xX\xe9\x80\xffeiouy".to_vec()),
+                1..6
+            ),
+            prop::collection::vec(any::<u8>(), 1..4),
+            // Mixed-case letters: camel humps, acronyms, vowel-less words.
+            prop::collection::vec(prop::sample::select(b"aAbBeEqQxXoOyZ".to_vec()), 1..9),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(piece(), 0..12).prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        /// Every cheaper check gives the verdict of the old one.
+        #[test]
+        fn cheaper_value_checks_give_the_same_verdicts(v in value(), quoted in any::<bool>()) {
+            let v = &v[..];
+            prop_assert_eq!(entropy(v).to_bits(), old_entropy(v).to_bits());
+            prop_assert_eq!(is_placeholder(v), old_is_placeholder(v));
+            prop_assert_eq!(rust_path(v), old_rust_path(v));
+            prop_assert_eq!(looks_like_code(v), old_looks_like_code(v));
+            prop_assert_eq!(word_segments(v), old_word_segments(v));
+            prop_assert_eq!(secret_word_phrase(v), old_secret_word_phrase(v));
+            prop_assert_eq!(components(v), old_components(v));
+            prop_assert_eq!(contains_arn(v), old_contains_arn(v));
+            prop_assert_eq!(is_url(v), old_is_url(v));
+            for n in [&b"${"[..], b"::", b"://", b"x", b"arn:", b""] {
+                prop_assert_eq!(find(v, n), memchr::memmem::find(v, n));
+            }
+            for tier in [Tier::Strong, Tier::Token] {
+                prop_assert_eq!(value_ok(tier, v, quoted), old_value_ok(tier, v, quoted));
+            }
+        }
+
+        /// Long values too (the needle search hands over to `memmem` past 256 bytes).
+        #[test]
+        fn find_is_memmem_on_long_text(v in prop::collection::vec(piece(), 40..120)) {
+            let v = v.concat();
+            for n in [&b"${"[..], b"::", b"://", b"arn:"] {
+                prop_assert_eq!(find(&v, n), memchr::memmem::find(&v, n));
+            }
+            prop_assert_eq!(entropy(&v).to_bits(), old_entropy(&v).to_bits());
+        }
+    }
+
+    #[test]
+    fn the_oracle_sees_both_verdicts() {
+        // The properties above compare something: values of each kind.
+        assert!(old_is_placeholder(b"your-api-key") && !old_is_placeholder(b"q9Xz81Lw"));
+        assert!(old_looks_like_code(b"config.api_key") && !old_looks_like_code(b"q9Xz81Lw"));
+        assert!(old_value_ok(Tier::Token, b"q9Xz81LwPm2Rt7Ka", false));
+        assert!(!old_value_ok(Tier::Token, b"progressToken", false));
     }
 }

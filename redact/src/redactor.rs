@@ -433,7 +433,7 @@ impl RedactorBuilder {
                 .rules
                 .iter()
                 .copied()
-                .filter(|&r| self.anchored && rules[r as usize].prefixed)
+                .filter(|&r| self.anchored && rules[r as usize].may_prefix)
                 .collect();
             for &r in &t.rules {
                 let g = rules[r as usize].guard;
@@ -1026,50 +1026,93 @@ impl Redactor {
         let limit = inner.block + inner.context;
         let read_size = options.chunk_size.clamp(4096, limit + 1);
         let mut stats = RedactStats::default();
-        // `buf` holds the input from the round's start `q`; the round emits
-        // from `p` (relative to `q`), skipping output already written up to `skip`.
-        let mut buf: Vec<u8> = Vec::with_capacity(limit + read_size + 1);
+        // `buf[..len]` holds the input from the round's start `q`; the round
+        // emits from `p` (relative to `q`), skipping output already written
+        // up to `skip`. A round reads at most to `p + limit + 1` and `p` is at
+        // most one context, so `buf` never grows: it is zeroed once (by the
+        // allocator, for fresh pages) and never again.
+        let mut buf: Vec<u8> = vec![0; limit + inner.context + 1];
+        let mut len = 0usize;
         let mut out: Vec<u8> = Vec::new();
         let mut scratch = Scratch::default();
         let (mut p, mut skip) = (0usize, 0usize);
         let mut eof = false;
         loop {
             // One byte past the round's end tells whether this round is the last.
-            while !eof && buf.len() <= p + limit {
-                let old = buf.len();
-                let grow = read_size.min(p + limit + 1 - old).max(1);
-                buf.resize(old + grow, 0);
-                match reader.read(&mut buf[old..]) {
+            while !eof && len <= p + limit {
+                let want = read_size.min(p + limit + 1 - len).max(1);
+                if buf.len() < len + want {
+                    buf.resize(len + want, 0);
+                }
+                match reader.read(&mut buf[len..len + want]) {
+                    Ok(0) => eof = true,
                     Ok(n) => {
-                        buf.truncate(old + n);
+                        len += n;
                         stats.bytes_in += n as u64;
-                        if n == 0 {
-                            eof = true;
-                        }
                     }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
-                    Err(e) => {
-                        buf.truncate(old);
-                        return Err(e);
-                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
                 }
             }
-            let last = buf.len() <= p + limit;
-            let end = buf.len().min(p + limit);
+            let last = len <= p + limit;
+            let end = len.min(p + limit);
             let r = self.round(&buf[..end], p, skip, last, &mut scratch);
-            out.clear();
-            self.emit_range(&buf[..end], r.from, r.to, &r.spans, &mut out, &mut stats);
-            writer.write_all(&out)?;
-            stats.bytes_out += out.len() as u64;
+            self.write_range(&mut writer, &buf[..end], &r, &mut out, &mut stats)?;
             if last {
                 break;
             }
             let (nq, np, nskip) = r.next(0);
-            buf.drain(..nq);
+            buf.copy_within(nq..len, 0);
+            len -= nq;
             (p, skip) = (np, nskip - nq);
         }
         writer.flush()?;
         Ok(stats)
+    }
+
+    /// Writes a round's output, `hay[r.from..r.to]` with its spans masked:
+    /// long unmasked runs go to `writer` straight from `hay`, the rest is
+    /// gathered in `out` first so that a writer sees few, large writes.
+    fn write_range<W: Write>(
+        &self,
+        writer: &mut W,
+        hay: &[u8],
+        r: &Round,
+        out: &mut Vec<u8>,
+        stats: &mut RedactStats,
+    ) -> io::Result<()> {
+        const DIRECT: usize = 32 * 1024;
+        let mut put = |bytes: &[u8], out: &mut Vec<u8>| -> io::Result<()> {
+            if bytes.len() >= DIRECT || out.len() + bytes.len() > 4 * DIRECT {
+                if !out.is_empty() {
+                    writer.write_all(out)?;
+                    out.clear();
+                }
+                if bytes.len() >= DIRECT {
+                    return writer.write_all(bytes);
+                }
+            }
+            out.extend_from_slice(bytes);
+            Ok(())
+        };
+        out.clear();
+        let mut pos = r.from;
+        for sp in &r.spans {
+            put(&hay[pos..sp.s], out)?;
+            let id = &self.inner.ids[sp.src as usize];
+            out.extend_from_slice(MARKER_OPEN);
+            out.extend_from_slice(id.as_bytes());
+            out.push(b']');
+            stats.add(id);
+            stats.bytes_out += (sp.s - pos + MARKER_OPEN.len() + id.len() + 1) as u64;
+            pos = sp.e;
+        }
+        put(&hay[pos..r.to], out)?;
+        stats.bytes_out += (r.to - pos) as u64;
+        if !out.is_empty() {
+            writer.write_all(out)?;
+        }
+        Ok(())
     }
 
     fn emit(&self, hay: &[u8], spans: &[Span], out: &mut Vec<u8>, stats: &mut RedactStats) {
@@ -1714,7 +1757,7 @@ impl Redactor {
     /// Whether a rule of `Target::anchors` runs anchored at its keyword hits
     /// (as `run_window` decides), rather than searching its windows.
     fn runs_anchored(&self, rule: &Rule) -> bool {
-        self.inner.anchored && rule.prefixed && rule.anchored().is_some()
+        self.inner.anchored && rule.prefixed() && rule.anchored().is_some()
     }
 
     /// Runs the rules set in `bits` on the window `[ws, we)`; `anchors` holds
@@ -1740,7 +1783,7 @@ impl Redactor {
                 w &= w - 1;
                 let r = (wi * 64) as u32 + b;
                 let rule = &self.inner.rules[r as usize];
-                let prefixed = rule.prefixed && self.inner.anchored;
+                let prefixed = self.inner.anchored && rule.prefixed();
                 match rule.anchored().filter(|_| prefixed) {
                     Some(re) => {
                         starts.clear();
@@ -1786,7 +1829,7 @@ impl Redactor {
         }
         let mut at = 0;
         let mut restarts = 0;
-        let whole = rule.group_index == 0 && rule.alt.is_empty() && rule.name_group.is_none();
+        let whole = rule.compiled().whole();
         let mut caps = if whole {
             None
         } else {
@@ -1838,10 +1881,10 @@ impl Redactor {
         }
         let mut at = 0;
         let mut restarts = 0;
-        if rule.group_index == 0 && rule.alt.is_empty() && rule.name_group.is_none() {
+        if rule.compiled().whole() {
             // The whole match is the secret: no capture groups to resolve.
             while at <= win.len() {
-                let Some(m) = rule.regex.find_at(win, at) else {
+                let Some(m) = rule.regex().find_at(win, at) else {
                     break;
                 };
                 let (s, e) = (m.start(), m.end());
@@ -1850,9 +1893,9 @@ impl Redactor {
             }
             return;
         }
-        let mut locs = rule.regex.capture_locations();
+        let mut locs = rule.regex().capture_locations();
         while at <= win.len() {
-            let Some(m) = rule.regex.captures_read_at(&mut locs, win, at) else {
+            let Some(m) = rule.regex().captures_read_at(&mut locs, win, at) else {
                 break;
             };
             let (ms, me) = (m.start(), m.end());
@@ -1910,14 +1953,15 @@ impl Redactor {
         markers: &[(usize, usize)],
         sink: &mut Sink,
     ) -> bool {
-        let chosen = std::iter::once(rule.group_index)
-            .chain(rule.alt.iter().copied())
+        let c = rule.compiled();
+        let chosen = std::iter::once(c.group_index)
+            .chain(c.alt.iter().copied())
             .find_map(|g| group(g).filter(|(s, e)| e > s).map(|(s, e)| (g, s, e)));
         let before = sink.cands.len();
         let taken = match chosen {
             Some((g, s, e)) => {
-                let bare = rule.regex.capture_names().nth(g).flatten() == Some("s3");
-                let name = rule.name_group.and_then(&group);
+                let bare = c.regex.capture_names().nth(g).flatten() == Some("s3");
+                let name = c.name_group.and_then(&group);
                 self.accept(
                     rule,
                     r,
@@ -2167,13 +2211,6 @@ fn snap_to_chars(text: &str, spans: Vec<Span>) -> Vec<Span> {
     out
 }
 
-/// The labelled corpus of the integration tests, for the unit tests that
-/// compare two ways of judging it.
-#[cfg(test)]
-#[allow(unreachable_pub, missing_docs)]
-#[path = "../tests/corpus/mod.rs"]
-mod test_corpus;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2383,7 +2420,7 @@ mod tests {
         )
     }
 
-    use super::test_corpus as corpus;
+    use crate::rule::corpus;
 
     /// The records of the labelled corpus (secrets of every family in every
     /// context, clean look-alikes), as pieces of keyword-dense text.

@@ -1,6 +1,7 @@
 //! Rules as data: [`Rule`], [`RuleBuilder`], [`SecretGroup`] and [`RuleSet`].
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use regex::bytes::{Regex, RegexBuilder};
 
@@ -82,19 +83,18 @@ pub(crate) enum Window {
 pub struct Rule {
     pub(crate) id: String,
     pub(crate) pattern: String,
-    pub(crate) regex: Regex,
+    /// The compiled regex and its groups: set at build for user rules, on
+    /// first use for built-in ones (shared by clones).
+    pub(crate) compiled: Arc<OnceLock<Compiled>>,
     pub(crate) group: SecretGroup,
-    pub(crate) group_index: usize,
     pub(crate) keywords: Vec<String>,
     pub(crate) min_entropy: Option<f64>,
     pub(crate) allow: Vec<Regex>,
     pub(crate) window: Window,
     pub(crate) check: Option<Check>,
     pub(crate) priority: u8,
-    /// Alternative secret groups tried in order when the main one did not take part.
-    pub(crate) alt: Vec<usize>,
-    /// The group named `name` (the variable name of generic assignments).
-    pub(crate) name_group: Option<usize>,
+    /// The names of the alternative secret groups ([`Compiled::alt`]).
+    pub(crate) alt_names: Vec<String>,
     /// A cheap test at the keyword hit (built-in rules).
     pub(crate) guard: Option<Guard>,
     /// A cheap test of the window before the regex runs (built-in rules).
@@ -103,10 +103,13 @@ pub struct Rule {
     /// whole match must not be alphanumeric nor one of these.
     pub(crate) before: Option<&'static [u8]>,
     pub(crate) after: Option<&'static [u8]>,
+    /// The pattern may start with a keyword (a cheap look at its first
+    /// bytes): [`Rule::prefixed`] is worth asking.
+    pub(crate) may_prefix: bool,
     /// Every match starts with one of the keywords (the regex's literal
     /// prefixes all begin with one): the regex is then run anchored at the
-    /// keyword hits instead of searching the window.
-    pub(crate) prefixed: bool,
+    /// keyword hits instead of searching the window. Found on first use.
+    pub(crate) prefixed: Arc<OnceLock<bool>>,
     /// The anchored engine of [`Rule::prefixed`] rules, built on first use.
     pub(crate) anchored: std::sync::OnceLock<Option<std::sync::Arc<regex_automata::meta::Regex>>>,
 }
@@ -311,34 +314,31 @@ impl RuleBuilder {
     }
 
     /// Compiles the rule, checking the id, the pattern, the secret group, the
-    /// keywords and the entropy bound.
+    /// keywords and the entropy bound. A user rule's regex is compiled here,
+    /// so every error shows now (the built-in rules compile on first use).
     pub fn build(self) -> Result<Rule, Error> {
+        self.finish(true)
+    }
+
+    /// [`RuleBuilder::build`] for the built-in rules: the regex compiles and
+    /// its groups are resolved on first use (their validity is tested).
+    pub(crate) fn build_lazy(self) -> Result<Rule, Error> {
+        self.finish(false)
+    }
+
+    fn finish(self, eager: bool) -> Result<Rule, Error> {
         if !valid_id(&self.id) {
             return Err(Error::InvalidRuleId { id: self.id });
         }
-        let regex = compile(&self.id, &self.pattern)?;
-        let group_index = match &self.group {
-            SecretGroup::Whole => 0,
-            SecretGroup::Index(i) => {
-                if *i >= regex.captures_len() {
-                    return Err(Error::UnknownSecretGroup {
-                        rule: self.id,
-                        group: self.group.to_string(),
-                    });
-                }
-                *i
-            }
-            SecretGroup::Name(name) => {
-                match regex.capture_names().position(|n| n == Some(name.as_str())) {
-                    Some(i) => i,
-                    None => {
-                        return Err(Error::UnknownSecretGroup {
-                            rule: self.id,
-                            group: self.group.to_string(),
-                        })
-                    }
-                }
-            }
+        let compiled = if eager {
+            OnceLock::from(compile_rule(
+                &self.id,
+                &self.pattern,
+                &self.group,
+                &self.alt,
+            )?)
+        } else {
+            OnceLock::new()
         };
         for k in &self.keywords {
             if k.is_empty() || k.len() > 64 || k.contains(['\n', '\r']) {
@@ -371,35 +371,25 @@ impl RuleBuilder {
         } else {
             Window::Line
         };
-        let by_name = |n: &str| regex.capture_names().position(|c| c == Some(n));
-        let mut alt = Vec::with_capacity(self.alt.len());
-        for a in &self.alt {
-            match by_name(a) {
-                Some(i) => alt.push(i),
-                None => {
-                    return Err(Error::UnknownSecretGroup {
-                        rule: self.id,
-                        group: format!("{a:?}"),
-                    })
-                }
-            }
-        }
-        let name_group = by_name("name");
-        let prefixed = keyword_prefixed(&self.pattern, &self.keywords);
+        let may_prefix = may_be_prefixed(&self.pattern, &self.keywords);
+        let prefixed = if eager || !may_prefix {
+            OnceLock::from(may_prefix && keyword_prefixed(&self.pattern, &self.keywords))
+        } else {
+            OnceLock::new()
+        };
         Ok(Rule {
-            prefixed,
-            anchored: std::sync::OnceLock::new(),
-            alt,
-            name_group,
+            may_prefix,
+            prefixed: Arc::new(prefixed),
+            anchored: OnceLock::new(),
+            alt_names: self.alt,
             guard: self.guard,
             needs: self.needs,
             before: self.before,
             after: self.after,
             id: self.id,
             pattern: self.pattern,
-            regex,
+            compiled: Arc::new(compiled),
             group: self.group,
-            group_index,
             keywords: self.keywords,
             min_entropy: self.min_entropy,
             allow,
@@ -410,6 +400,57 @@ impl RuleBuilder {
     }
 }
 
+/// A rule's regex, compiled, with the capture groups it names resolved.
+pub(crate) struct Compiled {
+    pub(crate) regex: Regex,
+    /// The index of the secret group.
+    pub(crate) group_index: usize,
+    /// Alternative secret groups tried in order when the main one did not take part.
+    pub(crate) alt: Vec<usize>,
+    /// The group named `name` (the variable name of generic assignments).
+    pub(crate) name_group: Option<usize>,
+}
+
+impl Compiled {
+    /// Whether the whole match is the secret (no capture groups to resolve).
+    pub(crate) fn whole(&self) -> bool {
+        self.group_index == 0 && self.alt.is_empty() && self.name_group.is_none()
+    }
+}
+
+/// Compiles `pattern` and resolves the secret group and the alternative
+/// groups (by name) of rule `id`.
+fn compile_rule(
+    id: &str,
+    pattern: &str,
+    group: &SecretGroup,
+    alt_names: &[String],
+) -> Result<Compiled, Error> {
+    let regex = compile(id, pattern)?;
+    let by_name = |n: &str| regex.capture_names().position(|c| c == Some(n));
+    let unknown = |group: String| Error::UnknownSecretGroup {
+        rule: id.to_string(),
+        group,
+    };
+    let group_index = match group {
+        SecretGroup::Whole => 0,
+        SecretGroup::Index(i) if *i < regex.captures_len() => *i,
+        SecretGroup::Index(_) => return Err(unknown(group.to_string())),
+        SecretGroup::Name(name) => by_name(name).ok_or_else(|| unknown(group.to_string()))?,
+    };
+    let mut alt = Vec::with_capacity(alt_names.len());
+    for a in alt_names {
+        alt.push(by_name(a).ok_or_else(|| unknown(format!("{a:?}")))?);
+    }
+    let name_group = by_name("name");
+    Ok(Compiled {
+        regex,
+        group_index,
+        alt,
+        name_group,
+    })
+}
+
 /// Whether every match of `pattern` starts with one of `keywords` (ASCII
 /// case-insensitive): the regex's literal prefixes are finite and each
 /// begins with a keyword. Look-arounds (`\b`, `^`) take no bytes, so
@@ -417,28 +458,7 @@ impl RuleBuilder {
 /// with keyword `aws` does not.
 fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
     use regex_syntax::hir::literal::{ExtractKind, Extractor};
-    if keywords.is_empty() {
-        return false;
-    }
-    // Most patterns that cannot qualify say so in their first bytes (a class,
-    // a line start, a named group): no need to parse them.
-    let mut head = pattern;
-    loop {
-        let rest = [
-            "(?-u)", "(?i)", "(?m)", "(?s)", "(?x)", "(?im)", "(?-u:", "\\b",
-        ]
-        .iter()
-        .find_map(|f| head.strip_prefix(f));
-        match rest {
-            Some(r) => head = r,
-            None => break,
-        }
-    }
-    if head.starts_with(['[', '.', '^', '$'])
-        || head.starts_with("(?:^")
-        || head.starts_with("(?P<")
-        || head.starts_with("(?m)")
-    {
+    if !may_be_prefixed(pattern, keywords) {
         return false;
     }
     let Ok(hir) = regex_syntax::ParserBuilder::new()
@@ -470,7 +490,54 @@ fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
         })
 }
 
+/// Whether `pattern` may be [`keyword_prefixed`]: it has keywords and its
+/// first bytes are no class, line start or named group (most patterns that
+/// cannot qualify say so there: no need to parse them).
+fn may_be_prefixed(pattern: &str, keywords: &[String]) -> bool {
+    if keywords.is_empty() {
+        return false;
+    }
+    let mut head = pattern;
+    loop {
+        let rest = [
+            "(?-u)", "(?i)", "(?m)", "(?s)", "(?x)", "(?im)", "(?-u:", "\\b",
+        ]
+        .iter()
+        .find_map(|f| head.strip_prefix(f));
+        match rest {
+            Some(r) => head = r,
+            None => break,
+        }
+    }
+    !(head.starts_with(['[', '.', '^', '$'])
+        || head.starts_with("(?:^")
+        || head.starts_with("(?P<")
+        || head.starts_with("(?m)"))
+}
+
 impl Rule {
+    /// The rule's regex and groups, compiled now if this is their first use.
+    pub(crate) fn compiled(&self) -> &Compiled {
+        self.compiled.get_or_init(|| {
+            // Only built-in rules compile late, and every one of them
+            // compiles (test `every_builtin_rule_compiles_as_built_lazily`).
+            compile_rule(&self.id, &self.pattern, &self.group, &self.alt_names)
+                .unwrap_or_else(|e| panic!("{e}"))
+        })
+    }
+
+    /// The rule's regex (see [`Rule::compiled`]).
+    pub(crate) fn regex(&self) -> &Regex {
+        &self.compiled().regex
+    }
+
+    /// Whether every match starts with one of the keywords (see the field).
+    pub(crate) fn prefixed(&self) -> bool {
+        *self
+            .prefixed
+            .get_or_init(|| keyword_prefixed(&self.pattern, &self.keywords))
+    }
+
     /// The anchored engine of a [`Rule::prefixed`] rule (`None` when it
     /// cannot be built; the caller then searches the window).
     pub(crate) fn anchored(&self) -> Option<&regex_automata::meta::Regex> {
@@ -586,5 +653,134 @@ impl IntoIterator for RuleSet {
     type IntoIter = std::vec::IntoIter<Rule>;
     fn into_iter(self) -> Self::IntoIter {
         self.rules.into_iter()
+    }
+}
+
+/// The labelled corpus of the integration tests (used by the tests below
+/// and by the redactor's).
+#[cfg(test)]
+#[path = "../tests/corpus/mod.rs"]
+pub(crate) mod corpus;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_rule_compiles_as_built_lazily() {
+        let lazy = crate::builtin::rules();
+        let eager = crate::builtin::rules_eager();
+        assert_eq!(lazy.len(), eager.len());
+        for (l, e) in lazy.iter().zip(&eager) {
+            // Nothing is compiled or parsed for the literal check at build.
+            assert!(l.compiled.get().is_none(), "{} compiled at build", l.id);
+            assert!(e.compiled.get().is_some(), "{} not compiled at build", e.id);
+            assert!(l.may_prefix || l.prefixed.get() == Some(&false), "{}", l.id);
+            let (lc, ec) = (l.compiled(), e.compiled());
+            assert_eq!(
+                (lc.group_index, &lc.alt, lc.name_group, l.prefixed()),
+                (ec.group_index, &ec.alt, ec.name_group, e.prefixed()),
+                "{}",
+                l.id
+            );
+            assert_eq!(l.regex().as_str(), e.regex().as_str());
+        }
+        // Some built-in rules run anchored at their keywords.
+        assert!(lazy.iter().filter(|r| r.prefixed()).count() >= 20);
+    }
+
+    #[test]
+    fn rules_and_redactors_stay_send_sync_and_cheap_to_clone() {
+        fn send_sync<T: Send + Sync + Clone>() {}
+        send_sync::<Rule>();
+        send_sync::<RuleSet>();
+        send_sync::<crate::Redactor>();
+        // A set's clone shares its rules' compiled regexes.
+        let set = RuleSet::builtin();
+        let copy = set.clone();
+        let _ = set.rules[0].regex();
+        assert!(copy.rules[0].compiled.get().is_some());
+        let a = crate::Redactor::builder()
+            .env_values(false)
+            .build()
+            .unwrap();
+        let text = "export GITHUB_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+        assert_eq!(a.clone().redact(text), a.redact(text));
+        assert!(a.redact(text).contains("[REDACTED:github-token]"));
+    }
+
+    #[test]
+    fn a_clone_shares_the_lazily_compiled_regex() {
+        let rules = crate::builtin::rules();
+        let a = rules[0].clone();
+        assert!(a.compiled.get().is_none());
+        let _ = rules[0].regex();
+        assert!(a.compiled.get().is_some(), "the clone compiled again");
+    }
+
+    #[test]
+    fn a_bad_user_pattern_fails_at_build_with_the_regex_message() {
+        for pattern in [
+            r"a(b",
+            r"[z-a]",
+            r"\p{NoSuchClass}",
+            r"(?P<n>x)(?P<n>y)",
+            r"\w{2000}{2000}",
+        ] {
+            let err = Rule::builder("bad-rule", pattern)
+                .keyword("a")
+                .build()
+                .expect_err(pattern);
+            let message = RegexBuilder::new(pattern)
+                .size_limit(32 * 1024 * 1024)
+                .build()
+                .expect_err(pattern)
+                .to_string();
+            assert_eq!(
+                err.to_string(),
+                format!("rule bad-rule: invalid pattern {pattern:?}: {message}")
+            );
+            assert!(matches!(err, Error::InvalidPattern { .. }), "{err:?}");
+        }
+        // A user rule's regex is compiled by `build`.
+        let rule = Rule::builder("ok-rule", r"ok_[a-z]{4}")
+            .keyword("ok_")
+            .build()
+            .unwrap();
+        assert!(rule.compiled.get().is_some());
+    }
+
+    use super::corpus;
+
+    /// Lazily compiled built-in rules give exactly the output of rules
+    /// compiled at build, record by record and on the whole corpus at once.
+    #[test]
+    fn lazy_rules_redact_the_corpus_as_eager_ones() {
+        let lazy = crate::Redactor::builder()
+            .env_values(false)
+            .build()
+            .unwrap();
+        let eager = crate::Redactor::builder()
+            .env_values(false)
+            .builtin_rules(false)
+            .rules(RuleSet {
+                rules: crate::builtin::rules_eager(),
+            })
+            .build()
+            .unwrap();
+        let mut records = corpus::secret_records(0x5EC2E7, 3);
+        records.extend(corpus::clean_records(0xC1EA7, 600));
+        records.extend(corpus::hard_clean_records());
+        let mut all = String::new();
+        let mut masked = 0;
+        for rec in &records {
+            let (l, e) = (lazy.redact(&rec.text), eager.redact(&rec.text));
+            assert_eq!(l, e, "{}/{}", rec.family, rec.context);
+            masked += usize::from(l != rec.text);
+            all.push_str(&rec.text);
+            all.push('\n');
+        }
+        assert!(masked > records.len() / 3, "only {masked} records masked");
+        assert_eq!(lazy.redact(&all), eager.redact(&all));
     }
 }
