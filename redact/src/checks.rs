@@ -1206,6 +1206,21 @@ fn placeholder_words_ac() -> &'static aho_corasick::AhoCorasick {
 }
 
 /// Case-sensitive in lower, UPPER and Capitalized form.
+/// Whether `v` holds one of [`PLACEHOLDER_PARTS`]. A part that opens with a
+/// letter (`env.`, `getenv`, `secrets.`, `vault:`) counts only where a word
+/// of the value starts (`process.env.X`, `${{ secrets.X }}`, `$env:X`), so
+/// that a random token that happens to spell `…yenv.` is not taken for one;
+/// `xxxxx` counts anywhere.
+fn placeholder_part(v: &[u8]) -> bool {
+    placeholder_ac().find_overlapping_iter(v).any(|m| {
+        let part = PLACEHOLDER_PARTS[m.pattern().as_usize() / 2].as_bytes();
+        !part[0].is_ascii_alphabetic()
+            || part == b"xxxxx"
+            || m.start() == 0
+            || !v[m.start() - 1].is_ascii_alphanumeric()
+    })
+}
+
 fn placeholder_ac() -> &'static aho_corasick::AhoCorasick {
     static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
     AC.get_or_init(|| {
@@ -1491,7 +1506,7 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     {
         return true;
     }
-    if placeholder_ac().is_match(v) || has_word(placeholder_words_ac(), v) {
+    if placeholder_part(v) || has_word(placeholder_words_ac(), v) {
         return true;
     }
     // `your-api-key`, `my-secret`, `some_token`: a possessive and a secret
@@ -1651,6 +1666,81 @@ fn identifier_like(s: &[u8]) -> bool {
     upper * 3 <= letters || upper == letters
 }
 
+/// Whether a long identifier is made of words (`passwordHasherFactory`,
+/// `oauth2AccessToken`, `NEXT_PUBLIC_API_KEY`, `sslKeyPEM`) rather than
+/// random letters that happen to have few capitals
+/// (`fYmrurKapvs6nDwOkxmtOmtfLFw80J`): its pieces between `_`, `$`, digits and
+/// case humps are words with a vowel and no run of four consonants, with at
+/// most one short vowel-less abbreviation (`ssl`, `Http`), one single letter
+/// (`xAxis`), two acronyms inside camel case (`HTTPServer`) and one digit
+/// run between letters (`oauth2Token`).
+fn reads_as_words(s: &[u8]) -> bool {
+    let (mut abbrevs, mut singles, mut acronyms, mut inner_digits) = (0, 0, 0, 0);
+    let vowel = |b: u8| {
+        matches!(
+            b.to_ascii_lowercase(),
+            b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+        )
+    };
+    let word = |h: &[u8]| {
+        let mut run = 0;
+        h.iter().any(|&b| vowel(b))
+            && h.iter().all(|&b| {
+                run = if vowel(b) { 0 } else { run + 1 };
+                run < 4
+            })
+    };
+    for piece in s
+        .split(|&b| b == b'_' || b == b'$')
+        .filter(|p| !p.is_empty())
+    {
+        let mixed = piece.iter().any(u8::is_ascii_lowercase);
+        let mut i = 0;
+        while i < piece.len() {
+            if piece[i].is_ascii_digit() {
+                while i < piece.len() && piece[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if i < piece.len() {
+                    inner_digits += 1;
+                }
+                continue;
+            }
+            // One hump: capitals then lower-case letters; a run of capitals
+            // followed by a lower-case letter leaves its last capital to the next hump.
+            let start = i;
+            while i < piece.len() && piece[i].is_ascii_uppercase() {
+                i += 1;
+            }
+            if i - start > 1 && piece.get(i).is_some_and(u8::is_ascii_lowercase) {
+                i -= 1;
+            }
+            if i == start || !piece[start..i].iter().all(u8::is_ascii_uppercase) || i - start == 1 {
+                while i < piece.len() && piece[i].is_ascii_lowercase() {
+                    i += 1;
+                }
+            }
+            let h = &piece[start..i];
+            if h.len() == 1 {
+                singles += 1;
+            } else if h.iter().all(u8::is_ascii_uppercase) && (mixed || !word(h)) {
+                if h.len() > 5 {
+                    return false;
+                }
+                acronyms += 1;
+            } else if !h.iter().any(|&b| vowel(b)) {
+                if h.len() > 4 {
+                    return false;
+                }
+                abbrevs += 1;
+            } else if !word(h) {
+                return false;
+            }
+        }
+    }
+    abbrevs <= 1 && singles <= 1 && acronyms <= 2 && inner_digits <= 1
+}
+
 /// Code rather than a literal: `getpass()`, `config.api_key`, `a||b`, `secret_value`.
 pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     let v = trim(v);
@@ -1712,6 +1802,7 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
                 && s.iter()
                     .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
                 && identifier_like(s)
+                && (s.len() < 16 || reads_as_words(s))
         })
         && (!v.iter().any(u8::is_ascii_digit) || segs.skip(1).any(|s| field_like(&s)))
     {
@@ -2974,6 +3065,21 @@ pub(crate) fn value_ok(tier: Tier, v: &[u8], quoted: bool) -> bool {
     !short_word(trim(v)) && value_checks(tier, v, quoted)
 }
 
+/// A command-line flag (`--username`, `--password-file=x`): `--` and a
+/// lower-case name up to `=` — not a base64url token that happens to open
+/// with `--` (`--kq8gfGrhXB92-1KA7…`).
+fn command_flag(v: &[u8]) -> bool {
+    let Some(rest) = v.strip_prefix(b"--") else {
+        return false;
+    };
+    let name = rest.split(|&b| b == b'=').next().unwrap_or_default();
+    !name.is_empty()
+        && name[0].is_ascii_lowercase()
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
 /// [`value_ok`] without its [`short_word`] shortcut.
 fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     let v = trim(v);
@@ -2985,7 +3091,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     // is no value either.
     // The segments serve the token tier below too.
     let segs = word_segments(v);
-    if secret_words_in(segs.as_deref()) || v.starts_with(b"--") || rust_path(v) {
+    if secret_words_in(segs.as_deref()) || command_flag(v) || rust_path(v) {
         return false;
     }
     if !quoted && looks_like_code(v) {
@@ -3789,7 +3895,7 @@ mod reference {
         {
             return true;
         }
-        if placeholder_ac().is_match(v) || has_word(placeholder_words_ac(), v) {
+        if placeholder_part(v) || has_word(placeholder_words_ac(), v) {
             return true;
         }
         let l = lower(v);
@@ -3916,6 +4022,7 @@ mod reference {
                     && s.iter()
                         .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
                     && identifier_like(s)
+                    && (s.len() < 16 || reads_as_words(s))
             })
             && (!v.iter().any(u8::is_ascii_digit) || segs[1..].iter().any(field_like))
         {
@@ -4041,7 +4148,7 @@ mod reference {
         // Not for known values: an environment value is masked as it is.
         // A flag (`--username=`) or a Rust path (`$serde_json::private::Number`)
         // is no value either.
-        if old_secret_word_phrase(v) || v.starts_with(b"--") || old_rust_path(v) {
+        if old_secret_word_phrase(v) || command_flag(v) || old_rust_path(v) {
             return false;
         }
         if !quoted && old_looks_like_code(v) {
@@ -4167,6 +4274,46 @@ mod reference {
             }
             prop_assert_eq!(entropy(&v).to_bits(), old_entropy(&v).to_bits());
         }
+    }
+
+    #[test]
+    fn long_identifiers_read_as_words_random_letters_do_not() {
+        for id in [
+            "passwordHasherFactory",
+            "oauth2AccessToken",
+            "sslKeyPEMFileName",
+            "maxConcurrentStreamsPerConnection",
+            "HTTPServerConfigOptions",
+            "getApiKeyFromEnvironment",
+            "NEXT_PUBLIC_API_KEY",
+            "xAxisLabelFormatter",
+            "defaultCredentialsProvider",
+            "awsSecretAccessKey",
+            "s3BucketNameForLogs",
+            "jwtSigningKeySecret",
+            "XMLHttpRequestUpload",
+            "refreshTokenExpiresIn",
+            "googleApplicationCredentials",
+            "SECRET_ACCESS_KEY_ID",
+            "dockerhubPassword",
+            "kmsKeyArnForEncryption",
+        ] {
+            assert!(reads_as_words(id.as_bytes()), "{id}");
+        }
+        for v in [
+            "fYmrurKapvs6nDwOkxmtOmtfLFw80J",
+            "lRpZpcelSmnFfQwXtrbVk",
+            "kxqvbnmTrwplzHgfdsa",
+            "a1b2c3d4e5f6g7h8i9",
+        ] {
+            assert!(!reads_as_words(v.as_bytes()), "{v}");
+        }
+        assert!(looks_like_code(b"self.passwordHasherFactory"));
+        assert!(looks_like_code(b"process.env.NEXT_PUBLIC_API_KEY"));
+        assert!(looks_like_code(b"ctx.refreshTokenProviderFactory"));
+        assert!(!looks_like_code(
+            b"fYmrurKapvs6nDwOkxmtOmtfLFw80J.lRpZpcelSmnFf"
+        ));
     }
 
     #[test]

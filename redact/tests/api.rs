@@ -1920,3 +1920,52 @@ fn letter_only_mixed_case_passwords_are_masked() {
         ],
     );
 }
+
+/// Seed of `prop_embedded_secret_never_survives` (seed 1978568279124117983,
+/// family 28): a bearer token with a dot whose halves have few capitals was
+/// taken for a dotted code path (`config.apiKey`) and left readable.
+#[test]
+fn seed_dotted_bearer_token_is_not_a_code_path() {
+    let r = redactor();
+    assert_eq!(
+        r.redact("Authorization: Bearer fYmrurKapvs6nDwOkxmtOmtfLFw80J.lRpZpcelSmnFf"),
+        "Authorization: Bearer [REDACTED:bearer-token]"
+    );
+}
+
+/// The class of that seed: 20 000 dotted opaque tokens (the corpus's
+/// bearer-token family, fixed seed) in a header, an assignment and JSON are
+/// all masked, while dotted code paths built from words stay.
+#[test]
+fn dotted_random_tokens_are_masked_and_dotted_code_paths_kept() {
+    let r = redactor();
+    let fams = corpus::families();
+    let f = fams.iter().find(|f| f.name == "bearer-token").unwrap();
+    let mut rng = corpus::Rng::new(0x05ee_dd07);
+    let mut missed = Vec::new();
+    for _ in 0..20_000 {
+        let v = (f.gen)(&mut rng).value;
+        for text in [
+            format!("Authorization: Bearer {v}\n"),
+            format!("access_token={v}\n"),
+            format!("{{\"access_token\": \"{v}\"}}\n"),
+        ] {
+            if r.redact(&text).contains(v.as_str()) {
+                missed.push(text);
+            }
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{} left readable: {:?}",
+        missed.len(),
+        &missed[..missed.len().min(5)]
+    );
+    for code in [
+        "token = self.passwordHasherFactory\n",
+        "api_key = process.env.NEXT_PUBLIC_API_KEY\n",
+        "access_token = ctx.refreshTokenProviderFactory\n",
+    ] {
+        assert_eq!(r.redact(code), code);
+    }
+}
