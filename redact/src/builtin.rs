@@ -461,11 +461,14 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["heroku"],
         )),
         r("mailgun-api-key", r"\bpubkey-[0-9a-f]{32}\b", &["pubkey-"]),
+        // The regex scans the whole line after `vault`: lines that name vault
+        // (`vault.sync`, `vault_addr`) without such a token are ruled out first.
         secret(r(
             "vault-token",
             r"(?i)\b(?:vault|x-vault-token)[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>[sb]\.[A-Za-z0-9]{24})\b",
             &["vault"],
-        )),
+        ))
+        .needs(Needs::DotRun(b"sb", 24)),
         r("clojars-token", r"\bCLOJARS_[a-z0-9]{60}\b", &["clojars_"]),
         r("duffel-token", r"\bduffel_(?:test|live)_[A-Za-z0-9_\-=]{43}", &["duffel_"]),
         r("easypost-token", r"\bEZ[AT]K[A-Za-z0-9]{54}\b", &["ezak", "eztk"]),

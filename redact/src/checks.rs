@@ -112,6 +112,10 @@ pub(crate) enum Needs {
     /// A line of the window starts, after spaces and tabs, with this word
     /// (ASCII case-insensitive; the pattern is `(?m)^[\t ]*word…`).
     LineStart(&'static [u8]),
+    /// A `.` right after one of these bytes (ASCII case-insensitive, given in
+    /// lower case) and before at least this many ASCII letters or digits: the
+    /// legacy Vault tokens `s.` / `b.` + 24.
+    DotRun(&'static [u8], usize),
 }
 
 /// Whether the window `win` meets `n`.
@@ -134,6 +138,12 @@ pub(crate) fn needs_ok(n: Needs, win: &[u8]) -> bool {
             };
             starts_with_word(0) || memchr::memchr_iter(b'\n', win).any(|i| starts_with_word(i + 1))
         }
+        Needs::DotRun(heads, run) => memchr::memchr_iter(b'.', win).any(|i| {
+            i > 0
+                && heads.contains(&win[i - 1].to_ascii_lowercase())
+                && win.len() - i > run
+                && win[i + 1..=i + run].iter().all(u8::is_ascii_alphanumeric)
+        }),
     }
 }
 
@@ -3610,6 +3620,12 @@ mod tests {
         assert!(needs_ok(Needs::Byte(b"=:"), b"a: b"));
         assert!(needs_ok(Needs::Byte(b"=:"), b"a = b"));
         assert!(!needs_ok(Needs::Byte(b"=:"), b"a b"));
+        let d = Needs::DotRun(b"sb", 24);
+        assert!(needs_ok(d, b"vault token S.abcdefghijklmnopqrstuvwx"));
+        assert!(needs_ok(d, b"x b.ABCDEFGHIJKLMNOPQRSTUVWX"));
+        assert!(!needs_ok(d, b"vault.sync s.abcdefghijklmnopqrstuvw"));
+        assert!(!needs_ok(d, b"vault.sync x.abcdefghijklmnopqrstuvwxyz"));
+        assert!(!needs_ok(d, b"s."));
         let w = Needs::LineStart(b"password");
         assert!(needs_ok(w, b"PassWord x"));
         assert!(needs_ok(w, b"a\n \t password x"));
