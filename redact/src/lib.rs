@@ -78,10 +78,13 @@
 //! # How it works (and why it is fast)
 //!
 //! 1. **Keyword prefilter.** All rule keywords and the anchors of the known
-//!    values are compiled into one Aho-Corasick DFA (ASCII case-insensitive,
-//!    overlapping matches), flattened into a compact table and walked over
-//!    four segments of the text in lock step. Secret-free text costs about one
-//!    table walk (≈1–2 GB/s on one core); nothing else runs where no keyword is.
+//!    values are built into one Aho-Corasick DFA (ASCII case-insensitive,
+//!    overlapping matches) directly as a compact table (a trie on byte
+//!    classes with breadth-first failure links, ~0.5 ms for the built-in set;
+//!    very large sets of known values fall back to `aho-corasick`'s own
+//!    automata) and walked over four segments of the text in lock step.
+//!    Secret-free text costs about one table walk (≈1–2 GB/s on one core);
+//!    nothing else runs where no keyword is.
 //! 2. **Guards.** Most keyword hits in logs and JSON are not assignments of
 //!    a secret (`token refreshed`, `"max_tokens":4096`, `key_id=…`). Built-in
 //!    rules carry a cheap guard checked at the hit before any regex runs. The
