@@ -230,6 +230,14 @@ struct Scratch {
     blocked: Vec<(usize, usize)>,
 }
 
+/// The keyword starts of prefixed rules, `(rule, hit start)` in order; those
+/// before `from` belong to windows already run.
+#[derive(Default)]
+struct Anchors {
+    list: Vec<(u32, usize)>,
+    from: usize,
+}
+
 /// A resolved mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Span {
@@ -1325,7 +1333,7 @@ impl Redactor {
         let mut next_memo: Option<(usize, usize)> = None;
         let mut follow_memo: Vec<(usize, (usize, usize))> = Vec::new();
         // Where the keywords of prefixed rules start: (rule, hit start), in order.
-        let mut anchors: Vec<(u32, usize)> = Vec::new();
+        let mut anchors = Anchors::default();
         let mut memo = checks::NameMemo::default();
         let mut lines = LineFinder::default();
         // The context of the last hit the dismissal looked at.
@@ -1362,7 +1370,7 @@ impl Redactor {
                 continue;
             }
             if !t.anchors.is_empty() {
-                anchors.extend(t.anchors.iter().map(|&r| (r, h.start)));
+                anchors.list.extend(t.anchors.iter().map(|&r| (r, h.start)));
             }
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
             let lw = match prev_lw {
@@ -1762,7 +1770,7 @@ impl Redactor {
 
     /// Runs the rules set in `bits` on the window `[ws, we)`; `anchors` holds
     /// the keyword starts of prefixed rules from the window on (those before
-    /// `we` are used and removed).
+    /// `we` are used and passed).
     #[allow(clippy::too_many_arguments)]
     fn run_window(
         &self,
@@ -1770,11 +1778,12 @@ impl Redactor {
         ws: usize,
         we: usize,
         bits: &mut [u64],
-        anchors: &mut Vec<(u32, usize)>,
+        anchors: &mut Anchors,
         markers: &[(usize, usize)],
         sink: &mut Sink,
     ) {
-        let upto = anchors.partition_point(|&(_, st)| st < we);
+        let from = anchors.from;
+        let upto = from + anchors.list[from..].partition_point(|&(_, st)| st < we);
         let mut starts = std::mem::take(&mut sink.starts);
         for (wi, word) in bits.iter_mut().enumerate() {
             let mut w = std::mem::take(word);
@@ -1788,7 +1797,7 @@ impl Redactor {
                     Some(re) => {
                         starts.clear();
                         starts.extend(
-                            anchors[..upto]
+                            anchors.list[from..upto]
                                 .iter()
                                 .filter(|&&(ar, st)| ar == r && st >= ws)
                                 .map(|&(_, st)| st),
@@ -1800,7 +1809,9 @@ impl Redactor {
                 }
             }
         }
-        anchors.drain(..upto);
+        // Passed, not drained: removing the front of a long list per window
+        // moved the rest each time (memmove was ~2 % on keyword-dense JSON).
+        anchors.from = upto;
         sink.starts = starts;
     }
 
