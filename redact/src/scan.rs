@@ -280,23 +280,11 @@ impl Scanner {
             // Larger sets (hundreds of known values): `aho-corasick`'s DFA has
             // no table limit; beyond its own limits the contiguous NFA is
             // slower but has none.
-            None => match dfa::DFA::builder()
-                .ascii_case_insensitive(true)
-                .match_kind(MatchKind::Standard)
-                .prefilter(false)
-                .build(patterns)
-            {
+            None => match ac_dfa(patterns) {
                 Ok(d) => Engine::Dfa(d),
-                Err(_) => Engine::Nfa(
-                    nfa::contiguous::NFA::builder()
-                        .ascii_case_insensitive(true)
-                        .match_kind(MatchKind::Standard)
-                        .prefilter(false)
-                        .build(patterns)
-                        .map_err(|e| Error::Automaton {
-                            message: e.to_string(),
-                        })?,
-                ),
+                Err(_) => Engine::Nfa(ac_nfa(patterns).map_err(|e| Error::Automaton {
+                    message: e.to_string(),
+                })?),
             },
         };
         Ok(Scanner {
@@ -318,6 +306,24 @@ impl Scanner {
             Some(Engine::Nfa(n)) => scan_with(&Ac(n), self.max_len, hay, out, segments),
         }
     }
+}
+
+/// `aho-corasick`'s DFA of the keywords (ASCII case-insensitive, overlapping).
+fn ac_dfa(patterns: &[Vec<u8>]) -> Result<dfa::DFA, aho_corasick::BuildError> {
+    dfa::DFA::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .prefilter(false)
+        .build(patterns)
+}
+
+/// `aho-corasick`'s contiguous NFA of the keywords: slower, but no size limit.
+fn ac_nfa(patterns: &[Vec<u8>]) -> Result<nfa::contiguous::NFA, aho_corasick::BuildError> {
+    nfa::contiguous::NFA::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .prefilter(false)
+        .build(patterns)
 }
 
 #[inline(always)]
@@ -436,28 +442,16 @@ fn scan_with<W: Walk>(
 impl Scanner {
     /// The same keywords through `aho-corasick`'s NFA (the large-set path).
     fn with_nfa(patterns: &[Vec<u8>]) -> Scanner {
-        let nfa = nfa::contiguous::NFA::builder()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .prefilter(false)
-            .build(patterns)
-            .unwrap();
         Scanner {
-            engine: Some(Engine::Nfa(nfa)),
+            engine: Some(Engine::Nfa(ac_nfa(patterns).unwrap())),
             max_len: patterns.iter().map(Vec::len).max().unwrap_or(0),
         }
     }
 
     /// The same keywords through `aho-corasick`'s DFA (the larger-set path).
     fn with_dfa(patterns: &[Vec<u8>]) -> Scanner {
-        let dfa = dfa::DFA::builder()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .prefilter(false)
-            .build(patterns)
-            .unwrap();
         Scanner {
-            engine: Some(Engine::Dfa(dfa)),
+            engine: Some(Engine::Dfa(ac_dfa(patterns).unwrap())),
             max_len: patterns.iter().map(Vec::len).max().unwrap_or(0),
         }
     }
