@@ -47,6 +47,17 @@ def children_of(parent):
     return [pid for pid, ppid in parents().items() if ppid == str(parent)]
 
 
+def start_proxy(toolexec, server, env):
+    """`toolexec proxy --http` on a free port in front of the wrapped server."""
+    return subprocess.Popen(
+        [toolexec, "proxy", "--http", "127.0.0.1:0", "--", *wrapper(server)],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+
+
 def initialize_raw(url, token):
     request = urllib.request.Request(
         url,
@@ -127,13 +138,7 @@ async def over_http(toolexec, server):
 
     token = "proxy-client-" + str(time.time_ns())
     env = dict(os.environ, TOOLEXEC_MCP_TOKEN=token)
-    proxy = subprocess.Popen(
-        [toolexec, "proxy", "--http", "127.0.0.1:0", "--", *wrapper(server)],
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        text=True,
-    )
+    proxy = start_proxy(toolexec, server, env)
     markers = []
     left_open = []
     try:
@@ -232,13 +237,7 @@ async def over_http(toolexec, server):
         check("nothing left after shutdown", not processes_with(digits), str(processes_with(digits)))
 
     # SIGKILL of the proxy with a session open: its child's tree dies too.
-    proxy = subprocess.Popen(
-        [toolexec, "proxy", "--http", "127.0.0.1:0", "--", *wrapper(server)],
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        text=True,
-    )
+    proxy = start_proxy(toolexec, server, env)
     try:
         url = proxy.stderr.readline().strip().split("serving MCP on ", 1)[1]
         body = initialize_raw(url, token)
