@@ -2941,11 +2941,13 @@ fn row_redact_stream(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
         );
     }
     // What a user sees: the real CLI, a fresh process per run (start-up
-    // included), stdin from a file, stdout to /dev/null.
+    // included), stdin from a file, stdout to /dev/null, on its default
+    // thread count (the CPUs it may use, at most 4).
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     match toolexec_cli() {
         Ok(cli) => {
             let dir = temp_dir("redact-cli")?;
-            for (label, text, goal) in inputs.iter().take(2) {
+            for (label, text, goal) in &inputs {
                 let path = dir.path().join("input.txt");
                 std::fs::write(&path, text).map_err(|e| format!("cannot write the input: {e}"))?;
                 progress(&format!(
@@ -2977,7 +2979,7 @@ fn row_redact_stream(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
                 let o = mbps(text.len(), median(times));
                 out.row(
                     &format!(
-                        "`toolexec redact < file > /dev/null`, {} {label}",
+                        "`toolexec redact < file > /dev/null` ({threads} threads), {} {label}",
                         fmt_mb(text.len() as f64)
                     ),
                     &fmt_mbps(o),

@@ -64,6 +64,10 @@ struct RedactArgs {
     /// variables.
     #[arg(long)]
     no_env: bool,
+    /// Rounds of input judged at the same time (default: the CPUs this
+    /// process may use, at most 4). The output is the same for every count.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: Option<u16>,
 }
 
 /// A failure of the command itself: unusable arguments or input (exit 2)
@@ -160,7 +164,12 @@ fn install_panic_hook() {
 
 fn redact(args: RedactArgs) -> Result<(), CliError> {
     use std::os::fd::AsFd;
-    let redactor = toolexec_mcp::build_redactor(args.rules.as_deref(), !args.no_env)?;
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
+        usize::from,
+    );
+    let redactor =
+        toolexec_mcp::build_redactor(args.rules.as_deref(), !args.no_env)?.with_threads(threads);
     let failed = |e: io::Error| CliError::Runtime(format!("redact: {e}"));
     // The stream reads and writes whole rounds (~1 MiB): plain files on
     // duplicates of fds 0 and 1 skip stdin's 8 KiB buffer and stdout's line

@@ -106,14 +106,32 @@ fn the_command_streams_what_the_library_gives_in_one_shot() {
         .unwrap();
     let expected = redactor.redact(&text).into_owned();
     assert!(expected.matches("[REDACTED:").count() >= 4_000);
-    let out = redact(&["--no-env"], text.as_bytes());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.stdout == expected.as_bytes(),
-        "the command's output differs"
-    );
+    // The default thread count, and one to three threads given.
+    for threads in [None, Some("1"), Some("2"), Some("3")] {
+        let mut args = vec!["--no-env"];
+        if let Some(n) = threads {
+            args.extend(["--threads", n]);
+        }
+        let out = redact(&args, text.as_bytes());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stdout == expected.as_bytes(),
+            "the command's output differs with {threads:?} threads"
+        );
+    }
+}
+
+#[test]
+fn a_thread_count_out_of_range_is_refused() {
+    for bad in ["0", "65", "two"] {
+        let out = redact(&["--threads", bad], b"password=hunter2\n");
+        assert_eq!(out.status.code(), Some(2), "--threads {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--threads"), "--threads {bad}: {err}");
+        assert!(out.stdout.is_empty(), "--threads {bad}");
+    }
 }

@@ -761,7 +761,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .secret_group("s3")
         .window_bytes(8 * 1024)
-        .guard(Guard::Context),
+        .guard(Guard::Tag),
         // Go: `var tok string = "v"`, `const apiKey string = `v``.
         rb(
             "generic-secret",

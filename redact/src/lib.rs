@@ -297,6 +297,19 @@
 //!   about one round plus two windows in memory (a few MiB). The stream reads
 //!   each byte once and looks at the bytes past a safe cut again in the next
 //!   round only.
+//! * **Several threads, same output.** With [`RedactorBuilder::threads`] (or
+//!   [`Redactor::with_threads`]) above 1, a long text is judged in batches
+//!   of that many rounds at once: each round after a batch's first starts
+//!   where the round before it is *predicted* to cut — the cut found on the
+//!   text near that round's end only (its last 16 KiB plus the widest
+//!   window before them), which is where a safe cut nearly always lies.
+//!   When the round before it is done, a round whose start was mispredicted
+//!   is dropped and judged again from the real cut, so every thread count
+//!   gives the rounds one thread makes. Text whose cuts cannot be predicted
+//!   (keyword-dense stretches without a safe cut) goes back to one round at
+//!   a time for a few batches. The default is 1 thread: a library does not
+//!   start threads unasked; `toolexec redact` uses the CPUs it may use, at
+//!   most 4. Memory grows by about one round per thread.
 //! * **Secret-preserving edits**: [`Redactor::redact_bytes_masked`] returns
 //!   every masked span ([`Masked`]: its place in the input, the place of its
 //!   marker in the output, the rule id and the original bytes), so that a

@@ -26,6 +26,10 @@ const MARKER_OPEN: &[u8] = b"[REDACTED:";
 
 /// Default size of a canonical round ([`RedactorBuilder::block_size`]).
 const DEFAULT_BLOCK: usize = 1 << 20;
+/// How far below a round's highest cut [`Redactor::predict_cut`] looks.
+const PREDICT_RANGE: usize = 16 << 10;
+/// The most threads [`RedactorBuilder::threads`] accepts.
+const MAX_THREADS: usize = 64;
 /// Smallest round: each round looks at up to twice the widest rule window
 /// besides its block, so much smaller rounds would only repeat work.
 const MIN_BLOCK: usize = 1024;
@@ -89,12 +93,17 @@ struct Inner {
     embedder_count: usize,
     /// Canonical round size (see `Redactor::round`).
     block: usize,
+    /// How far past a hit the windows other than `Window::Following` reach
+    /// (`context` without the widest following window).
+    near: usize,
     /// How far any window reaches: the look-ahead and look-back of a round.
     context: usize,
     /// Prefixed rules run anchored at their keyword hits.
     anchored: bool,
     /// Hits whose rules cannot run are dismissed first (see `Redactor::dismissed`).
     quick: bool,
+    /// See `RedactorBuilder::mispredict`.
+    mispredict: bool,
     /// Per rule: what a match needs at its start (anchored rules, built on first use).
     start_needs: Vec<OnceLock<Option<StartNeeds>>>,
 }
@@ -105,6 +114,8 @@ struct Inner {
 #[derive(Clone)]
 pub struct Redactor {
     inner: Arc<Inner>,
+    /// Rounds judged at the same time (see [`RedactorBuilder::threads`]).
+    threads: usize,
 }
 
 impl fmt::Debug for Redactor {
@@ -114,6 +125,7 @@ impl fmt::Debug for Redactor {
             .field("env_values", &self.inner.env_count)
             .field("known_values", &self.inner.embedder_count)
             .field("searched_forms", &self.inner.variants.len())
+            .field("threads", &self.threads)
             .finish()
     }
 }
@@ -238,6 +250,42 @@ struct Anchors {
     from: usize,
 }
 
+/// How many rounds the next batch judges at once: all threads, but after a
+/// batch whose predictions failed (text whose cuts cannot be predicted: a
+/// long keyword-dense stretch) one round at a time for a few batches, so
+/// that such text does not pay for guesses that keep failing.
+struct Pace {
+    threads: usize,
+    /// Batches left that judge one round.
+    calm: usize,
+}
+
+impl Pace {
+    /// Batches of one round after a failed prediction.
+    const CALM: usize = 4;
+
+    fn new(threads: usize) -> Pace {
+        Pace { threads, calm: 0 }
+    }
+
+    fn width(&self) -> usize {
+        if self.calm > 0 {
+            1
+        } else {
+            self.threads
+        }
+    }
+
+    /// A batch was judged; `failed`: a prediction in it did not hold.
+    fn judged(&mut self, failed: bool) {
+        self.calm = if failed {
+            Pace::CALM
+        } else {
+            self.calm.saturating_sub(1)
+        };
+    }
+}
+
 /// A resolved mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Span {
@@ -259,12 +307,16 @@ enum EnvSource {
 #[derive(Clone, Debug)]
 pub struct RedactorBuilder {
     block: usize,
+    threads: usize,
     /// Prefixed rules run anchored at their keyword hits (off only in tests
     /// that compare both ways).
     anchored: bool,
     /// Hits are dismissed before their guard groups (off only in tests that
     /// compare both ways).
     quick: bool,
+    /// Every predicted cut is off by one byte (on only in tests of the
+    /// check that drops rounds judged from a wrong prediction).
+    mispredict: bool,
     builtin: bool,
     rules: Vec<Rule>,
     known: Vec<String>,
@@ -289,6 +341,20 @@ impl RedactorBuilder {
         self
     }
 
+    /// How many threads one long text may use (default 1, at most 64): a
+    /// stream or one-shot text longer than one round ([`Self::block_size`])
+    /// judges up to this many rounds at the same time. Each round after the
+    /// first of a batch starts where the round before it is predicted to cut
+    /// (the cut is found on the text near the predicted round's end); a
+    /// prediction that the finished round does not confirm is thrown away and
+    /// that round judged again, so the output is the same for every count.
+    /// Threads are started per batch of rounds and only for text longer than
+    /// one round; short texts never start one.
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = n.clamp(1, MAX_THREADS);
+        self
+    }
+
     /// Every rule searches its windows, none runs anchored at its keywords.
     #[cfg(test)]
     fn unanchored(mut self) -> Self {
@@ -300,6 +366,13 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn full_path(mut self) -> Self {
         self.quick = false;
+        self
+    }
+
+    /// Every predicted cut is one byte off the real one.
+    #[cfg(test)]
+    fn mispredict(mut self) -> Self {
+        self.mispredict = true;
         self
     }
 
@@ -504,11 +577,14 @@ impl RedactorBuilder {
                 env_count: env_values.len(),
                 embedder_count: known_values.len(),
                 block: self.block,
+                near: context - widest,
                 context,
                 anchored: self.anchored,
                 quick: self.quick,
+                mispredict: self.mispredict,
                 start_needs: (0..rules_len).map(|_| OnceLock::new()).collect(),
             }),
+            threads: self.threads,
         })
     }
 }
@@ -897,12 +973,23 @@ impl Redactor {
     pub fn builder() -> RedactorBuilder {
         RedactorBuilder {
             block: DEFAULT_BLOCK,
+            threads: 1,
             anchored: true,
             quick: true,
+            mispredict: false,
             builtin: true,
             rules: Vec::new(),
             known: Vec::new(),
             env: EnvSource::Process,
+        }
+    }
+
+    /// This redactor on `n` threads (see [`RedactorBuilder::threads`]): the
+    /// same rules and values, shared.
+    pub fn with_threads(&self, n: usize) -> Redactor {
+        Redactor {
+            inner: Arc::clone(&self.inner),
+            threads: n.clamp(1, MAX_THREADS),
         }
     }
 
@@ -1031,27 +1118,27 @@ impl Redactor {
         options: StreamOptions,
     ) -> io::Result<RedactStats> {
         let inner = &*self.inner;
-        let limit = inner.block + inner.context;
-        let read_size = options.chunk_size.clamp(4096, limit + 1);
+        // What a batch of rounds may read past its first round's `p`.
+        let reach = (self.threads - 1) * inner.block + inner.block + inner.context;
+        let read_size = options.chunk_size.clamp(4096, reach + 1);
         let mut stats = RedactStats::default();
-        // `buf[..len]` holds the input from the round's start `q`; the round
-        // emits from `p` (relative to `q`), skipping output already written
-        // up to `skip`. A round reads at most to `p + limit + 1` and `p` is at
-        // most one context, so `buf` never grows: it is zeroed once (by the
-        // allocator, for fresh pages) and never again.
-        let mut buf: Vec<u8> = vec![0; limit + inner.context + 1];
+        // `buf[..len]` holds the input from the batch's first round start; that
+        // round emits from `p`, skipping output already written up to `skip`.
+        // A batch reads at most to `p + reach + 1` and `p` is at most one
+        // context, so `buf` never grows: it is zeroed once (by the allocator,
+        // for fresh pages) and never again.
+        let mut buf: Vec<u8> = vec![0; reach + inner.context + 1];
         let mut len = 0usize;
         let mut out: Vec<u8> = Vec::new();
-        let mut scratch = Scratch::default();
+        let mut scratch: Vec<Scratch> = (0..self.threads).map(|_| Scratch::default()).collect();
+        let mut pace = Pace::new(self.threads);
         let (mut p, mut skip) = (0usize, 0usize);
         let mut eof = false;
         loop {
-            // One byte past the round's end tells whether this round is the last.
-            while !eof && len <= p + limit {
-                let want = read_size.min(p + limit + 1 - len).max(1);
-                if buf.len() < len + want {
-                    buf.resize(len + want, 0);
-                }
+            // One byte past the batch's end tells whether its last round is the
+            // text's last.
+            while !eof && len <= p + reach {
+                let want = read_size.min(p + reach + 1 - len).max(1);
                 match reader.read(&mut buf[len..len + want]) {
                     Ok(0) => eof = true,
                     Ok(n) => {
@@ -1062,14 +1149,16 @@ impl Redactor {
                     Err(e) => return Err(e),
                 }
             }
-            let last = len <= p + limit;
-            let end = len.min(p + limit);
-            let r = self.round(&buf[..end], p, skip, last, &mut scratch);
-            self.write_range(&mut writer, &buf[..end], &r, &mut out, &mut stats)?;
-            if last {
-                break;
+            let view = &buf[..len];
+            let mut next = None;
+            for (q, r) in self.batch(view, (p, skip), eof, &mut scratch, &mut pace) {
+                let end = (q + r.hay_len).min(len);
+                self.write_range(&mut writer, &view[q..end], &r, &mut out, &mut stats)?;
+                next = (!r.last).then(|| r.next(q));
             }
-            let (nq, np, nskip) = r.next(0);
+            let Some((nq, np, nskip)) = next else {
+                break;
+            };
             buf.copy_within(nq..len, 0);
             len -= nq;
             (p, skip) = (np, nskip - nq);
@@ -1197,13 +1286,163 @@ impl Redactor {
             cut,
             forced: forced || to > cut,
             context: inner.context,
+            last,
+            hay_len: hay.len(),
         }
+    }
+
+    /// The round that starts at `q` of `view` (the text read so far from the
+    /// batch's start; `eof`: nothing follows it) and emits from `p`, skipping
+    /// what was written up to `skip`. `None` when `view` does not reach one
+    /// byte past that round although more text follows.
+    fn round_at(
+        &self,
+        view: &[u8],
+        q: usize,
+        (p, skip): (usize, usize),
+        eof: bool,
+        scratch: &mut Scratch,
+    ) -> Option<Round> {
+        let limit = self.inner.block + self.inner.context;
+        let avail = view.len().checked_sub(q)?;
+        let last = avail <= p + limit;
+        if last && !eof {
+            return None;
+        }
+        let end = q + avail.min(p + limit);
+        Some(self.round(&view[q..end], p, skip, last, scratch))
+    }
+
+    /// Judges up to `threads` consecutive rounds of `view` at the same time:
+    /// the first from `(p, skip)`, each further one from where the round
+    /// before it is predicted to cut ([`Redactor::predict_cut`]). Returns
+    /// the first round and each further one whose predecessor cut where
+    /// predicted, with their starts in `view`, in order: a round judged
+    /// from a wrong prediction is dropped (the next batch judges it again
+    /// from the real cut), so every round returned is the one sequential
+    /// rounds give and the output does not depend on the thread count.
+    fn batch(
+        &self,
+        view: &[u8],
+        first: (usize, usize),
+        eof: bool,
+        scratch: &mut [Scratch],
+        pace: &mut Pace,
+    ) -> Vec<(usize, Round)> {
+        let limit = self.inner.block + self.inner.context;
+        let Some((mine, rest)) = scratch.split_first_mut() else {
+            return Vec::new();
+        };
+        let rest = &mut rest[..pace.width() - 1];
+        // A last round has no successor to judge beside it.
+        if rest.is_empty() || view.len() <= first.0 + limit {
+            pace.judged(false);
+            return self
+                .round_at(view, 0, first, eof, mine)
+                .map(|r| (0, r))
+                .into_iter()
+                .collect();
+        }
+        std::thread::scope(|sc| {
+            let workers: Vec<_> = rest
+                .iter_mut()
+                .enumerate()
+                .map(|(i, s)| {
+                    std::thread::Builder::new()
+                        .name("toolexec-redact".into())
+                        .spawn_scoped(sc, move || self.speculate(view, first.0, i + 1, eof, s))
+                        .ok()
+                })
+                .collect();
+            let width = workers.len() + 1;
+            let mut out = Vec::with_capacity(width);
+            let mut next = self.round_at(view, 0, first, eof, mine).and_then(|r| {
+                let n = (!r.last).then(|| r.next(0));
+                out.push((0, r));
+                n
+            });
+            for w in workers {
+                let got = w.and_then(|w| w.join().ok()).flatten();
+                match (next, got) {
+                    (Some(n), Some((q, r))) if n == (q, 0, q) => {
+                        next = (!r.last).then(|| r.next(q));
+                        out.push((q, r));
+                    }
+                    _ => next = None,
+                }
+            }
+            // Fewer rounds than asked for, the last not the text's last.
+            let failed = out.len() < width && out.last().is_some_and(|(_, r)| !r.last);
+            pace.judged(failed);
+            out
+        })
+    }
+
+    /// The `k`-th round after the one that starts at 0 of `view` and emits
+    /// from `p`, judged from predicted cuts: `None` when a prediction fails
+    /// or a round before it is the last.
+    fn speculate(
+        &self,
+        view: &[u8],
+        p: usize,
+        k: usize,
+        eof: bool,
+        scratch: &mut Scratch,
+    ) -> Option<(usize, Round)> {
+        let limit = self.inner.block + self.inner.context;
+        let (mut q, mut p) = (0usize, p);
+        for _ in 0..k {
+            if view.len() - q <= p + limit {
+                return None;
+            }
+            q += self.predict_cut(&view[q..q + p + limit], p, scratch)?;
+            p = 0;
+        }
+        Some((q, self.round_at(view, q, (0, 0), eof, scratch)?))
+    }
+
+    /// Where a round over `hay` (not the last, emitting from `p`) cuts, found
+    /// from the text near its end only: the blocked intervals of the text
+    /// from one context plus [`PREDICT_RANGE`] before the round's highest cut
+    /// to the reach of the line windows after it, searched down to
+    /// `PREDICT_RANGE` below that cut. No interval reaches farther back than
+    /// a context from the hit that makes it, so there they start where the
+    /// round's own do. `None` when no safe cut lies that high or a span would
+    /// cross it (the round is then judged without a prediction). Only a
+    /// guess: [`Redactor::batch`] checks it.
+    fn predict_cut(&self, hay: &[u8], p: usize, scratch: &mut Scratch) -> Option<usize> {
+        let inner = &*self.inner;
+        let hi = (p + inner.block).min(hay.len());
+        let m = inner.context;
+        let a = hi.checked_sub(m + PREDICT_RANGE).filter(|&a| a > p)?;
+        let local = &hay[a..(hi + inner.near).min(hay.len())];
+        let mut blocked = std::mem::take(&mut scratch.blocked);
+        blocked.clear();
+        let spans = self.block_spans(local, Some(&mut blocked), scratch);
+        let cut = self.safe_cut_in(local, m, hi - a, &mut blocked);
+        scratch.blocked = blocked;
+        let cut = cut?;
+        if spans.iter().any(|sp| sp.s < cut && sp.e > cut) {
+            return None;
+        }
+        Some(a + cut - usize::from(inner.mispredict))
     }
 
     /// The largest position in `(p, p + block]` not strictly inside a blocked interval.
     fn safe_cut(&self, hay: &[u8], p: usize, blocked: &mut [(usize, usize)]) -> Option<usize> {
+        let hi = (p + self.inner.block).min(hay.len());
+        self.safe_cut_in(hay, p, hi, blocked)
+    }
+
+    /// The largest position in `(p, hi]` not strictly inside a blocked interval.
+    fn safe_cut_in(
+        &self,
+        hay: &[u8],
+        p: usize,
+        hi: usize,
+        blocked: &mut [(usize, usize)],
+    ) -> Option<usize> {
         let inner = &*self.inner;
-        let hi = (p + inner.block).min(hay.len());
         blocked.sort_unstable();
         // Merge into disjoint intervals (open at both ends).
         let mut merged: Vec<(usize, usize)> = Vec::with_capacity(blocked.len());
@@ -1257,27 +1496,29 @@ impl Redactor {
     fn spans(&self, hay: &[u8]) -> Vec<Span> {
         let inner = &*self.inner;
         let limit = inner.block + inner.context;
-        let mut scratch = Scratch::default();
         if hay.len() <= limit {
-            return self.block_spans(hay, None, &mut scratch);
+            return self.block_spans(hay, None, &mut Scratch::default());
         }
         // Long text: the canonical rounds the stream makes (see `round`).
+        let mut scratch: Vec<Scratch> = (0..self.threads).map(|_| Scratch::default()).collect();
+        let mut pace = Pace::new(self.threads);
         let mut out: Vec<Span> = Vec::new();
-        let (mut q, mut p, mut skip) = (0usize, 0usize, 0usize);
+        let (mut base, mut p, mut skip) = (0usize, 0usize, 0usize);
         loop {
-            let end = (q + p + limit).min(hay.len());
-            let last = hay.len() - q <= p + limit;
-            let r = self.round(&hay[q..end], p, skip, last, &mut scratch);
-            out.extend(r.spans.iter().map(|sp| Span {
-                s: sp.s + q,
-                e: sp.e + q,
-                ..*sp
-            }));
-            if last {
-                break;
+            let mut next = None;
+            for (q, r) in self.batch(&hay[base..], (p, skip), true, &mut scratch, &mut pace) {
+                let q = base + q;
+                out.extend(r.spans.iter().map(|sp| Span {
+                    s: sp.s + q,
+                    e: sp.e + q,
+                    ..*sp
+                }));
+                next = (!r.last).then(|| r.next(q));
             }
-            let (nq, np, nskip) = r.next(q);
-            (q, p, skip) = (nq, np, nskip - nq);
+            let Some((nq, np, nskip)) = next else {
+                break;
+            };
+            (base, p, skip) = (nq, np, nskip - nq);
         }
         out
     }
@@ -2104,6 +2345,7 @@ impl Redactor {
 }
 
 /// What one canonical round wrote, and where the next starts.
+#[derive(Debug, PartialEq, Eq)]
 struct Round {
     /// The spans written (relative to the round's text), inside `[from, to)`.
     spans: Vec<Span>,
@@ -2116,6 +2358,10 @@ struct Round {
     /// The cut was not safe: the next round looks back `context` bytes.
     forced: bool,
     context: usize,
+    /// No text follows the round.
+    last: bool,
+    /// The length of the round's text.
+    hay_len: usize,
 }
 
 impl Round {
@@ -2624,5 +2870,154 @@ mod tests {
         assert_eq!(line_window(hay, 7, 12), (4, 15));
         assert_eq!(following_window(hay, 7, 12, 1), (4, 15));
         assert_eq!(following_window(hay, 7, 12, 100), (4, 18));
+    }
+
+    /// Rounds of 160 KiB (more than a context plus `PREDICT_RANGE`, so that
+    /// cuts can be predicted), on `threads` threads.
+    fn threaded(threads: usize) -> RedactorBuilder {
+        Redactor::builder()
+            .env_values(false)
+            .block_size(160 << 10)
+            .threads(threads)
+    }
+
+    /// About `bytes` of log text: ordinary lines with one of the corpus's
+    /// records (secrets of every family, clean look-alikes, long lines) after
+    /// about every `every`-th, from `seed`; with `pem`, PEM blocks too (each opens a 64 KiB
+    /// window: a few close together push a cut far below its round's end,
+    /// where it is not predicted).
+    fn long_log(seed: usize, bytes: usize, every: usize, pem: bool) -> String {
+        let texts: Vec<&String> = corpus_texts()
+            .iter()
+            .filter(|t| pem || !t.contains("-----BEGIN"))
+            .collect();
+        let mut out = String::with_capacity(bytes + 4096);
+        let mut i = seed;
+        while out.len() < bytes {
+            i = i
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            out.push_str(&format!(
+                "2024-05-{:02}T12:00:00Z INFO step {} done in {} ms\n",
+                i % 28 + 1,
+                i % 977,
+                i % 5003
+            ));
+            if i.is_multiple_of(every) {
+                out.push_str(texts[(i >> 8) % texts.len()]);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// The rounds one thread makes over `hay`, with their starts.
+    fn sequential_rounds(r: &Redactor, hay: &[u8]) -> Vec<(usize, Round)> {
+        let mut scratch = Scratch::default();
+        let mut out = Vec::new();
+        let (mut q, mut state) = (0, (0, 0));
+        loop {
+            let round = r.round_at(hay, q, state, true, &mut scratch).unwrap();
+            let next = (!round.last).then(|| round.next(q));
+            out.push((q, round));
+            let Some((nq, np, nskip)) = next else {
+                return out;
+            };
+            (q, state) = (nq, (np, nskip - nq));
+        }
+    }
+
+    /// On ordinary text every prediction holds: a batch judges as many
+    /// rounds as it has threads, and they are the rounds one thread makes.
+    /// (Text where a secret or a rule's wide window sits on every few lines
+    /// can have its safe cuts far below a round's end, where no cut is
+    /// predicted: `threads_never_change_the_output` covers it.)
+    #[test]
+    fn a_batch_judges_its_rounds_side_by_side() {
+        let text = long_log(7, 1 << 20, 12, false);
+        let hay = text.as_bytes();
+        let one = sequential_rounds(&threaded(1).build().unwrap(), hay);
+        assert!(one.len() >= 6, "{}", one.len());
+        let r = threaded(4).build().unwrap();
+        let mut scratch: Vec<Scratch> = (0..4).map(|_| Scratch::default()).collect();
+        let mut at = 0;
+        while at < one.len() {
+            let (q0, first) = &one[at];
+            let batch = r.batch(
+                &hay[*q0..],
+                (first.from, 0),
+                true,
+                &mut scratch,
+                &mut Pace::new(4),
+            );
+            let want = (one.len() - at).min(4);
+            assert_eq!(batch.len(), want, "batch at round {at}");
+            for (k, (q, round)) in batch.into_iter().enumerate() {
+                assert_eq!(
+                    (q0 + q, &round),
+                    (one[at + k].0, &one[at + k].1),
+                    "round {}",
+                    at + k
+                );
+            }
+            at += want;
+        }
+        assert_eq!(r.redact(&text), threaded(1).build().unwrap().redact(&text));
+    }
+
+    /// A round judged from a wrong prediction is dropped and judged again:
+    /// with every prediction off by a byte a batch keeps only its first
+    /// round, and the output is still the one of one thread.
+    #[test]
+    fn a_round_from_a_wrong_prediction_is_judged_again() {
+        let text = long_log(11, 700 << 10, 12, false);
+        let r = threaded(3).mispredict().build().unwrap();
+        let mut scratch: Vec<Scratch> = (0..3).map(|_| Scratch::default()).collect();
+        let mut pace = Pace::new(3);
+        assert_eq!(
+            r.batch(text.as_bytes(), (0, 0), true, &mut scratch, &mut pace)
+                .len(),
+            1
+        );
+        // The next batches judge one round each.
+        assert_eq!((pace.width(), pace.calm), (1, Pace::CALM));
+        let want = threaded(1).build().unwrap().redact(&text).into_owned();
+        assert_eq!(r.redact(&text), want);
+        let mut out = Vec::new();
+        r.redact_stream(text.as_bytes(), &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Whatever the thread count, one-shot and streamed output is the
+        /// one of a single thread: long log text with keyword-dense stretches
+        /// (where cuts cannot be predicted or rounds are forced).
+        #[test]
+        fn threads_never_change_the_output(
+            seed in 0..1_000_000usize,
+            dense in prop::collection::vec(prop::collection::vec(dense_piece(), 0..400), 0..4),
+            threads in 2..5usize,
+            chunk in 4096..300_000usize,
+        ) {
+            let mut text = long_log(seed, 400 << 10, 2 + seed % 12, seed % 2 == 0);
+            for (k, d) in dense.iter().enumerate() {
+                let at = (text.len() / 4 * (k + 1)).min(text.len());
+                let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+                text.insert_str(at, &d.concat());
+            }
+            let want = threaded(1).build().unwrap().redact(&text).into_owned();
+            let r = threaded(threads).build().unwrap();
+            prop_assert_eq!(r.redact(&text), want.as_str());
+            let mut out = Vec::new();
+            r.redact_stream_with(
+                text.as_bytes(),
+                &mut out,
+                StreamOptions { chunk_size: chunk, ..StreamOptions::default() },
+            )
+            .unwrap();
+            prop_assert_eq!(String::from_utf8(out).unwrap(), want);
+        }
     }
 }
