@@ -128,6 +128,12 @@
 //!    took the token) is put off: the mask would change nothing, and the
 //!    verdict is only asked for if the second look finds something in that
 //!    window (secret-dense text then validates most values once, not twice).
+//!    After a match that is not masked from end to end the search goes on
+//!    one byte after its start; for a rule whose every match holds one of
+//!    its needed bytes past its first byte (the generic assignments: `=` or
+//!    `:` after the name), read from its pattern, it goes on only where a
+//!    match can still open before the window's last such byte, and stops
+//!    when there is none (the same next match; a property compares both).
 //! 5. **Second look.** Rules whose matches were rejected on a line where
 //!    something else got masked run again on the pieces between the masks.
 //! 6. **Resolution.** Overlapping matches are merged into one span; its id is
@@ -330,6 +336,7 @@ mod file;
 mod known;
 mod quick;
 mod redactor;
+mod resume;
 mod rule;
 mod scan;
 

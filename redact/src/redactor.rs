@@ -97,6 +97,8 @@ struct Inner {
     quick: bool,
     /// Checks that could only add a covered candidate are put off (see `Redactor::accept`).
     defer: bool,
+    /// Searches resume where a match may start (see `Rule::resume`).
+    resume: bool,
     /// Per rule: what a match needs at its start (anchored rules, built on first use).
     start_needs: Vec<OnceLock<Option<StartNeeds>>>,
 }
@@ -289,6 +291,9 @@ pub struct RedactorBuilder {
     /// Checks of matches that could only add a covered candidate are put
     /// off (off only in tests that compare both ways).
     defer: bool,
+    /// Searches resume where a match may start (off only in tests that
+    /// compare both ways).
+    resume: bool,
     builtin: bool,
     rules: Vec<Rule>,
     known: Vec<String>,
@@ -331,6 +336,13 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn checks_at_once(mut self) -> Self {
         self.defer = false;
+        self
+    }
+
+    /// Every search resumes one byte after a match it did not skip over.
+    #[cfg(test)]
+    fn no_resume(mut self) -> Self {
+        self.resume = false;
         self
     }
 
@@ -539,6 +551,7 @@ impl RedactorBuilder {
                 anchored: self.anchored,
                 quick: self.quick,
                 defer: self.defer,
+                resume: self.resume,
                 start_needs: (0..rules_len).map(|_| OnceLock::new()).collect(),
             }),
         })
@@ -932,6 +945,7 @@ impl Redactor {
             anchored: true,
             quick: true,
             defer: true,
+            resume: true,
             builtin: true,
             rules: Vec::new(),
             known: Vec::new(),
@@ -1982,6 +1996,17 @@ impl Redactor {
         }
         let mut at = 0;
         let mut restarts = 0;
+        // After a match, the search goes on where a match may still start
+        // (the same next match: see `Resume`), or stops when none can.
+        let resume = if self.inner.resume {
+            rule.resume()
+        } else {
+            None
+        };
+        let go_on = |at: usize| match resume {
+            Some(res) => res.next(win, at),
+            None => Some(at),
+        };
         if rule.compiled().whole() {
             // The whole match is the secret: no capture groups to resolve.
             while at <= win.len() {
@@ -1990,7 +2015,10 @@ impl Redactor {
                 };
                 let (s, e) = (m.start(), m.end());
                 let taken = self.take_whole(rule, r, win, (ws, we), (s, e), markers, sink);
-                at = next_start(s, e, taken, &mut restarts);
+                let Some(next) = go_on(next_start(s, e, taken, &mut restarts)) else {
+                    break;
+                };
+                at = next;
             }
             return;
         }
@@ -2002,7 +2030,10 @@ impl Redactor {
             let (ms, me) = (m.start(), m.end());
             let group = |g: usize| locs.get(g);
             let taken = self.take_groups(rule, r, win, (ws, we), (ms, me), group, markers, sink);
-            at = next_start(ms, me, taken, &mut restarts);
+            let Some(next) = go_on(next_start(ms, me, taken, &mut restarts)) else {
+                break;
+            };
+            at = next;
         }
     }
 
@@ -2152,15 +2183,20 @@ impl Redactor {
                 checks::run(c, win, (s, e), name, if bare { 2 } else { 0 })
             }
         };
-        let spans = match verdict {
+        // No vector for the usual single span.
+        let one;
+        let spans: &[(usize, usize)] = match &verdict {
             Verdict::Reject => return false,
-            Verdict::Accept => vec![(s, e)],
+            Verdict::Accept => {
+                one = [(s, e)];
+                &one
+            }
             Verdict::Spans(v) => v,
         };
         // Only a match masked from end to end is skipped over; otherwise the
         // search resumes inside it (what is left may hold another match).
         let whole = spans.len() == 1 && spans[0] == (ms, me);
-        for (a, b) in spans {
+        for &(a, b) in spans {
             sink.cands.push(Cand {
                 s: ws + a,
                 e: ws + b,
@@ -2833,6 +2869,24 @@ mod tests {
             prop_assert_eq!(put_off, at_once);
             let both = put_off_and_at_once_at(small);
             prop_assert_eq!(both.0.redact(&text), both.1.redact(&text));
+        }
+    }
+
+    proptest! {
+        /// Resuming searches where a match may start changes nothing: the
+        /// same spans and ids as restarting one byte after each match.
+        #[test]
+        fn resuming_searches_changes_nothing(
+            parts in prop::collection::vec(secret_piece(), 0..40),
+        ) {
+            static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+            let both = BOTH.get_or_init(|| {
+                let b = || Redactor::builder().env_values(false);
+                (b().build().unwrap(), b().no_resume().build().unwrap())
+            });
+            let text = parts.concat();
+            let (resumed, restarted) = masked_both(both, &text);
+            prop_assert_eq!(resumed, restarted);
         }
     }
 

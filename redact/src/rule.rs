@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::checks::{Check, Guard, Needs};
+use crate::resume::Resume;
 use crate::Error;
 
 /// How far past the line of a keyword hit a multi-line rule may look.
@@ -112,6 +113,9 @@ pub struct Rule {
     pub(crate) prefixed: Arc<OnceLock<bool>>,
     /// The anchored engine of [`Rule::prefixed`] rules, built on first use.
     pub(crate) anchored: std::sync::OnceLock<Option<std::sync::Arc<regex_automata::meta::Regex>>>,
+    /// Where the search may resume after a match it did not skip over
+    /// (rules with `Needs::Byte`), found on first use.
+    pub(crate) resume: Arc<OnceLock<Option<Resume>>>,
 }
 
 impl fmt::Debug for Rule {
@@ -381,6 +385,7 @@ impl RuleBuilder {
             may_prefix,
             prefixed: Arc::new(prefixed),
             anchored: OnceLock::new(),
+            resume: Arc::new(OnceLock::new()),
             alt_names: self.alt,
             guard: self.guard,
             needs: self.needs,
@@ -524,6 +529,18 @@ impl Rule {
             compile_rule(&self.id, &self.pattern, &self.group, &self.alt_names)
                 .unwrap_or_else(|e| panic!("{e}"))
         })
+    }
+
+    /// Where the search may resume after a match it did not skip over (see
+    /// [`Resume`]): only for rules whose every match holds one of their
+    /// needed bytes past its first byte.
+    pub(crate) fn resume(&self) -> Option<&Resume> {
+        self.resume
+            .get_or_init(|| match self.needs {
+                Some(Needs::Byte(set)) => Resume::of(&self.pattern, set),
+                _ => None,
+            })
+            .as_ref()
     }
 
     /// The rule's regex (see [`Rule::compiled`]).
