@@ -134,6 +134,11 @@
 //!    `:` after the name), read from its pattern, it goes on only where a
 //!    match can still open before the window's last such byte, and stops
 //!    when there is none (the same next match; a property compares both).
+//!    The capture groups of a match are read by the pattern's pieces when
+//!    the groups it needs are items of its top-level sequence (`Authorization:
+//!    Bearer (?P<secret>…)`): each piece runs anchored where the one before
+//!    ended, the way the capture engines choose; a capture engine is asked
+//!    only when a piece does not match there (a property compares both).
 //! 5. **Second look.** Rules whose matches were rejected on a line where
 //!    something else got masked run again on the pieces between the masks.
 //! 6. **Resolution.** Overlapping matches are merged into one span; its id is

@@ -99,6 +99,8 @@ struct Inner {
     defer: bool,
     /// Searches resume where a match may start (see `Rule::resume`).
     resume: bool,
+    /// Groups are read by the pattern's pieces (see `Rule::split`).
+    split: bool,
     /// Per rule: what a match needs at its start (anchored rules, built on first use).
     start_needs: Vec<OnceLock<Option<StartNeeds>>>,
 }
@@ -294,6 +296,9 @@ pub struct RedactorBuilder {
     /// Searches resume where a match may start (off only in tests that
     /// compare both ways).
     resume: bool,
+    /// Groups are read by the pattern's pieces when they can be (off only
+    /// in tests that compare both ways).
+    split: bool,
     builtin: bool,
     rules: Vec<Rule>,
     known: Vec<String>,
@@ -343,6 +348,13 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn no_resume(mut self) -> Self {
         self.resume = false;
+        self
+    }
+
+    /// Every group is read by a capture engine.
+    #[cfg(test)]
+    fn capture_engines(mut self) -> Self {
+        self.split = false;
         self
     }
 
@@ -552,6 +564,7 @@ impl RedactorBuilder {
                 quick: self.quick,
                 defer: self.defer,
                 resume: self.resume,
+                split: self.split,
                 start_needs: (0..rules_len).map(|_| OnceLock::new()).collect(),
             }),
         })
@@ -946,6 +959,7 @@ impl Redactor {
             quick: true,
             defer: true,
             resume: true,
+            split: true,
             builtin: true,
             rules: Vec::new(),
             known: Vec::new(),
@@ -2023,12 +2037,38 @@ impl Redactor {
             return;
         }
         let mut locs = rule.regex().capture_locations();
+        // The plain search, then the groups read by the pattern's pieces
+        // (see `Split`); a capture engine when they cannot tell.
+        let split = if self.inner.split { rule.split() } else { None };
+        let mut read = vec![None; split.map_or(0, |sp| sp.groups())];
         while at <= win.len() {
-            let Some(m) = rule.regex().captures_read_at(&mut locs, win, at) else {
-                break;
+            let (ms, me, by_pieces) = match split {
+                Some(sp) => {
+                    let Some(m) = rule.regex().find_at(win, at) else {
+                        break;
+                    };
+                    let (ms, me) = (m.start(), m.end());
+                    let by_pieces = sp.read(win, (ms, me), &mut read);
+                    if !by_pieces {
+                        // The same match: none starts between `at` and `ms`.
+                        rule.regex().captures_read_at(&mut locs, win, ms);
+                    }
+                    (ms, me, by_pieces)
+                }
+                None => {
+                    let Some(m) = rule.regex().captures_read_at(&mut locs, win, at) else {
+                        break;
+                    };
+                    (m.start(), m.end(), false)
+                }
             };
-            let (ms, me) = (m.start(), m.end());
-            let group = |g: usize| locs.get(g);
+            let group = |g: usize| {
+                if by_pieces {
+                    read.get(g).copied().flatten()
+                } else {
+                    locs.get(g)
+                }
+            };
             let taken = self.take_groups(rule, r, win, (ws, we), (ms, me), group, markers, sink);
             let Some(next) = go_on(next_start(ms, me, taken, &mut restarts)) else {
                 break;
@@ -2755,7 +2795,9 @@ mod tests {
     }
 
     /// The built-in redactor at round size `block`, and the same running
-    /// every check at once.
+    /// every check at once, restarting every search one byte after a match
+    /// and reading every group with a capture engine (the slow path of all
+    /// three shortcuts).
     fn put_off_and_at_once(block: usize) -> (Redactor, Redactor) {
         (
             Redactor::builder()
@@ -2767,6 +2809,8 @@ mod tests {
                 .env_values(false)
                 .block_size(block)
                 .checks_at_once()
+                .no_resume()
+                .capture_engines()
                 .build()
                 .unwrap(),
         )
@@ -2890,6 +2934,24 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// Reading groups by the pattern's pieces changes nothing: the same
+        /// spans and ids as asking a capture engine for every match.
+        #[test]
+        fn reading_groups_by_pieces_changes_nothing(
+            parts in prop::collection::vec(secret_piece(), 0..40),
+        ) {
+            static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+            let both = BOTH.get_or_init(|| {
+                let b = || Redactor::builder().env_values(false);
+                (b().build().unwrap(), b().capture_engines().build().unwrap())
+            });
+            let text = parts.concat();
+            let (pieces, engines) = masked_both(both, &text);
+            prop_assert_eq!(pieces, engines);
+        }
+    }
+
     /// A put-off check that rejects (`secret_name` is no secret's name, the
     /// value is a GitHub token) still sends its window to the second look,
     /// which finds `secret_name :=` there (`:` then the value `=`), as when
@@ -2923,8 +2985,9 @@ mod tests {
 
     /// The corpus (every family in every context, clean look-alikes), record
     /// by record and as one text in small rounds, and text as dense with
-    /// secrets as the bench's: the same spans and ids with checks put off or
-    /// not; and checks are put off there (most vendor tokens come assigned).
+    /// secrets as the bench's: the same spans and ids with the shortcuts
+    /// (checks put off, searches resumed, groups read by pieces) or without;
+    /// and checks are put off there (most vendor tokens come assigned).
     #[test]
     fn the_corpus_is_judged_alike_with_checks_put_off_or_not() {
         let both = put_off_and_at_once_at(0);
