@@ -2040,7 +2040,8 @@ impl Redactor {
         // The plain search, then the groups read by the pattern's pieces
         // (see `Split`); a capture engine when they cannot tell.
         let split = if self.inner.split { rule.split() } else { None };
-        let mut read = vec![None; split.map_or(0, |sp| sp.groups())];
+        let mut read = [None; crate::rule::MAX_SPLIT_GROUPS];
+        let read = &mut read[..split.map_or(0, |sp| sp.groups())];
         while at <= win.len() {
             let (ms, me, by_pieces) = match split {
                 Some(sp) => {
@@ -2048,7 +2049,7 @@ impl Redactor {
                         break;
                     };
                     let (ms, me) = (m.start(), m.end());
-                    let by_pieces = sp.read(win, (ms, me), &mut read);
+                    let by_pieces = sp.read(win, (ms, me), read);
                     if !by_pieces {
                         // The same match: none starts between `at` and `ms`.
                         rule.regex().captures_read_at(&mut locs, win, ms);

@@ -116,9 +116,21 @@ pub struct Rule {
     /// Where the search may resume after a match it did not skip over
     /// (rules with `Needs::Byte`), found on first use.
     pub(crate) resume: Arc<OnceLock<Option<Resume>>>,
-    /// The rule's pattern cut at its groups, built on first use (see [`Split`]).
+    /// The rule's pattern cut at its groups, built once the rule has asked
+    /// for groups [`SPLIT_AFTER`] times (see [`Split`]).
     pub(crate) split: Arc<OnceLock<Option<Split>>>,
+    /// How many times the rule asked for its split before it was built.
+    pub(crate) split_asks: Arc<std::sync::atomic::AtomicU32>,
 }
+
+/// The most groups a pattern read by its pieces may have (their spans are
+/// kept on the stack).
+pub(crate) const MAX_SPLIT_GROUPS: usize = 16;
+
+/// Group reads a rule makes with the capture engine before its [`Split`] is
+/// built: a redactor that sees few matches of a rule (a small tool output)
+/// does not pay the pieces' compilation (~1 M instructions per rule).
+pub(crate) const SPLIT_AFTER: u32 = 32;
 
 impl fmt::Debug for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -389,6 +401,7 @@ impl RuleBuilder {
             anchored: OnceLock::new(),
             resume: Arc::new(OnceLock::new()),
             split: Arc::new(OnceLock::new()),
+            split_asks: Arc::new(std::sync::atomic::AtomicU32::new(0)),
             alt_names: self.alt,
             guard: self.guard,
             needs: self.needs,
@@ -449,7 +462,7 @@ impl Split {
     /// pattern is a concatenation with each wanted group as one of its items.
     fn of(pattern: &str, wanted: &[usize], groups: usize) -> Option<Split> {
         use regex_syntax::hir::{Hir, HirKind};
-        if wanted.is_empty() {
+        if wanted.is_empty() || groups > MAX_SPLIT_GROUPS {
             return None;
         }
         let hir = regex_syntax::ParserBuilder::new()
@@ -649,8 +662,20 @@ impl Rule {
     }
 
     /// The rule's pattern cut at the groups it reads (see [`Split`]), for
-    /// rules with capture groups but no alternative ones.
+    /// rules with capture groups but no alternative ones; `None` until the
+    /// rule has asked [`SPLIT_AFTER`] times.
     pub(crate) fn split(&self) -> Option<&Split> {
+        use std::sync::atomic::Ordering;
+        if self.split.get().is_none()
+            && self.split_asks.fetch_add(1, Ordering::Relaxed) < SPLIT_AFTER
+        {
+            return None;
+        }
+        self.built_split()
+    }
+
+    /// [`Rule::split`], built now if it is not yet.
+    pub(crate) fn built_split(&self) -> Option<&Split> {
         self.split
             .get_or_init(|| {
                 let c = self.compiled();
@@ -813,7 +838,7 @@ mod tests {
         RULES.get_or_init(|| {
             crate::builtin::rules()
                 .into_iter()
-                .filter(|r| r.split().is_some())
+                .filter(|r| r.built_split().is_some())
                 .collect()
         })
     }
@@ -834,11 +859,11 @@ mod tests {
         let mut read_by_pieces = 0;
         for rule in split_rules() {
             let c = rule.compiled();
-            let mut out = vec![None; rule.split().unwrap().groups()];
+            let mut out = vec![None; rule.built_split().unwrap().groups()];
             for caps in c.regex.captures_iter(hay) {
                 let m = caps.get(0).unwrap();
                 assert!(rule
-                    .split()
+                    .built_split()
                     .unwrap()
                     .read(hay, (m.start(), m.end()), &mut out));
                 read_by_pieces += 1;
@@ -847,6 +872,22 @@ mod tests {
             }
         }
         assert!(read_by_pieces >= 2, "{read_by_pieces}");
+    }
+
+    /// A rule reads its first groups with the capture engine: its pieces are
+    /// compiled only when it keeps matching.
+    #[test]
+    fn pieces_are_built_for_rules_that_keep_matching() {
+        let rule = crate::builtin::rules()
+            .into_iter()
+            .find(|r| r.id == "bearer-token")
+            .unwrap();
+        for _ in 0..SPLIT_AFTER {
+            assert!(rule.split().is_none());
+        }
+        assert!(rule.split().is_some());
+        // Clones share it.
+        assert!(rule.clone().split().is_some());
     }
 
     fn piece() -> impl Strategy<Value = String> {
@@ -874,7 +915,7 @@ mod tests {
             let hay = text.as_bytes();
             for rule in split_rules() {
                 let c = rule.compiled();
-                let sp = rule.split().unwrap();
+                let sp = rule.built_split().unwrap();
                 let mut out = vec![None; sp.groups()];
                 for caps in c.regex.captures_iter(hay) {
                     let m = caps.get(0).unwrap();
