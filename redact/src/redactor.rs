@@ -239,8 +239,8 @@ struct Sink {
     rejected: Vec<Rejected>,
     /// Matches whose check was put off (first pass only).
     deferred: Vec<Deferred>,
-    /// Checks may be put off (the first pass of a redactor with `Inner::defer`).
-    defer: bool,
+    /// The second look runs: no check is put off.
+    second: bool,
     /// Work buffer of `run_window`.
     starts: Vec<usize>,
 }
@@ -1380,10 +1380,7 @@ impl Redactor {
             b.extend_from_slice(&markers);
         }
         hits.sort_unstable_by_key(|h| (h.start, h.end));
-        let mut sink = Sink {
-            defer: inner.defer,
-            ..Sink::default()
-        };
+        let mut sink = Sink::default();
         let words = inner.rules.len().div_ceil(64).max(1);
         let mut bits = vec![0u64; words];
         let mut cur: Option<(usize, usize)> = None;
@@ -1762,7 +1759,7 @@ impl Redactor {
         markers: &[(usize, usize)],
         mut sink: Sink,
     ) -> Vec<Span> {
-        sink.defer = false;
+        sink.second = true;
         let deferred = std::mem::take(&mut sink.deferred);
         let mut spans = resolve(sink.cands.clone());
         let mut done = 0;
@@ -1810,7 +1807,10 @@ impl Redactor {
                     }
                     continue;
                 }
-                let mut side = Sink::default();
+                let mut side = Sink {
+                    second: true,
+                    ..Sink::default()
+                };
                 for &(gs, ge) in &pieces {
                     self.run_rule(hay, r, gs, ge, &vm, &mut side);
                 }
@@ -2207,8 +2207,8 @@ impl Redactor {
         let verdict = match rule.check {
             None => Verdict::Accept,
             Some(c) => {
-                if sink.defer && self.deferrable(rule, r, c, win, ws, (ms, me), (s, e), &sink.cands)
-                {
+                let defer = self.inner.defer && !sink.second;
+                if defer && self.deferrable(rule, r, c, win, ws, (ms, me), (s, e), &sink.cands) {
                     #[cfg(test)]
                     tests::PUT_OFF.with(|n| n.set(n.get() + 1));
                     sink.deferred.push(Deferred {
