@@ -3452,7 +3452,11 @@ pub(crate) fn run(
 
 /// Splits a `name = value` match `[s, e)` into (name start, name end, value
 /// start, value end, quoted).
-fn split_assignment(hay: &[u8], s: usize, e: usize) -> Option<(usize, usize, usize, usize, bool)> {
+pub(crate) fn split_assignment(
+    hay: &[u8],
+    s: usize,
+    e: usize,
+) -> Option<(usize, usize, usize, usize, bool)> {
     let mut i = s;
     while i < e && !is_name_byte(hay[i]) {
         i += 1;

@@ -122,12 +122,30 @@
 //!    The line breaks around the hits of a long line are found once, not per hit.
 //! 4. **Filters.** Each match goes through its rule's allow patterns, entropy
 //!    bound and (for built-ins) a validator: placeholder, code, path, prose and
-//!    fake-token tests, character-class and entropy minimums.
+//!    fake-token tests, character-class and entropy minimums. A validator
+//!    whose only possible outcome is a mask inside one already found with a
+//!    better priority (the value of `GITHUB_TOKEN=ghp_…` after the GitHub rule
+//!    took the token) is put off: the mask would change nothing, and the
+//!    verdict is only asked for if the second look finds something in that
+//!    window (secret-dense text then validates most values once, not twice).
+//!    After a match that is not masked from end to end the search goes on
+//!    one byte after its start; for a rule whose every match holds one of
+//!    its needed bytes past its first byte (the generic assignments: `=` or
+//!    `:` after the name), read from its pattern, it goes on only where a
+//!    match can still open before the window's last such byte, and stops
+//!    when there is none (the same next match; a property compares both).
+//!    The capture groups of a match are read by the pattern's pieces when
+//!    the groups it needs are items of its top-level sequence (`Authorization:
+//!    Bearer (?P<secret>…)`): each piece runs anchored where the one before
+//!    ended, the way the capture engines choose; a capture engine is asked
+//!    only when a piece does not match there (a property compares both).
 //! 5. **Second look.** Rules whose matches were rejected on a line where
 //!    something else got masked run again on the pieces between the masks.
 //! 6. **Resolution.** Overlapping matches are merged into one span; its id is
 //!    the most specific rule's (vendor token > user rule > structure such as
-//!    `url-password` / `bearer-token` > known value > `generic-secret`).
+//!    `url-password` / `bearer-token` > known value > `generic-secret`); between
+//!    rules of the same priority, the one listed first (built-ins in their
+//!    order, then user rules in theirs).
 //! 7. **Start-up.** Building a redactor compiles no built-in regex: each
 //!    built-in rule compiles its regex (and resolves its capture groups, and
 //!    finds whether its matches start with a keyword) on first use, once per
@@ -336,6 +354,7 @@ mod file;
 mod known;
 mod quick;
 mod redactor;
+mod resume;
 mod rule;
 mod scan;
 

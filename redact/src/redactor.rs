@@ -104,6 +104,12 @@ struct Inner {
     quick: bool,
     /// See `RedactorBuilder::mispredict`.
     mispredict: bool,
+    /// Checks that could only add a covered candidate are put off (see `Redactor::accept`).
+    defer: bool,
+    /// Searches resume where a match may start (see `Rule::resume`).
+    resume: bool,
+    /// Groups are read by the pattern's pieces (see `Rule::split`).
+    split: bool,
     /// Per rule: what a match needs at its start (anchored rules, built on first use).
     start_needs: Vec<OnceLock<Option<StartNeeds>>>,
 }
@@ -223,11 +229,30 @@ struct Cand {
 /// A match a rule rejected: `(rule, window start, window end, match start, match end)`.
 type Rejected = (u32, usize, usize, usize, usize);
 
+/// A match whose check was put off because all it could add is covered by a
+/// candidate of a better priority (see `Redactor::accept`): its verdict is
+/// only needed if the second look would find something in its window.
+#[derive(Clone, Copy, Debug)]
+struct Deferred {
+    r: u32,
+    ws: usize,
+    we: usize,
+    /// The secret, relative to the window.
+    secret: (usize, usize),
+    /// The name group, relative to the window.
+    name: Option<(usize, usize)>,
+    bare: bool,
+}
+
 /// Where rule runs put their results.
 #[derive(Default)]
 struct Sink {
     cands: Vec<Cand>,
     rejected: Vec<Rejected>,
+    /// Matches whose check was put off (first pass only).
+    deferred: Vec<Deferred>,
+    /// The second look runs: no check is put off.
+    second: bool,
     /// Work buffer of `run_window`.
     starts: Vec<usize>,
 }
@@ -317,6 +342,15 @@ pub struct RedactorBuilder {
     /// Every predicted cut is off by one byte (on only in tests of the
     /// check that drops rounds judged from a wrong prediction).
     mispredict: bool,
+    /// Checks of matches that could only add a covered candidate are put
+    /// off (off only in tests that compare both ways).
+    defer: bool,
+    /// Searches resume where a match may start (off only in tests that
+    /// compare both ways).
+    resume: bool,
+    /// Groups are read by the pattern's pieces when they can be (off only
+    /// in tests that compare both ways).
+    split: bool,
     builtin: bool,
     rules: Vec<Rule>,
     known: Vec<String>,
@@ -373,6 +407,27 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn mispredict(mut self) -> Self {
         self.mispredict = true;
+        self
+    }
+
+    /// Every match's check runs at once: none is put off (see `Redactor::accept`).
+    #[cfg(test)]
+    fn checks_at_once(mut self) -> Self {
+        self.defer = false;
+        self
+    }
+
+    /// Every search resumes one byte after a match it did not skip over.
+    #[cfg(test)]
+    fn no_resume(mut self) -> Self {
+        self.resume = false;
+        self
+    }
+
+    /// Every group is read by a capture engine.
+    #[cfg(test)]
+    fn capture_engines(mut self) -> Self {
+        self.split = false;
         self
     }
 
@@ -582,6 +637,9 @@ impl RedactorBuilder {
                 anchored: self.anchored,
                 quick: self.quick,
                 mispredict: self.mispredict,
+                defer: self.defer,
+                resume: self.resume,
+                split: self.split,
                 start_needs: (0..rules_len).map(|_| OnceLock::new()).collect(),
             }),
             threads: self.threads,
@@ -977,6 +1035,9 @@ impl Redactor {
             anchored: true,
             quick: true,
             mispredict: false,
+            defer: true,
+            resume: true,
+            split: true,
             builtin: true,
             rules: Vec::new(),
             known: Vec::new(),
@@ -1926,6 +1987,12 @@ impl Redactor {
     /// match rejected in the first round because it ran into text that got
     /// masked is looked at again on the pieces between the spans, so that
     /// redacting the output again finds nothing new.
+    ///
+    /// A window whose only rejections may be among the matches whose check
+    /// was put off (see [`Self::accept`]) is looked at on the side first:
+    /// when that finds nothing, the window changes nothing either way and
+    /// the checks never run; otherwise they decide, as if they had run in
+    /// the first pass, whether what was found counts.
     fn second_look(
         &self,
         hay: &[u8],
@@ -1933,11 +2000,13 @@ impl Redactor {
         markers: &[(usize, usize)],
         mut sink: Sink,
     ) -> Vec<Span> {
-        let inner = &*self.inner;
+        sink.second = true;
+        let deferred = std::mem::take(&mut sink.deferred);
         let mut spans = resolve(sink.cands.clone());
         let mut done = 0;
-        for _round in 0..3 {
-            if spans.is_empty() || done == sink.rejected.len() {
+        for round in 0..3 {
+            let unsure = round == 0 && !deferred.is_empty();
+            if spans.is_empty() || (done == sink.rejected.len() && !unsure) {
                 break;
             }
             let mut vm: Vec<(usize, usize)> = markers
@@ -1948,51 +2017,59 @@ impl Redactor {
             vm.sort_unstable();
             // What follows depends on the rule and the window only: a long
             // window with thousands of rejected matches is looked at once.
-            let mut todo: Vec<(u32, usize, usize)> = sink.rejected[done..]
+            // Windows known to hold a rejected match sort before the same
+            // windows with put-off checks only (`false < true`).
+            let mut todo: Vec<(u32, usize, usize, bool)> = sink.rejected[done..]
                 .iter()
-                .map(|&(r, ws, we, _, _)| (r, ws, we))
+                .map(|&(r, ws, we, _, _)| (r, ws, we, false))
                 .collect();
+            if unsure {
+                todo.extend(deferred.iter().map(|d| (d.r, d.ws, d.we, true)));
+            }
             todo.sort_unstable();
-            todo.dedup();
+            todo.dedup_by_key(|t| (t.0, t.1, t.2));
             done = sink.rejected.len();
             let before = sink.cands.len();
             let mut seen: std::collections::HashSet<(u32, usize, usize)> =
                 std::collections::HashSet::new();
-            for (r, ws, we) in todo {
+            let mut pieces: Vec<(usize, usize)> = Vec::new();
+            for (r, ws, we, unsure) in todo {
                 // Only windows holding a masked span can look different now
                 // (the span may have been part of the match, or its context).
                 let i = spans.partition_point(|sp| sp.e <= ws);
                 if spans.get(i).is_none_or(|sp| sp.s >= we) {
                     continue;
                 }
-                // The pieces of the window between markers and spans.
-                let mut gs = ws;
-                let mut k = vm.partition_point(|&(_, e)| e <= ws);
-                loop {
-                    let ge = match vm.get(k) {
-                        Some(&(s, _)) if s < we => s.max(gs),
-                        _ => we,
-                    };
-                    if ge > gs && !seen.contains(&(r, gs, ge)) {
-                        let has_hit = {
-                            let a = hits.partition_point(|h| h.start < gs);
-                            hits[a..]
-                                .iter()
-                                .take_while(|h| h.end <= ge)
-                                .any(|h| inner.targets[h.pattern as usize].rules.contains(&r))
-                        };
-                        if has_hit {
-                            seen.insert((r, gs, ge));
-                            self.run_rule(hay, r, gs, ge, &vm, &mut sink);
-                        }
+                self.pieces(hits, &vm, r, (ws, we), &seen, &mut pieces);
+                if !unsure {
+                    for &(gs, ge) in &pieces {
+                        seen.insert((r, gs, ge));
+                        self.run_rule(hay, r, gs, ge, &vm, &mut sink);
                     }
-                    match vm.get(k) {
-                        Some(&(_, e)) if e < we => {
-                            gs = e.max(gs);
-                            k += 1;
-                        }
-                        _ => break,
-                    }
+                    continue;
+                }
+                let mut side = Sink {
+                    second: true,
+                    ..Sink::default()
+                };
+                for &(gs, ge) in &pieces {
+                    self.run_rule(hay, r, gs, ge, &vm, &mut side);
+                }
+                // Nothing found: the window changes nothing, looked at or not
+                // (its pieces would give the same nothing to a later window).
+                if side.cands.is_empty() && side.rejected.is_empty() {
+                    continue;
+                }
+                let rejected = deferred
+                    .iter()
+                    .filter(|d| (d.r, d.ws, d.we) == (r, ws, we))
+                    .any(|d| self.deferred_rejected(hay, d));
+                #[cfg(test)]
+                tests::SIDE_KEPT.with(|n| n.set(n.get() + usize::from(rejected)));
+                if rejected {
+                    seen.extend(pieces.iter().map(|&(gs, ge)| (r, gs, ge)));
+                    sink.cands.append(&mut side.cands);
+                    sink.rejected.append(&mut side.rejected);
                 }
             }
             if sink.cands.len() == before {
@@ -2001,6 +2078,47 @@ impl Redactor {
             spans = resolve(sink.cands.clone());
         }
         spans
+    }
+
+    /// The pieces of the window `[ws, we)` between the markers and spans
+    /// `vm` on which the second look runs rule `r` again: those not `seen`
+    /// yet that hold a whole keyword hit of the rule.
+    fn pieces(
+        &self,
+        hits: &[Hit],
+        vm: &[(usize, usize)],
+        r: u32,
+        (ws, we): (usize, usize),
+        seen: &std::collections::HashSet<(u32, usize, usize)>,
+        out: &mut Vec<(usize, usize)>,
+    ) {
+        let inner = &*self.inner;
+        out.clear();
+        let mut gs = ws;
+        let mut k = vm.partition_point(|&(_, e)| e <= ws);
+        loop {
+            let ge = match vm.get(k) {
+                Some(&(s, _)) if s < we => s.max(gs),
+                _ => we,
+            };
+            if ge > gs && !seen.contains(&(r, gs, ge)) && !out.contains(&(gs, ge)) {
+                let a = hits.partition_point(|h| h.start < gs);
+                let has_hit = hits[a..]
+                    .iter()
+                    .take_while(|h| h.end <= ge)
+                    .any(|h| inner.targets[h.pattern as usize].rules.contains(&r));
+                if has_hit {
+                    out.push((gs, ge));
+                }
+            }
+            match vm.get(k) {
+                Some(&(_, e)) if e < we => {
+                    gs = e.max(gs);
+                    k += 1;
+                }
+                _ => break,
+            }
+        }
     }
 
     /// Whether a rule of `Target::anchors` runs anchored at its keyword hits
@@ -2133,6 +2251,17 @@ impl Redactor {
         }
         let mut at = 0;
         let mut restarts = 0;
+        // After a match, the search goes on where a match may still start
+        // (the same next match: see `Resume`), or stops when none can.
+        let resume = if self.inner.resume {
+            rule.resume()
+        } else {
+            None
+        };
+        let go_on = |at: usize| match resume {
+            Some(res) => res.next(win, at),
+            None => Some(at),
+        };
         if rule.compiled().whole() {
             // The whole match is the secret: no capture groups to resolve.
             while at <= win.len() {
@@ -2141,19 +2270,52 @@ impl Redactor {
                 };
                 let (s, e) = (m.start(), m.end());
                 let taken = self.take_whole(rule, r, win, (ws, we), (s, e), markers, sink);
-                at = next_start(s, e, taken, &mut restarts);
+                let Some(next) = go_on(next_start(s, e, taken, &mut restarts)) else {
+                    break;
+                };
+                at = next;
             }
             return;
         }
         let mut locs = rule.regex().capture_locations();
+        // The plain search, then the groups read by the pattern's pieces
+        // (see `Split`); a capture engine when they cannot tell.
+        let split = if self.inner.split { rule.split() } else { None };
+        let mut read = [None; crate::rule::MAX_SPLIT_GROUPS];
+        let read = &mut read[..split.map_or(0, |sp| sp.groups())];
         while at <= win.len() {
-            let Some(m) = rule.regex().captures_read_at(&mut locs, win, at) else {
+            let (ms, me, by_pieces) = match split {
+                Some(sp) => {
+                    let Some(m) = rule.regex().find_at(win, at) else {
+                        break;
+                    };
+                    let (ms, me) = (m.start(), m.end());
+                    let by_pieces = sp.read(win, (ms, me), read);
+                    if !by_pieces {
+                        // The same match: none starts between `at` and `ms`.
+                        rule.regex().captures_read_at(&mut locs, win, ms);
+                    }
+                    (ms, me, by_pieces)
+                }
+                None => {
+                    let Some(m) = rule.regex().captures_read_at(&mut locs, win, at) else {
+                        break;
+                    };
+                    (m.start(), m.end(), false)
+                }
+            };
+            let group = |g: usize| {
+                if by_pieces {
+                    read.get(g).copied().flatten()
+                } else {
+                    locs.get(g)
+                }
+            };
+            let taken = self.take_groups(rule, r, win, (ws, we), (ms, me), group, markers, sink);
+            let Some(next) = go_on(next_start(ms, me, taken, &mut restarts)) else {
                 break;
             };
-            let (ms, me) = (m.start(), m.end());
-            let group = |g: usize| locs.get(g);
-            let taken = self.take_groups(rule, r, win, (ws, we), (ms, me), group, markers, sink);
-            at = next_start(ms, me, taken, &mut restarts);
+            at = next;
         }
     }
 
@@ -2180,10 +2342,21 @@ impl Redactor {
             && rule
                 .after
                 .is_none_or(|x| e >= win.len() || !in_set(win[e], x));
-        let before = sink.cands.len();
-        let taken =
-            bounded && self.accept(rule, r, win, ws, (s, e), (s, e), None, false, markers, sink);
-        if sink.cands.len() == before {
+        let before = (sink.cands.len(), sink.deferred.len());
+        let taken = bounded
+            && self.accept(
+                rule,
+                r,
+                win,
+                (ws, we),
+                (s, e),
+                (s, e),
+                None,
+                false,
+                markers,
+                sink,
+            );
+        if (sink.cands.len(), sink.deferred.len()) == before {
             sink.rejected.push((r, ws, we, ws + s, ws + e));
         }
         taken
@@ -2209,7 +2382,7 @@ impl Redactor {
         let chosen = std::iter::once(c.group_index)
             .chain(c.alt.iter().copied())
             .find_map(|g| group(g).filter(|(s, e)| e > s).map(|(s, e)| (g, s, e)));
-        let before = sink.cands.len();
+        let before = (sink.cands.len(), sink.deferred.len());
         let taken = match chosen {
             Some((g, s, e)) => {
                 let bare = c.regex.capture_names().nth(g).flatten() == Some("s3");
@@ -2218,7 +2391,7 @@ impl Redactor {
                     rule,
                     r,
                     win,
-                    ws,
+                    (ws, we),
                     (ms, me),
                     (s, e),
                     name,
@@ -2229,22 +2402,30 @@ impl Redactor {
             }
             None => false,
         };
-        if sink.cands.len() == before {
+        if (sink.cands.len(), sink.deferred.len()) == before {
             sink.rejected.push((r, ws, we, ws + ms, ws + me));
         }
         taken
     }
 
     /// Filters a match (allow patterns, entropy, markers, the rule's check) and
-    /// records the spans to mask; whether they cover the whole match. Offsets are relative to the
-    /// window `win`, which starts at `ws` in the haystack.
+    /// records the spans to mask; whether they cover the whole match. Offsets
+    /// are relative to the window `[ws, we)` of the haystack.
+    ///
+    /// In the first pass, a check whose only possible effect is a candidate
+    /// that a candidate already found covers — with a better priority, or of
+    /// the same rule — and that cannot cover the whole match (so the search
+    /// resumes at the same place whatever it says) is put off (see
+    /// [`Self::deferrable`]): the candidate would change no span, and whether
+    /// the match was rejected only matters to the second look, which asks
+    /// for the verdict when it does.
     #[allow(clippy::too_many_arguments)]
     fn accept(
         &self,
         rule: &Rule,
         r: u32,
         win: &[u8],
-        ws: usize,
+        (ws, we): (usize, usize),
         (ms, me): (usize, usize),
         (s, e): (usize, usize),
         name: Option<(usize, usize)>,
@@ -2266,17 +2447,38 @@ impl Redactor {
         }
         let verdict = match rule.check {
             None => Verdict::Accept,
-            Some(c) => checks::run(c, win, (s, e), name, if bare { 2 } else { 0 }),
+            Some(c) => {
+                let defer = self.inner.defer && !sink.second;
+                if defer && self.deferrable(rule, r, c, win, ws, (ms, me), (s, e), &sink.cands) {
+                    #[cfg(test)]
+                    tests::PUT_OFF.with(|n| n.set(n.get() + 1));
+                    sink.deferred.push(Deferred {
+                        r,
+                        ws,
+                        we,
+                        secret: (s, e),
+                        name,
+                        bare,
+                    });
+                    return false;
+                }
+                checks::run(c, win, (s, e), name, if bare { 2 } else { 0 })
+            }
         };
-        let spans = match verdict {
+        // No vector for the usual single span.
+        let one;
+        let spans: &[(usize, usize)] = match &verdict {
             Verdict::Reject => return false,
-            Verdict::Accept => vec![(s, e)],
+            Verdict::Accept => {
+                one = [(s, e)];
+                &one
+            }
             Verdict::Spans(v) => v,
         };
         // Only a match masked from end to end is skipped over; otherwise the
         // search resumes inside it (what is left may hold another match).
         let whole = spans.len() == 1 && spans[0] == (ms, me);
-        for (a, b) in spans {
+        for &(a, b) in spans {
             sink.cands.push(Cand {
                 s: ws + a,
                 e: ws + b,
@@ -2285,6 +2487,75 @@ impl Redactor {
             });
         }
         whole
+    }
+
+    /// Whether the check `c` of a match (`[ms, me)`, secret `[s, e)`, relative
+    /// to the window `win` at `ws`) may be put off: its verdict can add at most
+    /// one candidate, on a span known here (the secret; for `GenericKv` the
+    /// value it splits off) that is not the whole match, and one of the last
+    /// candidates covers that span with a better priority or is of the same
+    /// rule. Merging then gives the same spans with or without it.
+    #[allow(clippy::too_many_arguments)]
+    fn deferrable(
+        &self,
+        rule: &Rule,
+        r: u32,
+        c: checks::Check,
+        win: &[u8],
+        ws: usize,
+        (ms, me): (usize, usize),
+        (s, e): (usize, usize),
+        cands: &[Cand],
+    ) -> bool {
+        use checks::Check;
+        /// Candidates looked back at: those of the window's earlier rules.
+        const LOOK_BACK: usize = 16;
+        if cands.is_empty() {
+            return false;
+        }
+        let (a, b) = match c {
+            // Verdicts that accept `[s, e)` as a whole or reject.
+            Check::Token
+            | Check::Mixed
+            | Check::AwsSecret
+            | Check::Generic
+            | Check::Value
+            | Check::Typed
+            | Check::UrlPassword
+            | Check::UrlToken
+            | Check::Bearer
+            | Check::BareBearer => (s, e),
+            // Accepts the value of its split, or rejects.
+            Check::GenericKv => match checks::split_assignment(win, s, e) {
+                Some((_, _, vs, ve, _)) => (vs, ve),
+                None => return false,
+            },
+            _ => return false,
+        };
+        if a >= b || (a, b) == (ms, me) {
+            return false;
+        }
+        let (a, b) = (ws + a, ws + b);
+        cands
+            .iter()
+            .rev()
+            .take(LOOK_BACK)
+            .any(|k| k.s <= a && b <= k.e && (k.prio < rule.priority || k.src == r))
+    }
+
+    /// Whether a match whose check was put off is rejected by it (no
+    /// candidate: what `take_whole`/`take_groups` record as rejected).
+    fn deferred_rejected(&self, hay: &[u8], d: &Deferred) -> bool {
+        let rule = &self.inner.rules[d.r as usize];
+        let Some(c) = rule.check else {
+            return false;
+        };
+        let win = &hay[d.ws..d.we];
+        match checks::run(c, win, d.secret, d.name, if d.bare { 2 } else { 0 }) {
+            Verdict::Reject => true,
+            Verdict::Accept => false,
+            Verdict::Spans(v) => v.is_empty(),
+        }
     }
 
     fn known_src(&self, v: &Variant) -> u32 {
@@ -2419,7 +2690,14 @@ fn next_start(s: usize, e: usize, taken: bool, restarts: &mut usize) -> usize {
 /// of its highest-priority (lowest number) candidate.
 fn resolve(mut cands: Vec<Cand>) -> Vec<Span> {
     cands.retain(|c| c.e > c.s);
-    cands.sort_unstable_by(|a, b| a.s.cmp(&b.s).then(b.e.cmp(&a.e)).then(a.prio.cmp(&b.prio)));
+    // The source breaks ties: the id of a merged span does not depend on the
+    // order in which the candidates were found.
+    cands.sort_unstable_by(|a, b| {
+        a.s.cmp(&b.s)
+            .then(b.e.cmp(&a.e))
+            .then(a.prio.cmp(&b.prio))
+            .then(a.src.cmp(&b.src))
+    });
     let mut out: Vec<Span> = Vec::with_capacity(cands.len());
     for c in cands {
         match out.last_mut() {
@@ -2754,6 +3032,240 @@ mod tests {
             let (quick, full) = quick_and_full_at(small);
             prop_assert_eq!(quick.redact(&text), full.redact(&text));
         }
+    }
+
+    thread_local! {
+        /// Checks put off on this thread (see `Redactor::accept`).
+        pub(super) static PUT_OFF: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        /// Windows of put-off checks whose second look counted (a check rejected).
+        pub(super) static SIDE_KEPT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// The built-in redactor at round size `block`, and the same running
+    /// every check at once, restarting every search one byte after a match
+    /// and reading every group with a capture engine (the slow path of all
+    /// three shortcuts).
+    fn put_off_and_at_once(block: usize) -> (Redactor, Redactor) {
+        (
+            Redactor::builder()
+                .env_values(false)
+                .block_size(block)
+                .build()
+                .unwrap(),
+            Redactor::builder()
+                .env_values(false)
+                .block_size(block)
+                .checks_at_once()
+                .no_resume()
+                .capture_engines()
+                .build()
+                .unwrap(),
+        )
+    }
+
+    fn put_off_and_at_once_at(i: usize) -> &'static (Redactor, Redactor) {
+        static BOTH: OnceLock<Vec<(Redactor, Redactor)>> = OnceLock::new();
+        &BOTH.get_or_init(|| {
+            [DEFAULT_BLOCK, 1024, 1531]
+                .into_iter()
+                .map(put_off_and_at_once)
+                .collect()
+        })[i]
+    }
+
+    /// A vendor token, random past its prefix, of a few families the
+    /// generic rules also see when they are assigned (`NAME=token`).
+    fn vendor_token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "ghp_[A-Za-z0-9]{36}",
+            "AKIA[A-Z0-9]{16}",
+            "xoxb-[0-9]{11}-[0-9]{12}-[A-Za-z0-9]{24}",
+            "sk_live_[A-Za-z0-9]{24}",
+            "glpat-[A-Za-z0-9_-]{20}",
+            "hf_[A-Za-z0-9]{34}",
+            "npm_[A-Za-z0-9]{36}",
+            "sk-proj-[A-Za-z0-9_-]{48}",
+            "sk-ant-api03-[A-Za-z0-9_-]{93}AA",
+            // Fakes and placeholders the checks reject.
+            "ghp_x{36}",
+            "sk_live_YOUR_KEY_HERE[a-z]{0,4}",
+            "[A-Za-z0-9]{8,30}",
+        ]
+    }
+
+    /// Secrets as the dense text has them (vendor tokens under secret-looking
+    /// names, in quotes, after headers), and the keyword-dense pieces.
+    fn secret_piece() -> impl Strategy<Value = String> {
+        let name = prop::sample::select(vec![
+            "GITHUB_TOKEN=",
+            "export API_KEY=",
+            "token: ",
+            "\"password\": \"",
+            "key = '",
+            "aws_access_key_id = ",
+            "stripe.api_key = \"",
+            "Authorization: Bearer ",
+            "//registry.npmjs.org/:_authToken=",
+            "secret=",
+            "pwd:",
+            "token_count=",
+            "DATABASE_URL=postgres://app:",
+            "https://",
+            "x=",
+            "-p ",
+            " ",
+            "password=",
+        ]);
+        let tail = prop::sample::select(vec![
+            "",
+            "\"",
+            "'",
+            "\",",
+            "@db.internal:5432/prod",
+            "@github.com/x",
+            " (ok)",
+            "\n",
+            "=",
+            ":",
+            " token=",
+            ".",
+            "[REDACTED:github-token]",
+        ]);
+        prop_oneof![
+            3 => (name, vendor_token(), tail).prop_map(|(n, v, t)| format!("{n}{v}{t}")),
+            2 => dense_piece(),
+            1 => (0..corpus_texts().len()).prop_map(|i| corpus_texts()[i].clone()),
+        ]
+    }
+
+    /// The spans and ids of `text` from both redactors of `both`.
+    fn masked_both(both: &(Redactor, Redactor), text: &str) -> (Vec<Masked>, Vec<Masked>) {
+        (
+            both.0.redact_bytes_masked(text.as_bytes()).1,
+            both.1.redact_bytes_masked(text.as_bytes()).1,
+        )
+    }
+
+    proptest! {
+        /// Putting off the checks of matches whose candidate is already
+        /// covered changes nothing: the same spans and ids as running every
+        /// check at once, in one round and in small ones.
+        #[test]
+        fn putting_checks_off_changes_nothing(
+            parts in prop::collection::vec(secret_piece(), 0..40),
+            small in 1..3usize,
+        ) {
+            let text = parts.concat();
+            let (put_off, at_once) = masked_both(put_off_and_at_once_at(0), &text);
+            prop_assert_eq!(put_off, at_once);
+            let both = put_off_and_at_once_at(small);
+            prop_assert_eq!(both.0.redact(&text), both.1.redact(&text));
+        }
+    }
+
+    proptest! {
+        /// Resuming searches where a match may start changes nothing: the
+        /// same spans and ids as restarting one byte after each match.
+        #[test]
+        fn resuming_searches_changes_nothing(
+            parts in prop::collection::vec(secret_piece(), 0..40),
+        ) {
+            static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+            let both = BOTH.get_or_init(|| {
+                let b = || Redactor::builder().env_values(false);
+                (b().build().unwrap(), b().no_resume().build().unwrap())
+            });
+            let text = parts.concat();
+            let (resumed, restarted) = masked_both(both, &text);
+            prop_assert_eq!(resumed, restarted);
+        }
+    }
+
+    proptest! {
+        /// Reading groups by the pattern's pieces changes nothing: the same
+        /// spans and ids as asking a capture engine for every match.
+        #[test]
+        fn reading_groups_by_pieces_changes_nothing(
+            parts in prop::collection::vec(secret_piece(), 0..40),
+        ) {
+            static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+            let both = BOTH.get_or_init(|| {
+                let b = || Redactor::builder().env_values(false);
+                (b().build().unwrap(), b().capture_engines().build().unwrap())
+            });
+            let text = parts.concat();
+            let (pieces, engines) = masked_both(both, &text);
+            prop_assert_eq!(pieces, engines);
+        }
+    }
+
+    /// A put-off check that rejects (`secret_name` is no secret's name, the
+    /// value is a GitHub token) still sends its window to the second look,
+    /// which finds `secret_name :=` there (`:` then the value `=`), as when
+    /// every check runs at once; one that accepts does not.
+    #[test]
+    fn a_put_off_check_that_rejects_still_sends_its_window_to_the_second_look() {
+        let both = put_off_and_at_once_at(0);
+        let token = "ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c";
+        let mut kept = Vec::new();
+        for name in [
+            "secret_name",
+            "token_count",
+            "key_id",
+            "HF_TOKEN",
+            "api_key",
+        ] {
+            for op in [" := ", " ::= ", "=", ": "] {
+                let t = format!("{name}{op}{token} password=Xy7Kq9Lm2Pz8Wv\n");
+                SIDE_KEPT.with(|n| n.set(0));
+                let (put_off, at_once) = masked_both(both, &t);
+                assert_eq!(put_off, at_once, "{t}");
+                assert!(put_off.iter().any(|m| m.value == token.as_bytes()), "{t}");
+                kept.push((name, op, SIDE_KEPT.with(|n| n.get())));
+            }
+        }
+        let counted =
+            |name: &str, op: &str| kept.iter().any(|k| (k.0, k.1, k.2 > 0) == (name, op, true));
+        assert!(counted("secret_name", " := "), "{kept:?}");
+        assert!(!counted("HF_TOKEN", " := "), "{kept:?}");
+    }
+
+    /// The corpus (every family in every context, clean look-alikes), record
+    /// by record and as one text in small rounds, and text as dense with
+    /// secrets as the bench's: the same spans and ids with the shortcuts
+    /// (checks put off, searches resumed, groups read by pieces) or without;
+    /// and checks are put off there (most vendor tokens come assigned).
+    #[test]
+    fn the_corpus_is_judged_alike_with_checks_put_off_or_not() {
+        let both = put_off_and_at_once_at(0);
+        PUT_OFF.with(|n| n.set(0));
+        for t in corpus_texts() {
+            let (put_off, at_once) = masked_both(both, t);
+            assert_eq!(put_off, at_once, "{t:?}");
+        }
+        assert!(
+            PUT_OFF.with(|n| n.get()) > 500,
+            "{}",
+            PUT_OFF.with(|n| n.get())
+        );
+        let all = corpus_texts()[..300].join("\n");
+        for i in 1..3 {
+            let both = put_off_and_at_once_at(i);
+            assert_eq!(both.0.redact(&all), both.1.redact(&all), "rounds {i}");
+        }
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let line = (secret_piece(), 0..1000u32);
+        let mut dense = String::new();
+        while dense.len() < 400_000 {
+            let (piece, step) = line.new_tree(&mut runner).unwrap().current();
+            dense.push_str(&format!(
+                "[2025-06-01T12:00:00Z] deploy step {step}: {piece}  (ok) (ok)\n"
+            ));
+        }
+        let (put_off, at_once) = masked_both(both, &dense);
+        assert!(put_off.len() > 1000, "{}", put_off.len());
+        assert_eq!(put_off, at_once);
     }
 
     /// The shapes of `Context`, `Typed`, `Spaced` and `AssignName` are

@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::checks::{Check, Guard, Needs};
+use crate::resume::Resume;
 use crate::Error;
 
 /// How far past the line of a keyword hit a multi-line rule may look.
@@ -112,7 +113,24 @@ pub struct Rule {
     pub(crate) prefixed: Arc<OnceLock<bool>>,
     /// The anchored engine of [`Rule::prefixed`] rules, built on first use.
     pub(crate) anchored: std::sync::OnceLock<Option<std::sync::Arc<regex_automata::meta::Regex>>>,
+    /// Where the search may resume after a match it did not skip over
+    /// (rules with `Needs::Byte`), found on first use.
+    pub(crate) resume: Arc<OnceLock<Option<Resume>>>,
+    /// The rule's pattern cut at its groups, built once the rule has asked
+    /// for groups [`SPLIT_AFTER`] times (see [`Split`]).
+    pub(crate) split: Arc<OnceLock<Option<Split>>>,
+    /// How many times the rule asked for its split before it was built.
+    pub(crate) split_asks: Arc<std::sync::atomic::AtomicU32>,
 }
+
+/// The most groups a pattern read by its pieces may have (their spans are
+/// kept on the stack).
+pub(crate) const MAX_SPLIT_GROUPS: usize = 16;
+
+/// Group reads a rule makes with the capture engine before its [`Split`] is
+/// built: a redactor that sees few matches of a rule (a small tool output)
+/// does not pay the pieces' compilation (~1 M instructions per rule).
+pub(crate) const SPLIT_AFTER: u32 = 32;
 
 impl fmt::Debug for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -381,6 +399,9 @@ impl RuleBuilder {
             may_prefix,
             prefixed: Arc::new(prefixed),
             anchored: OnceLock::new(),
+            resume: Arc::new(OnceLock::new()),
+            split: Arc::new(OnceLock::new()),
+            split_asks: Arc::new(std::sync::atomic::AtomicU32::new(0)),
             alt_names: self.alt,
             guard: self.guard,
             needs: self.needs,
@@ -415,6 +436,108 @@ impl Compiled {
     /// Whether the whole match is the secret (no capture groups to resolve).
     pub(crate) fn whole(&self) -> bool {
         self.group_index == 0 && self.alt.is_empty() && self.name_group.is_none()
+    }
+}
+
+/// A pattern whose groups of interest are items of its top-level
+/// concatenation (`prefix (?P<secret>…) suffix`), cut into its pieces
+/// between them, each compiled as an anchored regex: the groups of a match
+/// found by the plain search are then read by running the pieces one after
+/// the other from its start, each where the one before ended — the first
+/// way through in the pattern's order of preference, which is the way the
+/// capture engines report — instead of a capture engine (the backtracker
+/// costs ~100 instructions per byte of a 130-byte `Authorization` header).
+/// When a piece does not match there, or the last does not end at the
+/// match's end, the capture engine gives the groups.
+#[derive(Debug)]
+pub(crate) struct Split {
+    /// The pieces in order, each with the group it is (`None`: between groups).
+    pieces: Vec<(regex_automata::meta::Regex, Option<usize>)>,
+    /// Number of groups of the whole pattern (with group 0).
+    groups: usize,
+}
+
+impl Split {
+    /// The pieces of `pattern` around the groups `wanted`; `None` unless the
+    /// pattern is a concatenation with each wanted group as one of its items.
+    fn of(pattern: &str, wanted: &[usize], groups: usize) -> Option<Split> {
+        use regex_syntax::hir::{Hir, HirKind};
+        if wanted.is_empty() || groups > MAX_SPLIT_GROUPS {
+            return None;
+        }
+        let hir = regex_syntax::ParserBuilder::new()
+            .utf8(false)
+            .build()
+            .parse(pattern)
+            .ok()?;
+        let HirKind::Concat(items) = hir.kind() else {
+            return None;
+        };
+        let build = |h: &Hir| {
+            regex_automata::meta::Builder::new()
+                .configure(
+                    regex_automata::meta::Config::new()
+                        .utf8_empty(false)
+                        .auto_prefilter(false)
+                        .dfa(false)
+                        .nfa_size_limit(Some(32 * 1024 * 1024)),
+                )
+                .build_from_hir(h)
+                .ok()
+        };
+        let mut pieces = Vec::new();
+        let mut between: Vec<Hir> = Vec::new();
+        let mut found = 0;
+        for item in items {
+            match item.kind() {
+                HirKind::Capture(cap) if wanted.contains(&(cap.index as usize)) => {
+                    if !between.is_empty() {
+                        pieces.push((build(&Hir::concat(std::mem::take(&mut between)))?, None));
+                    }
+                    pieces.push((build(item)?, Some(cap.index as usize)));
+                    found += 1;
+                }
+                _ => between.push(item.clone()),
+            }
+        }
+        if !between.is_empty() {
+            pieces.push((build(&Hir::concat(between))?, None));
+        }
+        (found == wanted.len()).then_some(Split { pieces, groups })
+    }
+
+    /// The number of groups of the whole pattern (with group 0).
+    pub(crate) fn groups(&self) -> usize {
+        self.groups
+    }
+
+    /// The spans of the wanted groups of the match `[ms, me)` of `hay`, in
+    /// `out` (indexed by group, `groups()` long); whether they were found
+    /// (`false`: ask a capture engine).
+    pub(crate) fn read(
+        &self,
+        hay: &[u8],
+        (ms, me): (usize, usize),
+        out: &mut [Option<(usize, usize)>],
+    ) -> bool {
+        use regex_automata::{Anchored, Input};
+        out.fill(None);
+        let mut at = ms;
+        for (re, group) in &self.pieces {
+            let input = Input::new(hay).span(at..me).anchored(Anchored::Yes);
+            let Some(m) = re.search(&input) else {
+                return false;
+            };
+            if let Some(g) = group {
+                out[*g] = Some((m.start(), m.end()));
+            }
+            at = m.end();
+        }
+        if at != me {
+            return false;
+        }
+        out[0] = Some((ms, me));
+        true
     }
 }
 
@@ -524,6 +647,48 @@ impl Rule {
             compile_rule(&self.id, &self.pattern, &self.group, &self.alt_names)
                 .unwrap_or_else(|e| panic!("{e}"))
         })
+    }
+
+    /// Where the search may resume after a match it did not skip over (see
+    /// [`Resume`]): only for rules whose every match holds one of their
+    /// needed bytes past its first byte.
+    pub(crate) fn resume(&self) -> Option<&Resume> {
+        self.resume
+            .get_or_init(|| match self.needs {
+                Some(Needs::Byte(set)) => Resume::of(&self.pattern, set),
+                _ => None,
+            })
+            .as_ref()
+    }
+
+    /// The rule's pattern cut at the groups it reads (see [`Split`]), for
+    /// rules with capture groups but no alternative ones; `None` until the
+    /// rule has asked [`SPLIT_AFTER`] times.
+    pub(crate) fn split(&self) -> Option<&Split> {
+        use std::sync::atomic::Ordering;
+        if self.split.get().is_none()
+            && self.split_asks.fetch_add(1, Ordering::Relaxed) < SPLIT_AFTER
+        {
+            return None;
+        }
+        self.built_split()
+    }
+
+    /// [`Rule::split`], built now if it is not yet.
+    pub(crate) fn built_split(&self) -> Option<&Split> {
+        self.split
+            .get_or_init(|| {
+                let c = self.compiled();
+                if c.whole() || !c.alt.is_empty() {
+                    return None;
+                }
+                let groups: Vec<usize> = std::iter::once(c.group_index)
+                    .chain(c.name_group)
+                    .filter(|&g| g > 0)
+                    .collect();
+                Split::of(&self.pattern, &groups, c.regex.captures_len())
+            })
+            .as_ref()
     }
 
     /// The rule's regex (see [`Rule::compiled`]).
@@ -665,6 +830,105 @@ pub(crate) mod corpus;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The built-in rules whose groups the pieces read.
+    fn split_rules() -> &'static [Rule] {
+        static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+        RULES.get_or_init(|| {
+            crate::builtin::rules()
+                .into_iter()
+                .filter(|r| r.built_split().is_some())
+                .collect()
+        })
+    }
+
+    #[test]
+    fn header_url_and_command_rules_are_read_by_pieces() {
+        let ids: Vec<&str> = split_rules().iter().map(|r| r.id.as_str()).collect();
+        for id in [
+            "bearer-token",
+            "url-password",
+            "basic-auth",
+            "generic-secret",
+        ] {
+            assert!(ids.contains(&id), "{id} not in {ids:?}");
+        }
+        // The bench's header: read by the pieces, as the backtracker reads it.
+        let hay = b"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl (ok)";
+        let mut read_by_pieces = 0;
+        for rule in split_rules() {
+            let c = rule.compiled();
+            let mut out = vec![None; rule.built_split().unwrap().groups()];
+            for caps in c.regex.captures_iter(hay) {
+                let m = caps.get(0).unwrap();
+                assert!(rule
+                    .built_split()
+                    .unwrap()
+                    .read(hay, (m.start(), m.end()), &mut out));
+                read_by_pieces += 1;
+                let want = caps.get(c.group_index).map(|g| (g.start(), g.end()));
+                assert_eq!(out[c.group_index], want, "{}", rule.pattern);
+            }
+        }
+        assert!(read_by_pieces >= 2, "{read_by_pieces}");
+    }
+
+    /// A rule reads its first groups with the capture engine: its pieces are
+    /// compiled only when it keeps matching.
+    #[test]
+    fn pieces_are_built_for_rules_that_keep_matching() {
+        let rule = crate::builtin::rules()
+            .into_iter()
+            .find(|r| r.id == "bearer-token")
+            .unwrap();
+        for _ in 0..SPLIT_AFTER {
+            assert!(rule.split().is_none());
+        }
+        assert!(rule.split().is_some());
+        // Clones share it.
+        assert!(rule.clone().split().is_some());
+    }
+
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => prop::sample::select(vec![
+                "Authorization", "authorization: ", "Bearer ", "bearer\t", "Basic ", "token ",
+                "Proxy-Authorization:", "https://", "postgres://", "git+ssh://", "app", ":", "@",
+                "@db:5432/x", "/", "\"", "'", "\\", " ", "\t", "=", ",", ";", "-u ", "curl ",
+                "--user ", "password ", "machine ", "login ", "sshpass -p ", "redis-cli -a ",
+                "=${", "}", "<", ">", "\n", "eyJ", ".", "-", "_", "%", "~", "+", "\u{e9}",
+            ])
+            .prop_map(str::to_string),
+            2 => "[A-Za-z0-9+/=._~-]{1,30}",
+        ]
+    }
+
+    proptest! {
+        /// The groups read by the pattern's pieces are those of the capture
+        /// engine, for every match of every built-in rule they serve.
+        #[test]
+        fn pieces_read_the_groups_a_capture_engine_reads(
+            parts in prop::collection::vec(piece(), 0..20),
+        ) {
+            let text = parts.concat();
+            let hay = text.as_bytes();
+            for rule in split_rules() {
+                let c = rule.compiled();
+                let sp = rule.built_split().unwrap();
+                let mut out = vec![None; sp.groups()];
+                for caps in c.regex.captures_iter(hay) {
+                    let m = caps.get(0).unwrap();
+                    if sp.read(hay, (m.start(), m.end()), &mut out) {
+                        for g in std::iter::once(c.group_index).chain(c.name_group) {
+                            let want = caps.get(g).map(|x| (x.start(), x.end()));
+                            prop_assert_eq!(out[g], want, "{} on {:?}", &rule.pattern, &text);
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_builtin_rule_compiles_as_built_lazily() {
