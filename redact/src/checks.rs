@@ -745,16 +745,7 @@ pub(crate) fn guard_ok_at(
                     .get(hs + 2..hs + 34)
                     .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
         }
-        Guard::DotSix => {
-            let tok = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-            let line = &hay[ls..le];
-            memchr::memchr_iter(b'.', line).any(|i| {
-                i >= 23
-                    && line.get(i + 7) == Some(&b'.')
-                    && line[i + 1..i + 7].iter().all(|&b| tok(b))
-                    && line[i - 23..i].iter().all(|&b| tok(b))
-            })
-        }
+        Guard::DotSix => dot_six(&hay[ls..le]),
         Guard::Context => context_guard_ok(hay, hs, name_end_of_hit(hay, hs, he), ls, le),
         Guard::Run(n) => {
             let mut run = 0;
@@ -771,6 +762,18 @@ pub(crate) fn guard_ok_at(
             false
         }
     }
+}
+
+/// [`Guard::DotSix`] on a line: 23 token bytes (`[A-Za-z0-9_-]`), a dot, 6
+/// token bytes and a dot (the two first parts of a Discord bot token).
+pub(crate) fn dot_six(line: &[u8]) -> bool {
+    let tok = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    memchr::memchr_iter(b'.', line).any(|i| {
+        i >= 23
+            && line.get(i + 7) == Some(&b'.')
+            && line[i + 1..i + 7].iter().all(|&b| tok(b))
+            && line[i - 23..i].iter().all(|&b| tok(b))
+    })
 }
 
 /// Go: `var NAME TYPE = v` / `const NAME TYPE = v`, the hit at `hs` in NAME

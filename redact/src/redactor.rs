@@ -228,6 +228,28 @@ struct Scratch {
     /// Hits of the scanner's second to fourth segments.
     segments: [Vec<Hit>; 3],
     blocked: Vec<(usize, usize)>,
+    /// The per-round buffers of `spans_with_hits`.
+    bufs: HitBufs,
+}
+
+/// The buffers `spans_with_hits` fills in each round, kept from round to
+/// round: cleared, never shrunk, so that a steady stream allocates nothing
+/// per round (growing them anew cost ~4 % of a keyword-dense profile in
+/// reallocations and page faults).
+#[derive(Default)]
+struct HitBufs {
+    /// The words of line-level guards: (guard, start, end), sorted by start.
+    words: Vec<(checks::Guard, usize, usize)>,
+    /// Windows of rules that look beyond the hit's line: (rule, start, end).
+    follow: Vec<(u32, usize, usize)>,
+    line_rules: Vec<u32>,
+    line_cache: Vec<(checks::Guard, bool)>,
+    follow_memo: Vec<(usize, (usize, usize))>,
+    anchors: Anchors,
+    /// Rules to run on the current line window, one bit each.
+    bits: Vec<u64>,
+    /// Name verdicts: a pure function of the name, so kept across rounds.
+    memo: checks::NameMemo,
 }
 
 /// The keyword starts of prefixed rules, `(rule, hit start)` in order; those
@@ -649,6 +671,31 @@ fn has_word(
         .any(|&(k, _, e)| k == g && e <= we)
 }
 
+/// A guard of [`LINE_BIT_GUARDS`] on the line window `lw` clamped to
+/// `(ls, le)`: what [`line_guard_ok`] finds for it, without a hit context
+/// (none of them looks at the hit). `next_end` gives the clamped end of the
+/// line plus the next line (only `ValueNearby` looks there).
+fn line_bit_ok(
+    g: checks::Guard,
+    hay: &[u8],
+    lw: (usize, usize),
+    (ls, le): (usize, usize),
+    next_end: impl FnOnce() -> usize,
+    words: &[(checks::Guard, usize, usize)],
+) -> bool {
+    match g {
+        checks::Guard::ValueNearby => {
+            // The next line ends at most `MAX_SIDE` bytes after its start: no
+            // word of the guard within that reach, no need to find it.
+            let reach = (lw.1 + 1 + MAX_SIDE).min(hay.len());
+            has_word(words, g, ls, reach) && has_word(words, g, ls, next_end())
+        }
+        checks::Guard::Closing | checks::Guard::JsonName => has_word(words, g, ls, le),
+        checks::Guard::DotSix => checks::dot_six(&hay[ls..le]),
+        _ => unreachable!("not a guard of LINE_BIT_GUARDS"),
+    }
+}
+
 /// A line-level guard `g` at the hit `[hs, he)` whose line window `lw` is
 /// clamped to `(ls, le)`: remembered in `cache` for the other hits of the
 /// line. `next_end` gives the clamped end of the line plus the next line
@@ -668,6 +715,11 @@ fn line_guard_ok(
     memo: &mut checks::NameMemo,
 ) -> bool {
     if let Some(&(_, ok)) = cache.iter().find(|(k, _)| *k == g) {
+        return ok;
+    }
+    if line_bit(g) != 0 {
+        let ok = line_bit_ok(g, hay, lw, (ls, le), next_end, words);
+        cache.push((g, ok));
         return ok;
     }
     let word = checks::LINE_WORDS.iter().any(|&(k, _)| k == g);
@@ -1299,7 +1351,7 @@ impl Redactor {
         let spans = if hits.is_empty() && self.inner.keywordless.is_empty() {
             Vec::new()
         } else {
-            self.spans_with_hits(hay, &mut hits, blocked)
+            self.spans_with_hits(hay, &mut hits, blocked, &mut scratch.bufs)
         };
         scratch.hits = hits;
         spans
@@ -1310,8 +1362,28 @@ impl Redactor {
         hay: &[u8],
         hits: &mut Vec<Hit>,
         mut blocked: Option<&mut Vec<(usize, usize)>>,
+        bufs: &mut HitBufs,
     ) -> Vec<Span> {
         let inner = &*self.inner;
+        let HitBufs {
+            words,
+            follow,
+            line_rules,
+            line_cache,
+            follow_memo,
+            anchors,
+            bits,
+            memo,
+        } = bufs;
+        words.clear();
+        follow.clear();
+        line_rules.clear();
+        line_cache.clear();
+        follow_memo.clear();
+        anchors.list.clear();
+        anchors.from = 0;
+        bits.clear();
+        bits.resize(inner.rules.len().div_ceil(64).max(1), 0);
         let markers = self.markers_from(hay, hits);
         hits.retain(|h| !inside_marker(&markers, h.start, h.end));
         let reach = inner.max_variant + 2;
@@ -1320,21 +1392,12 @@ impl Redactor {
         }
         hits.sort_unstable_by_key(|h| (h.start, h.end));
         let mut sink = Sink::default();
-        let words = inner.rules.len().div_ceil(64).max(1);
-        let mut bits = vec![0u64; words];
         let mut cur: Option<(usize, usize)> = None;
-        let mut follow: Vec<(u32, usize, usize)> = Vec::new();
-        let mut line_rules: Vec<u32> = Vec::new();
-        let mut line_cache: Vec<(checks::Guard, bool)> = Vec::new();
         let mut line_key = ((usize::MAX, 0), (usize::MAX, 0));
         // The previous hit's line window, and windows derived from it alone.
         let mut prev_lw: Option<(usize, usize)> = None;
         let mut reusable = false;
         let mut next_memo: Option<(usize, usize)> = None;
-        let mut follow_memo: Vec<(usize, (usize, usize))> = Vec::new();
-        // Where the keywords of prefixed rules start: (rule, hit start), in order.
-        let mut anchors = Anchors::default();
-        let mut memo = checks::NameMemo::default();
         let mut lines = LineFinder::default();
         // The context of the last hit the dismissal looked at.
         let mut ctx_store: Option<checks::HitCtx> = None;
@@ -1343,8 +1406,6 @@ impl Redactor {
         // The name guards of the current hit the dismissal judged: the first
         // `passed` of its `Quick::name_guards` failed but the last.
         let mut passed: usize;
-        // The words of line-level guards: (guard, start, end), sorted by start.
-        let mut words: Vec<(checks::Guard, usize, usize)> = Vec::new();
         for h in hits.iter() {
             for &g in &inner.targets[h.pattern as usize].line_words {
                 words.push((g, h.start, h.end));
@@ -1420,11 +1481,17 @@ impl Redactor {
             if let (true, true, Some(q)) = (inner.quick, reusable, &t.quick) {
                 // `tok` then `token`, `secret` then `secret_`: the context of
                 // the previous hit serves a longer one at its start.
-                match ctx_store.as_mut() {
-                    Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
-                    None => {
-                        ctx_store = Some(checks::HitCtx::new(hay, h.start, h.end, ls, le));
+                // Only guards that look at the hit read its context (the
+                // line-level ones make it when they need it).
+                if q.shapeless || q.shapes != 0 {
+                    match ctx_store.as_mut() {
+                        Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
+                        None => {
+                            ctx_store = Some(checks::HitCtx::new(hay, h.start, h.end, ls, le));
+                        }
                     }
+                } else {
+                    ctx_store = None;
                 }
                 let mut line_ok = |g: checks::Guard,
                                    ctx: &mut Option<checks::HitCtx>,
@@ -1435,13 +1502,15 @@ impl Redactor {
                         (h.start, h.end),
                         lw,
                         (ls, le),
-                        || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1,
-                        &words,
-                        &mut line_cache,
+                        || clamp(with_next_line(hay, lw)).1,
+                        words,
+                        line_cache,
                         ctx,
                         memo,
                     )
                 };
+                let mut next_end =
+                    || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1;
                 let gone = self.dismissed(
                     q,
                     hay,
@@ -1449,9 +1518,10 @@ impl Redactor {
                     lw,
                     (ls, le),
                     &mut ctx_store,
+                    (words, &mut next_end),
                     &mut line_ok,
                     &mut line_bits,
-                    &mut memo,
+                    memo,
                     &mut passed,
                 );
                 if gone {
@@ -1469,10 +1539,10 @@ impl Redactor {
                             lw,
                             (ls, le),
                             || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1,
-                            &words,
-                            &mut line_cache,
+                            words,
+                            line_cache,
                             &mut ctx,
-                            &mut memo,
+                            memo,
                         )
                     } else if let Some(k) = t
                         .quick
@@ -1485,7 +1555,7 @@ impl Redactor {
                         let c = ctx.get_or_insert_with(|| {
                             checks::HitCtx::new(hay, h.start, h.end, ls, le)
                         });
-                        c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, &mut memo)
+                        c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo)
                     };
                     if !ok {
                         continue;
@@ -1521,17 +1591,17 @@ impl Redactor {
             match cur {
                 Some((cs, ce)) if ls < ce => cur = Some((cs, ce.max(le))),
                 Some((cs, ce)) => {
-                    self.run_window(hay, cs, ce, &mut bits, &mut anchors, &markers, &mut sink);
+                    self.run_window(hay, cs, ce, bits, anchors, &markers, &mut sink);
                     cur = Some((ls, le));
                 }
                 None => cur = Some((ls, le)),
             }
-            for &r in &line_rules {
+            for &r in line_rules.iter() {
                 bits[r as usize / 64] |= 1 << (r % 64);
             }
         }
         if let Some((cs, ce)) = cur {
-            self.run_window(hay, cs, ce, &mut bits, &mut anchors, &markers, &mut sink);
+            self.run_window(hay, cs, ce, bits, anchors, &markers, &mut sink);
         }
         if let Some(b) = blocked {
             b.extend(follow.iter().map(|&(_, ws, we)| (ws, we)));
@@ -1605,6 +1675,7 @@ impl Redactor {
         lw: (usize, usize),
         (ls, le): (usize, usize),
         ctx: &mut Option<checks::HitCtx>,
+        (words, next_end): (&[(checks::Guard, usize, usize)], &mut impl FnMut() -> usize),
         line_ok: &mut impl FnMut(
             checks::Guard,
             &mut Option<checks::HitCtx>,
@@ -1615,12 +1686,14 @@ impl Redactor {
         passed: &mut usize,
     ) -> bool {
         let inner = &*self.inner;
-        let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
-        if q.shapeless || c.feat() & q.shapes != 0 {
-            for (k, &g) in q.name_guards.iter().enumerate() {
-                if c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo) {
-                    *passed = k + 1;
-                    return false;
+        if q.shapeless || q.shapes != 0 {
+            let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
+            if q.shapeless || c.feat() & q.shapes != 0 {
+                for (k, &g) in q.name_guards.iter().enumerate() {
+                    if c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo) {
+                        *passed = k + 1;
+                        return false;
+                    }
                 }
             }
         }
@@ -1630,7 +1703,7 @@ impl Redactor {
             need &= !bit;
             let g = LINE_BIT_GUARDS[bit.trailing_zeros() as usize];
             *known |= bit;
-            if line_ok(g, ctx, memo) {
+            if line_bit_ok(g, hay, lw, (ls, le), &mut *next_end, words) {
                 *pass |= bit;
             }
         }
