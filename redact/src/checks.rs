@@ -379,7 +379,9 @@ impl HitCtx {
         };
         let after = skip_spaces(name_end);
         let mut q = name_end;
+        let mut backslash = false;
         while q < end && matches!(hay[q], b'"' | b'\'' | b'`' | b'\\' | b']') {
+            backslash |= hay[q] == b'\\';
             q += 1;
         }
         let after_q = if q == name_end { after } else { skip_spaces(q) };
@@ -436,17 +438,29 @@ impl HitCtx {
             }
             _ => {}
         }
-        // An env fallback `NAME || 'v'` (see `fallback`): only where the
-        // bytes `fallback` skips or its operators' first bytes follow the
-        // name (`or` cannot: a letter would be part of the name).
-        if feat & F_CONTEXT == 0
-            && matches!(
-                at(name_end),
-                b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t' | b'|' | b'?'
-            )
-            && fallback(hay, name_end, end)
-        {
-            feat |= F_CONTEXT;
+        // An env fallback `NAME || 'v'` (see `fallback`). `fallback` skips
+        // closing quotes, brackets and spaces after the name: without a `\`
+        // among the quotes `after_q` skipped, and with none of those bytes at
+        // `after_q`, it stops at `after_q` too. Else only where the bytes it
+        // skips or its operators' first bytes follow the name (`or` cannot:
+        // a letter would be part of the name).
+        if feat & F_CONTEXT == 0 {
+            let stops_at_after_q = !backslash
+                && !matches!(
+                    at(after_q),
+                    b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t'
+                );
+            let fb = if stops_at_after_q {
+                matches!(at(after_q), b'|' | b'?' | b'o') && fallback_op_at(hay, after_q, end)
+            } else {
+                matches!(
+                    at(name_end),
+                    b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t' | b'|' | b'?'
+                ) && fallback(hay, name_end, end)
+            };
+            if fb {
+                feat |= F_CONTEXT;
+            }
         }
         if at(name_end) == b'\t' || (at(name_end) == b' ' && at(name_end + 1) == b' ') {
             feat |= F_COLUMN;
@@ -897,7 +911,13 @@ fn fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
     while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
         i += 1;
     }
-    let r = &hay[i..end];
+    fallback_op_at(hay, i, end)
+}
+
+/// A fallback operator (`||`, `??`, `?:`, `or `) at `i` (before `end`).
+#[inline]
+fn fallback_op_at(hay: &[u8], i: usize, end: usize) -> bool {
+    let r = &hay[i.min(end)..end];
     r.starts_with(b"||") || r.starts_with(b"??") || r.starts_with(b"?:") || r.starts_with(b"or ")
 }
 
@@ -4382,6 +4402,17 @@ mod hit_reference {
     use super::*;
     use proptest::prelude::*;
 
+    fn old_fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
+        while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
+            i += 1;
+        }
+        let r = &hay[i..end];
+        r.starts_with(b"||")
+            || r.starts_with(b"??")
+            || r.starts_with(b"?:")
+            || r.starts_with(b"or ")
+    }
+
     pub(super) fn old_build(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> HitCtx {
         let end = le.min(he + 256);
         // A keyword that carries its operator or quote (`pw=`, `pass\"`): the
@@ -4462,7 +4493,7 @@ mod hit_reference {
             _ => {}
         }
         // An env fallback `NAME || 'v'` (see `fallback`).
-        if feat & F_CONTEXT == 0 && fallback(hay, name_end, end) {
+        if feat & F_CONTEXT == 0 && old_fallback(hay, name_end, end) {
             feat |= F_CONTEXT;
         }
         if at(name_end) == b'\t' || (at(name_end) == b' ' && at(name_end + 1) == b' ') {
