@@ -189,11 +189,10 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 fn name_start(hay: &[u8], hs: usize, ls: usize) -> usize {
-    let mut i = hs;
-    while i > ls && is_name_byte(hay[i - 1]) {
-        i -= 1;
-    }
-    i
+    hay[ls..hs]
+        .iter()
+        .rposition(|&b| !is_name_byte(b))
+        .map_or(ls, |k| ls + k + 1)
 }
 
 /// The assignment operators after a name (its closing quotes and spaces),
@@ -361,16 +360,16 @@ impl HitCtx {
         let end = le.min(he + 256);
         // A keyword that carries its operator or quote (`pw=`, `pass\"`): the
         // name ends before those bytes.
-        let mut i = name_end_of_hit(hay, hs, he);
-        while i < end && is_word_byte(hay[i]) {
-            i += 1;
-        }
+        let i = name_end_of_hit(hay, hs, he);
         // Where `Guard::Typed` looks: after the word (`[A-Za-z0-9_]`) of the hit.
-        let word_end = i;
-        while i < end && is_name_byte(hay[i]) {
-            i += 1;
-        }
-        let name_end = i;
+        let word_end = hay[i..end]
+            .iter()
+            .position(|&b| !is_word_byte(b))
+            .map_or(end, |k| i + k);
+        let name_end = hay[word_end..end]
+            .iter()
+            .position(|&b| !is_name_byte(b))
+            .map_or(end, |k| word_end + k);
         let skip_spaces = |mut i: usize| {
             while i < end && matches!(hay[i], b' ' | b'\t') {
                 i += 1;
@@ -4402,6 +4401,14 @@ mod hit_reference {
     use super::*;
     use proptest::prelude::*;
 
+    fn old_name_start(hay: &[u8], hs: usize, ls: usize) -> usize {
+        let mut i = hs;
+        while i > ls && is_name_byte(hay[i - 1]) {
+            i -= 1;
+        }
+        i
+    }
+
     fn old_fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
         while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
             i += 1;
@@ -4439,7 +4446,7 @@ mod hit_reference {
             q += 1;
         }
         let after_q = if q == name_end { after } else { skip_spaces(q) };
-        let ns = name_start(hay, hs, ls);
+        let ns = old_name_start(hay, hs, ls);
         let at = |i: usize| if i < end { hay[i] } else { b'\n' };
         let mut feat = 0;
         if let Some(op) = assign_op_at(hay, after_q, end) {
