@@ -216,6 +216,15 @@ fn assign_op_at(hay: &[u8], i: usize, end: usize) -> Option<usize> {
     if !matches!(rest[0], b'=' | b':' | b'?' | b'.' | b'+' | b'|') {
         return None;
     }
+    // The two usual operators, decided by the byte after them: `=` unless
+    // `=>`; `:` unless `::`, `:=`, `::=`, `:::=` (and not after a `:`).
+    match (rest[0], rest.get(1)) {
+        (b'=', next) if next != Some(&b'>') => return Some(1),
+        (b':', next) if !matches!(next, Some(b':' | b'=')) => {
+            return (i == 0 || hay[i - 1] != b':').then_some(1);
+        }
+        _ => {}
+    }
     let op = ASSIGN_OPS
         .iter()
         .find(|op| op[0] == rest[0] && rest.starts_with(op))?;
@@ -4409,6 +4418,23 @@ mod hit_reference {
         i
     }
 
+    fn old_assign_op_at(hay: &[u8], i: usize, end: usize) -> Option<usize> {
+        if i >= end {
+            return None;
+        }
+        let rest = &hay[i..end];
+        if !matches!(rest[0], b'=' | b':' | b'?' | b'.' | b'+' | b'|') {
+            return None;
+        }
+        let op = ASSIGN_OPS
+            .iter()
+            .find(|op| op[0] == rest[0] && rest.starts_with(op))?;
+        if **op == b":"[..] && (rest.get(1) == Some(&b':') || (i > 0 && hay[i - 1] == b':')) {
+            return None;
+        }
+        Some(op.len())
+    }
+
     fn old_fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
         while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
             i += 1;
@@ -4449,7 +4475,7 @@ mod hit_reference {
         let ns = old_name_start(hay, hs, ls);
         let at = |i: usize| if i < end { hay[i] } else { b'\n' };
         let mut feat = 0;
-        if let Some(op) = assign_op_at(hay, after_q, end) {
+        if let Some(op) = old_assign_op_at(hay, after_q, end) {
             feat |= F_ASSIGN_Q;
             // `Guard::AssignName` but the name's verdict.
             let mut v = after_q + op;
@@ -4464,7 +4490,7 @@ mod hit_reference {
         let assign_after = if after == after_q {
             feat & F_ASSIGN_Q != 0
         } else {
-            assign_at(hay, after, end)
+            old_assign_op_at(hay, after, end).is_some()
         };
         if assign_after {
             feat |= F_ASSIGN;
@@ -4557,6 +4583,23 @@ mod hit_reference {
     }
 
     proptest! {
+        /// The operator found at every position of any text made of
+        /// operator bytes is the one the old search found.
+        #[test]
+        fn assign_op_is_the_old_one(
+            hay in prop::collection::vec(prop::sample::select(b"=:?.+|>-a \"".to_vec()), 0..24),
+        ) {
+            for i in 0..=hay.len() {
+                for end in i..=hay.len() {
+                    prop_assert_eq!(
+                        assign_op_at(&hay, i, end),
+                        old_assign_op_at(&hay, i, end),
+                        "{}..{} of {:?}", i, end, String::from_utf8_lossy(&hay)
+                    );
+                }
+            }
+        }
+
         /// The context built with the cheap pre-tests (fallback, Go
         /// declaration, `ENV`/`ARG` lines) is the one built without them, for
         /// any hit on any line.
