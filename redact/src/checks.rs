@@ -798,11 +798,18 @@ pub(crate) fn guard_ok_at(
 
 /// [`Guard::DotSix`] on a line: 23 token bytes (`[A-Za-z0-9_-]`), a dot, 6
 /// token bytes and a dot (the two first parts of a Discord bot token).
+///
+/// The first dot is at 23 or later and the second 7 bytes after it: the
+/// dots are looked for in `[23, len - 7)` only.
 pub(crate) fn dot_six(line: &[u8]) -> bool {
     let tok = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    memchr::memchr_iter(b'.', line).any(|i| {
-        i >= 23
-            && line.get(i + 7) == Some(&b'.')
+    if line.len() < 31 {
+        return false;
+    }
+    let from = &line[23..line.len() - 7];
+    memchr::memchr_iter(b'.', from).any(|k| {
+        let i = k + 23;
+        line[i + 7] == b'.'
             && line[i + 1..i + 7].iter().all(|&b| tok(b))
             && line[i - 23..i].iter().all(|&b| tok(b))
     })
@@ -4435,6 +4442,16 @@ mod hit_reference {
         Some(op.len())
     }
 
+    fn old_dot_six(line: &[u8]) -> bool {
+        let tok = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+        memchr::memchr_iter(b'.', line).any(|i| {
+            i >= 23
+                && line.get(i + 7) == Some(&b'.')
+                && line[i + 1..i + 7].iter().all(|&b| tok(b))
+                && line[i - 23..i].iter().all(|&b| tok(b))
+        })
+    }
+
     fn old_fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
         while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
             i += 1;
@@ -4582,7 +4599,35 @@ mod hit_reference {
         ]
     }
 
+    #[test]
+    fn dot_six_finds_a_bot_tokens_parts_at_any_place() {
+        let token = b"MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs";
+        for pre in [&b""[..], b"x ", b"a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p token: "] {
+            let line = [pre, &token[..]].concat();
+            assert!(dot_six(&line) && old_dot_six(&line));
+            assert!(!dot_six(&line[..pre.len() + 31]) && !old_dot_six(&line[..pre.len() + 31]));
+            assert!(dot_six(&line[..pre.len() + 32]) && old_dot_six(&line[..pre.len() + 32]));
+        }
+    }
+
     proptest! {
+        /// `Guard::DotSix` looks at the dots it can use only, and finds
+        /// what the old scan of every dot found.
+        #[test]
+        fn dot_six_is_the_old_one(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    8 => prop::sample::select(b"aZ09_-. \t".to_vec()).prop_map(|b| vec![b]),
+                    1 => (20usize..26).prop_map(|n| b"MTk4NjIyNDgzNDcxOTI1MjQ4x"[..n].to_vec()),
+                    1 => Just(b"Cl2FMQ.".to_vec()),
+                ],
+                0..60,
+            ),
+        ) {
+            let line = parts.concat();
+            prop_assert_eq!(dot_six(&line), old_dot_six(&line));
+        }
+
         /// The operator found at every position of any text made of
         /// operator bytes is the one the old search found.
         #[test]
