@@ -740,16 +740,8 @@ pub(crate) fn guard_ok_at(
         Guard::ValueNearby => memchr::memchr2_iter(b'v', b'V', &hay[ls..ne]).any(|i| {
             hay[ls + i..ne].len() >= 5 && hay[ls + i..ls + i + 5].eq_ignore_ascii_case(b"value")
         }),
-        Guard::AtAfter => hay[he..le]
-            .iter()
-            .take(512)
-            .take_while(|&&b| !matches!(b, b' ' | b'\t' | b'"' | b'\'' | b'<' | b'>'))
-            .any(|&b| b == b'@'),
-        Guard::B64Before(n) => {
-            hs >= ls + n
-                && hay[hs - n..hs]
-                    .iter()
-                    .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+        Guard::AtAfter | Guard::B64Before(_) | Guard::TwilioSid => {
+            hit_guard_ok(g, hay, (hs, he), (ls, le))
         }
         Guard::Closing => {
             let line = &hay[ls..le];
@@ -770,12 +762,6 @@ pub(crate) fn guard_ok_at(
                 i += 1;
             }
             (i < le && hay[i] == b'\t') || (i + 1 < le && hay[i] == b' ' && hay[i + 1] == b' ')
-        }
-        Guard::TwilioSid => {
-            hay.get(hs..hs + 2) == Some(b"AC".as_slice())
-                && hay
-                    .get(hs + 2..hs + 34)
-                    .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
         }
         Guard::DotSix => dot_six(&hay[ls..le]),
         Guard::Context => context_guard_ok(hay, hs, name_end_of_hit(hay, hs, he), ls, le),
@@ -831,6 +817,42 @@ fn typed_feat(hay: &[u8], hs: usize, ls: usize, ns: usize, word_end: usize, end:
             F_TYPED
         }
         _ => 0,
+    }
+}
+
+/// Whether guard `g` reads only the hit and its line's ends, not the
+/// name around it ([`hit_guard_ok`] then judges it without a [`HitCtx`]).
+pub(crate) fn reads_hit_only(g: Guard) -> bool {
+    matches!(g, Guard::AtAfter | Guard::B64Before(_) | Guard::TwilioSid)
+}
+
+/// [`guard_ok_at`] for a guard of [`reads_hit_only`] at the hit `[hs, he)`
+/// on the line `[ls, le)`.
+pub(crate) fn hit_guard_ok(
+    g: Guard,
+    hay: &[u8],
+    (hs, he): (usize, usize),
+    (ls, le): (usize, usize),
+) -> bool {
+    match g {
+        Guard::AtAfter => hay[he..le]
+            .iter()
+            .take(512)
+            .take_while(|&&b| !matches!(b, b' ' | b'\t' | b'"' | b'\'' | b'<' | b'>'))
+            .any(|&b| b == b'@'),
+        Guard::B64Before(n) => {
+            hs >= ls + n
+                && hay[hs - n..hs]
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+        }
+        Guard::TwilioSid => {
+            hay.get(hs..hs + 2) == Some(b"AC".as_slice())
+                && hay
+                    .get(hs + 2..hs + 34)
+                    .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        }
+        _ => unreachable!("not a guard of reads_hit_only"),
     }
 }
 

@@ -65,6 +65,9 @@ struct Quick {
     name_guards: Vec<checks::Guard>,
     /// One of them has no particular shape (it is always evaluated).
     shapeless: bool,
+    /// All of them read only the hit and its line's ends
+    /// (`checks::reads_hit_only`): the hit's context is not read for them.
+    hit_only: bool,
     /// The guards that look at the whole line with a bit of their own (see
     /// `line_bit`): their results are kept per line as bits.
     line_bits: u8,
@@ -542,7 +545,10 @@ fn quick_of(
     groups: &[(Option<checks::Guard>, Vec<u32>)],
     anchors: &[u32],
 ) -> Option<Quick> {
-    let mut q = Quick::default();
+    let mut q = Quick {
+        hit_only: true,
+        ..Quick::default()
+    };
     for (g, rs) in groups {
         match *g {
             Some(g) if checks::line_level(g) => match line_bit(g) {
@@ -554,6 +560,7 @@ fn quick_of(
                 q.shapes |= shapes;
                 q.shapeless |= shapes == u16::MAX;
                 q.name_guards.push(g);
+                q.hit_only &= checks::reads_hit_only(g);
             }
             None => {
                 for &r in rs {
@@ -1483,7 +1490,7 @@ impl Redactor {
                 // the previous hit serves a longer one at its start.
                 // Only guards that look at the hit read its context (the
                 // line-level ones make it when they need it).
-                if q.shapeless || q.shapes != 0 {
+                if (q.shapeless || q.shapes != 0) && !q.hit_only {
                     match ctx_store.as_mut() {
                         Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
                         None => {
@@ -1686,7 +1693,15 @@ impl Redactor {
         passed: &mut usize,
     ) -> bool {
         let inner = &*self.inner;
-        if q.shapeless || q.shapes != 0 {
+        if q.hit_only {
+            // Shapeless guards (`checks::guard_shapes`): each is evaluated.
+            for (k, &g) in q.name_guards.iter().enumerate() {
+                if checks::hit_guard_ok(g, hay, (h.start, h.end), (ls, le)) {
+                    *passed = k + 1;
+                    return false;
+                }
+            }
+        } else if q.shapeless || q.shapes != 0 {
             let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
             if q.shapeless || c.feat() & q.shapes != 0 {
                 for (k, &g) in q.name_guards.iter().enumerate() {
@@ -2556,6 +2571,30 @@ mod tests {
             let (quick, full) = quick_and_full_at(i);
             assert_eq!(quick.redact(&all), full.redact(&all), "rounds {i}");
         }
+    }
+
+    /// Hits whose guards read only the hit (`://` and `@` after it, a
+    /// Twilio `AC` + 32 hex, base64 before `==`) are judged without a hit
+    /// context: the same spans as through their guard groups, masked or not.
+    #[test]
+    fn hits_judged_without_context_give_the_full_paths_spans() {
+        let (quick, full) = quick_and_full_at(0);
+        let b64 = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODkrLw".repeat(2);
+        let texts = [
+            "db = postgres://admin:Zq8vR2mX7pL4wK9t@db.example.com:5432/app".to_string(),
+            "see https://docs.example.com/auth and ftp://mirror.example.org/pub".to_string(),
+            "{\"url\":\"https://user:hunter2hunter2@host\",\"next\":\"https://x.example\"}"
+                .to_string(),
+            "sid ACa1b2c3d4e5f60718293a4b5c6d7e8f90 acme ace accent".to_string(),
+            format!("blob: {b64}== and x == y"),
+        ];
+        let mut masked = 0;
+        for t in &texts {
+            let out = quick.redact(t);
+            masked += usize::from(out != *t);
+            assert_eq!(out, full.redact(t), "{t:?}");
+        }
+        assert!(masked >= 2, "{masked}");
     }
 
     /// Corpus records and keyword-dense pieces in any order.
