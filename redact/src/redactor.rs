@@ -1437,8 +1437,10 @@ impl Redactor {
             if t.rules.is_empty() {
                 continue;
             }
-            if !t.anchors.is_empty() {
-                anchors.list.extend(t.anchors.iter().map(|&r| (r, h.start)));
+            match *t.anchors {
+                [] => {}
+                [r] => anchors.list.push((r, h.start)),
+                _ => anchors.list.extend(t.anchors.iter().map(|&r| (r, h.start))),
             }
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
             let lw = match prev_lw {
