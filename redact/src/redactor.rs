@@ -52,6 +52,21 @@ struct Target {
     covered_by: Vec<u32>,
 }
 
+impl Quick {
+    /// The guards of `name_guards` that a hit with context shapes `feat` may
+    /// pass (`HitCtx::may_pass`), one bit per index (`None` without `by_shape`).
+    fn candidates(&self, feat: u16) -> Option<u32> {
+        let (by, shapeless) = self.by_shape.as_ref()?;
+        let mut cand = *shapeless;
+        let mut f = feat & self.shapes;
+        while f != 0 {
+            cand |= by[f.trailing_zeros() as usize];
+            f &= f - 1;
+        }
+        Some(cand)
+    }
+}
+
 /// What must fail at a keyword hit for none of its target's rules to run
 /// (see `Redactor::dismissed`): every guard of its groups, and for rules
 /// without a guard, the cheap test of each (anchored rules: a match cannot
@@ -65,6 +80,10 @@ struct Quick {
     name_guards: Vec<checks::Guard>,
     /// One of them has no particular shape (it is always evaluated).
     shapeless: bool,
+    /// Per shape bit, which of `name_guards` have it, one bit per index; and
+    /// which are shapeless: the guards a hit's shapes leave to evaluate, in
+    /// their order, without testing each (`None`: more than 32 guards).
+    by_shape: Option<([u32; 16], u32)>,
     /// All of them read only the hit and its line's ends
     /// (`checks::reads_hit_only`): the hit's context is not read for them.
     hit_only: bool,
@@ -475,7 +494,25 @@ impl RedactorBuilder {
                     None => t.groups.push((g, vec![r])),
                 }
             }
-            t.quick = quick_of(&rules, &t.groups, &t.anchors);
+            t.quick = quick_of(&rules, &t.groups, &t.anchors).map(|mut q| {
+                if q.name_guards.len() <= 32 {
+                    let mut by = ([0u32; 16], 0u32);
+                    for (k, &g) in q.name_guards.iter().enumerate() {
+                        let shapes = checks::guard_shapes(g);
+                        if shapes == u16::MAX {
+                            by.1 |= 1 << k;
+                        } else {
+                            for (b, m) in by.0.iter_mut().enumerate() {
+                                if shapes & (1 << b) != 0 {
+                                    *m |= 1 << k;
+                                }
+                            }
+                        }
+                    }
+                    q.by_shape = Some(by);
+                }
+                q
+            });
         }
         let mut max_variant = 0;
         for (vi, v) in variants.iter().enumerate() {
@@ -1706,10 +1743,21 @@ impl Redactor {
         } else if q.shapeless || q.shapes != 0 {
             let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
             if q.shapeless || c.feat() & q.shapes != 0 {
-                for (k, &g) in q.name_guards.iter().enumerate() {
-                    if c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo) {
-                        *passed = k + 1;
-                        return false;
+                if let Some(mut cand) = q.candidates(c.feat()) {
+                    while cand != 0 {
+                        let k = cand.trailing_zeros() as usize;
+                        cand &= cand - 1;
+                        if checks::guard_ok_at(q.name_guards[k], hay, c, le, memo) {
+                            *passed = k + 1;
+                            return false;
+                        }
+                    }
+                } else {
+                    for (k, &g) in q.name_guards.iter().enumerate() {
+                        if c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo) {
+                            *passed = k + 1;
+                            return false;
+                        }
                     }
                 }
             }
@@ -2573,6 +2621,40 @@ mod tests {
             let (quick, full) = quick_and_full_at(i);
             assert_eq!(quick.redact(&all), full.redact(&all), "rounds {i}");
         }
+    }
+
+    /// For every built-in pattern and every set of context shapes, the
+    /// guards the table leaves to evaluate are those `may_pass` lets through.
+    #[test]
+    fn the_shape_table_leaves_the_guards_may_pass_lets_through() {
+        let r = Redactor::builder().env_values(false).build().unwrap();
+        let mut tables = 0;
+        for t in &r.inner.targets {
+            let Some(q) = &t.quick else { continue };
+            if q.by_shape.is_none() {
+                assert!(q.name_guards.len() > 32);
+                continue;
+            }
+            tables += 1;
+            for feat in 0..(1u16 << 13) {
+                let want = q
+                    .name_guards
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &g)| {
+                        let sh = checks::guard_shapes(g);
+                        sh == u16::MAX || feat & sh != 0
+                    })
+                    .fold(0u32, |m, (k, _)| m | 1 << k);
+                assert_eq!(
+                    q.candidates(feat),
+                    Some(want),
+                    "{:?} {feat:#x}",
+                    q.name_guards
+                );
+            }
+        }
+        assert!(tables > 20, "{tables}");
     }
 
     /// Hits whose guards read only the hit (`://` and `@` after it, a
