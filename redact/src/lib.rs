@@ -111,6 +111,11 @@
 //!    what a guard group would have added is skipped: every hit's line is
 //!    still blocked for round cuts, so rounds, windows, matches and spans
 //!    are those of running every hit through its groups (tested both ways).
+//!    A hit whose guards do not look at it (`vault`, `secret_`, `sk-`) reads
+//!    no context; the context's longer tests (an env fallback, a Go
+//!    declaration, an `ENV`/`ARG` line) run only where the byte that starts
+//!    them is there (each shortcut tested against the old reading); the
+//!    per-round buffers and the name verdicts are kept from round to round.
 //! 3. **Windows.** A rule's regex runs only on the line of a keyword hit (at
 //!    most 4 KiB either side on long lines), or the hit line plus the next line
 //!    (two-line forms such as Kubernetes `name:`/`value:`), or up to 64 KiB after

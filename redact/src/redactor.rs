@@ -56,6 +56,21 @@ struct Target {
     covered_by: Vec<u32>,
 }
 
+impl Quick {
+    /// The guards of `name_guards` that a hit with context shapes `feat` may
+    /// pass (`HitCtx::may_pass`), one bit per index (`None` without `by_shape`).
+    fn candidates(&self, feat: u16) -> Option<u32> {
+        let (by, shapeless) = self.by_shape.as_ref()?;
+        let mut cand = *shapeless;
+        let mut f = feat & self.shapes;
+        while f != 0 {
+            cand |= by[f.trailing_zeros() as usize];
+            f &= f - 1;
+        }
+        Some(cand)
+    }
+}
+
 /// What must fail at a keyword hit for none of its target's rules to run
 /// (see `Redactor::dismissed`): every guard of its groups, and for rules
 /// without a guard, the cheap test of each (anchored rules: a match cannot
@@ -69,6 +84,13 @@ struct Quick {
     name_guards: Vec<checks::Guard>,
     /// One of them has no particular shape (it is always evaluated).
     shapeless: bool,
+    /// Per shape bit, which of `name_guards` have it, one bit per index; and
+    /// which are shapeless: the guards a hit's shapes leave to evaluate, in
+    /// their order, without testing each (`None`: more than 32 guards).
+    by_shape: Option<([u32; 16], u32)>,
+    /// All of them read only the hit and its line's ends
+    /// (`checks::reads_hit_only`): the hit's context is not read for them.
+    hit_only: bool,
     /// The guards that look at the whole line with a bit of their own (see
     /// `line_bit`): their results are kept per line as bits.
     line_bits: u8,
@@ -265,6 +287,28 @@ struct Scratch {
     /// Hits of the scanner's second to fourth segments.
     segments: [Vec<Hit>; 3],
     blocked: Vec<(usize, usize)>,
+    /// The per-round buffers of `spans_with_hits`.
+    bufs: HitBufs,
+}
+
+/// The buffers `spans_with_hits` fills in each round, kept from round to
+/// round: cleared, never shrunk, so that a steady stream allocates nothing
+/// per round (growing them anew cost ~4 % of a keyword-dense profile in
+/// reallocations and page faults).
+#[derive(Default)]
+struct HitBufs {
+    /// The words of line-level guards: (guard, start, end), sorted by start.
+    words: Vec<(checks::Guard, usize, usize)>,
+    /// Windows of rules that look beyond the hit's line: (rule, start, end).
+    follow: Vec<(u32, usize, usize)>,
+    line_rules: Vec<u32>,
+    line_cache: Vec<(checks::Guard, bool)>,
+    follow_memo: Vec<(usize, (usize, usize))>,
+    anchors: Anchors,
+    /// Rules to run on the current line window, one bit each.
+    bits: Vec<u64>,
+    /// Name verdicts: a pure function of the name, so kept across rounds.
+    memo: checks::NameMemo,
 }
 
 /// The keyword starts of prefixed rules, `(rule, hit start)` in order; those
@@ -578,7 +622,25 @@ impl RedactorBuilder {
                     None => t.groups.push((g, vec![r])),
                 }
             }
-            t.quick = quick_of(&rules, &t.groups, &t.anchors);
+            t.quick = quick_of(&rules, &t.groups, &t.anchors).map(|mut q| {
+                if q.name_guards.len() <= 32 {
+                    let mut by = ([0u32; 16], 0u32);
+                    for (k, &g) in q.name_guards.iter().enumerate() {
+                        let shapes = checks::guard_shapes(g);
+                        if shapes == u16::MAX {
+                            by.1 |= 1 << k;
+                        } else {
+                            for (b, m) in by.0.iter_mut().enumerate() {
+                                if shapes & (1 << b) != 0 {
+                                    *m |= 1 << k;
+                                }
+                            }
+                        }
+                    }
+                    q.by_shape = Some(by);
+                }
+                q
+            });
         }
         let mut max_variant = 0;
         for (vi, v) in variants.iter().enumerate() {
@@ -654,7 +716,10 @@ fn quick_of(
     groups: &[(Option<checks::Guard>, Vec<u32>)],
     anchors: &[u32],
 ) -> Option<Quick> {
-    let mut q = Quick::default();
+    let mut q = Quick {
+        hit_only: true,
+        ..Quick::default()
+    };
     for (g, rs) in groups {
         match *g {
             Some(g) if checks::line_level(g) => match line_bit(g) {
@@ -666,6 +731,7 @@ fn quick_of(
                 q.shapes |= shapes;
                 q.shapeless |= shapes == u16::MAX;
                 q.name_guards.push(g);
+                q.hit_only &= checks::reads_hit_only(g);
             }
             None => {
                 for &r in rs {
@@ -783,6 +849,31 @@ fn has_word(
         .any(|&(k, _, e)| k == g && e <= we)
 }
 
+/// A guard of [`LINE_BIT_GUARDS`] on the line window `lw` clamped to
+/// `(ls, le)`: what [`line_guard_ok`] finds for it, without a hit context
+/// (none of them looks at the hit). `next_end` gives the clamped end of the
+/// line plus the next line (only `ValueNearby` looks there).
+fn line_bit_ok(
+    g: checks::Guard,
+    hay: &[u8],
+    lw: (usize, usize),
+    (ls, le): (usize, usize),
+    next_end: impl FnOnce() -> usize,
+    words: &[(checks::Guard, usize, usize)],
+) -> bool {
+    match g {
+        checks::Guard::ValueNearby => {
+            // The next line ends at most `MAX_SIDE` bytes after its start: no
+            // word of the guard within that reach, no need to find it.
+            let reach = (lw.1 + 1 + MAX_SIDE).min(hay.len());
+            has_word(words, g, ls, reach) && has_word(words, g, ls, next_end())
+        }
+        checks::Guard::Closing | checks::Guard::JsonName => has_word(words, g, ls, le),
+        checks::Guard::DotSix => checks::dot_six(&hay[ls..le]),
+        _ => unreachable!("not a guard of LINE_BIT_GUARDS"),
+    }
+}
+
 /// A line-level guard `g` at the hit `[hs, he)` whose line window `lw` is
 /// clamped to `(ls, le)`: remembered in `cache` for the other hits of the
 /// line. `next_end` gives the clamped end of the line plus the next line
@@ -802,6 +893,11 @@ fn line_guard_ok(
     memo: &mut checks::NameMemo,
 ) -> bool {
     if let Some(&(_, ok)) = cache.iter().find(|(k, _)| *k == g) {
+        return ok;
+    }
+    if line_bit(g) != 0 {
+        let ok = line_bit_ok(g, hay, lw, (ls, le), next_end, words);
+        cache.push((g, ok));
         return ok;
     }
     let word = checks::LINE_WORDS.iter().any(|&(k, _)| k == g);
@@ -1601,7 +1697,7 @@ impl Redactor {
         let spans = if hits.is_empty() && self.inner.keywordless.is_empty() {
             Vec::new()
         } else {
-            self.spans_with_hits(hay, &mut hits, blocked)
+            self.spans_with_hits(hay, &mut hits, blocked, &mut scratch.bufs)
         };
         scratch.hits = hits;
         spans
@@ -1612,8 +1708,28 @@ impl Redactor {
         hay: &[u8],
         hits: &mut Vec<Hit>,
         mut blocked: Option<&mut Vec<(usize, usize)>>,
+        bufs: &mut HitBufs,
     ) -> Vec<Span> {
         let inner = &*self.inner;
+        let HitBufs {
+            words,
+            follow,
+            line_rules,
+            line_cache,
+            follow_memo,
+            anchors,
+            bits,
+            memo,
+        } = bufs;
+        words.clear();
+        follow.clear();
+        line_rules.clear();
+        line_cache.clear();
+        follow_memo.clear();
+        anchors.list.clear();
+        anchors.from = 0;
+        bits.clear();
+        bits.resize(inner.rules.len().div_ceil(64).max(1), 0);
         let markers = self.markers_from(hay, hits);
         hits.retain(|h| !inside_marker(&markers, h.start, h.end));
         let reach = inner.max_variant + 2;
@@ -1622,21 +1738,12 @@ impl Redactor {
         }
         hits.sort_unstable_by_key(|h| (h.start, h.end));
         let mut sink = Sink::default();
-        let words = inner.rules.len().div_ceil(64).max(1);
-        let mut bits = vec![0u64; words];
         let mut cur: Option<(usize, usize)> = None;
-        let mut follow: Vec<(u32, usize, usize)> = Vec::new();
-        let mut line_rules: Vec<u32> = Vec::new();
-        let mut line_cache: Vec<(checks::Guard, bool)> = Vec::new();
         let mut line_key = ((usize::MAX, 0), (usize::MAX, 0));
         // The previous hit's line window, and windows derived from it alone.
         let mut prev_lw: Option<(usize, usize)> = None;
         let mut reusable = false;
         let mut next_memo: Option<(usize, usize)> = None;
-        let mut follow_memo: Vec<(usize, (usize, usize))> = Vec::new();
-        // Where the keywords of prefixed rules start: (rule, hit start), in order.
-        let mut anchors = Anchors::default();
-        let mut memo = checks::NameMemo::default();
         let mut lines = LineFinder::default();
         // The context of the last hit the dismissal looked at.
         let mut ctx_store: Option<checks::HitCtx> = None;
@@ -1645,8 +1752,6 @@ impl Redactor {
         // The name guards of the current hit the dismissal judged: the first
         // `passed` of its `Quick::name_guards` failed but the last.
         let mut passed: usize;
-        // The words of line-level guards: (guard, start, end), sorted by start.
-        let mut words: Vec<(checks::Guard, usize, usize)> = Vec::new();
         for h in hits.iter() {
             for &g in &inner.targets[h.pattern as usize].line_words {
                 words.push((g, h.start, h.end));
@@ -1671,8 +1776,10 @@ impl Redactor {
             if t.rules.is_empty() {
                 continue;
             }
-            if !t.anchors.is_empty() {
-                anchors.list.extend(t.anchors.iter().map(|&r| (r, h.start)));
+            match *t.anchors {
+                [] => {}
+                [r] => anchors.list.push((r, h.start)),
+                _ => anchors.list.extend(t.anchors.iter().map(|&r| (r, h.start))),
             }
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
             let lw = match prev_lw {
@@ -1722,11 +1829,17 @@ impl Redactor {
             if let (true, true, Some(q)) = (inner.quick, reusable, &t.quick) {
                 // `tok` then `token`, `secret` then `secret_`: the context of
                 // the previous hit serves a longer one at its start.
-                match ctx_store.as_mut() {
-                    Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
-                    None => {
-                        ctx_store = Some(checks::HitCtx::new(hay, h.start, h.end, ls, le));
+                // Only guards that look at the hit read its context (the
+                // line-level ones make it when they need it).
+                if (q.shapeless || q.shapes != 0) && !q.hit_only {
+                    match ctx_store.as_mut() {
+                        Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
+                        None => {
+                            ctx_store = Some(checks::HitCtx::new(hay, h.start, h.end, ls, le));
+                        }
                     }
+                } else {
+                    ctx_store = None;
                 }
                 let mut line_ok = |g: checks::Guard,
                                    ctx: &mut Option<checks::HitCtx>,
@@ -1737,13 +1850,15 @@ impl Redactor {
                         (h.start, h.end),
                         lw,
                         (ls, le),
-                        || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1,
-                        &words,
-                        &mut line_cache,
+                        || clamp(with_next_line(hay, lw)).1,
+                        words,
+                        line_cache,
                         ctx,
                         memo,
                     )
                 };
+                let mut next_end =
+                    || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1;
                 let gone = self.dismissed(
                     q,
                     hay,
@@ -1751,9 +1866,10 @@ impl Redactor {
                     lw,
                     (ls, le),
                     &mut ctx_store,
+                    (words, &mut next_end),
                     &mut line_ok,
                     &mut line_bits,
-                    &mut memo,
+                    memo,
                     &mut passed,
                 );
                 if gone {
@@ -1771,10 +1887,10 @@ impl Redactor {
                             lw,
                             (ls, le),
                             || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1,
-                            &words,
-                            &mut line_cache,
+                            words,
+                            line_cache,
                             &mut ctx,
-                            &mut memo,
+                            memo,
                         )
                     } else if let Some(k) = t
                         .quick
@@ -1787,7 +1903,7 @@ impl Redactor {
                         let c = ctx.get_or_insert_with(|| {
                             checks::HitCtx::new(hay, h.start, h.end, ls, le)
                         });
-                        c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, &mut memo)
+                        c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo)
                     };
                     if !ok {
                         continue;
@@ -1823,17 +1939,17 @@ impl Redactor {
             match cur {
                 Some((cs, ce)) if ls < ce => cur = Some((cs, ce.max(le))),
                 Some((cs, ce)) => {
-                    self.run_window(hay, cs, ce, &mut bits, &mut anchors, &markers, &mut sink);
+                    self.run_window(hay, cs, ce, bits, anchors, &markers, &mut sink);
                     cur = Some((ls, le));
                 }
                 None => cur = Some((ls, le)),
             }
-            for &r in &line_rules {
+            for &r in line_rules.iter() {
                 bits[r as usize / 64] |= 1 << (r % 64);
             }
         }
         if let Some((cs, ce)) = cur {
-            self.run_window(hay, cs, ce, &mut bits, &mut anchors, &markers, &mut sink);
+            self.run_window(hay, cs, ce, bits, anchors, &markers, &mut sink);
         }
         if let Some(b) = blocked {
             b.extend(follow.iter().map(|&(_, ws, we)| (ws, we)));
@@ -1907,6 +2023,7 @@ impl Redactor {
         lw: (usize, usize),
         (ls, le): (usize, usize),
         ctx: &mut Option<checks::HitCtx>,
+        (words, next_end): (&[(checks::Guard, usize, usize)], &mut impl FnMut() -> usize),
         line_ok: &mut impl FnMut(
             checks::Guard,
             &mut Option<checks::HitCtx>,
@@ -1917,12 +2034,33 @@ impl Redactor {
         passed: &mut usize,
     ) -> bool {
         let inner = &*self.inner;
-        let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
-        if q.shapeless || c.feat() & q.shapes != 0 {
+        if q.hit_only {
+            // Shapeless guards (`checks::guard_shapes`): each is evaluated.
             for (k, &g) in q.name_guards.iter().enumerate() {
-                if c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo) {
+                if checks::hit_guard_ok(g, hay, (h.start, h.end), (ls, le)) {
                     *passed = k + 1;
                     return false;
+                }
+            }
+        } else if q.shapeless || q.shapes != 0 {
+            let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
+            if q.shapeless || c.feat() & q.shapes != 0 {
+                if let Some(mut cand) = q.candidates(c.feat()) {
+                    while cand != 0 {
+                        let k = cand.trailing_zeros() as usize;
+                        cand &= cand - 1;
+                        if checks::guard_ok_at(q.name_guards[k], hay, c, le, memo) {
+                            *passed = k + 1;
+                            return false;
+                        }
+                    }
+                } else {
+                    for (k, &g) in q.name_guards.iter().enumerate() {
+                        if c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo) {
+                            *passed = k + 1;
+                            return false;
+                        }
+                    }
                 }
             }
         }
@@ -1932,7 +2070,7 @@ impl Redactor {
             need &= !bit;
             let g = LINE_BIT_GUARDS[bit.trailing_zeros() as usize];
             *known |= bit;
-            if line_ok(g, ctx, memo) {
+            if line_bit_ok(g, hay, lw, (ls, le), &mut *next_end, words) {
                 *pass |= bit;
             }
         }
@@ -3007,6 +3145,64 @@ mod tests {
             let (quick, full) = quick_and_full_at(i);
             assert_eq!(quick.redact(&all), full.redact(&all), "rounds {i}");
         }
+    }
+
+    /// For every built-in pattern and every set of context shapes, the
+    /// guards the table leaves to evaluate are those `may_pass` lets through.
+    #[test]
+    fn the_shape_table_leaves_the_guards_may_pass_lets_through() {
+        let r = Redactor::builder().env_values(false).build().unwrap();
+        let mut tables = 0;
+        for t in &r.inner.targets {
+            let Some(q) = &t.quick else { continue };
+            if q.by_shape.is_none() {
+                assert!(q.name_guards.len() > 32);
+                continue;
+            }
+            tables += 1;
+            for feat in 0..(1u16 << 13) {
+                let want = q
+                    .name_guards
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &g)| {
+                        let sh = checks::guard_shapes(g);
+                        sh == u16::MAX || feat & sh != 0
+                    })
+                    .fold(0u32, |m, (k, _)| m | 1 << k);
+                assert_eq!(
+                    q.candidates(feat),
+                    Some(want),
+                    "{:?} {feat:#x}",
+                    q.name_guards
+                );
+            }
+        }
+        assert!(tables > 20, "{tables}");
+    }
+
+    /// Hits whose guards read only the hit (`://` and `@` after it, a
+    /// Twilio `AC` + 32 hex, base64 before `==`) are judged without a hit
+    /// context: the same spans as through their guard groups, masked or not.
+    #[test]
+    fn hits_judged_without_context_give_the_full_paths_spans() {
+        let (quick, full) = quick_and_full_at(0);
+        let b64 = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODkrLw".repeat(2);
+        let texts = [
+            "db = postgres://admin:Zq8vR2mX7pL4wK9t@db.example.com:5432/app".to_string(),
+            "see https://docs.example.com/auth and ftp://mirror.example.org/pub".to_string(),
+            "{\"url\":\"https://user:hunter2hunter2@host\",\"next\":\"https://x.example\"}"
+                .to_string(),
+            "sid ACa1b2c3d4e5f60718293a4b5c6d7e8f90 acme ace accent".to_string(),
+            format!("blob: {b64}== and x == y"),
+        ];
+        let mut masked = 0;
+        for t in &texts {
+            let out = quick.redact(t);
+            masked += usize::from(out != *t);
+            assert_eq!(out, full.redact(t), "{t:?}");
+        }
+        assert!(masked >= 2, "{masked}");
     }
 
     /// Corpus records and keyword-dense pieces in any order.
