@@ -330,7 +330,8 @@
 //!   is dropped and judged again from the real cut, so every thread count
 //!   gives the rounds one thread makes. Text whose cuts cannot be predicted
 //!   (keyword-dense stretches without a safe cut) goes back to one round at
-//!   a time for a few batches. The default is 1 thread: a library does not
+//!   a time for a few batches. The threads start at the first batch that
+//!   needs them and last for the whole text. The default is 1 thread: a library does not
 //!   start threads unasked; `toolexec redact` uses the CPUs it may use, at
 //!   most 4. Memory grows by about one round per thread.
 //! * **Secret-preserving edits**: [`Redactor::redact_bytes_masked`] returns

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, Read, Write};
-use std::sync::{Arc, OnceLock};
+use std::sync::{mpsc, Arc, OnceLock, PoisonError, RwLock};
 
 use crate::builtin::P_KNOWN;
 use crate::checks::{self, Verdict};
@@ -319,6 +319,113 @@ struct Anchors {
     from: usize,
 }
 
+/// The text a batch's rounds read: a slice (one-shot), or the stream's
+/// buffer, which the stream refills between batches.
+#[derive(Clone, Copy)]
+enum Text<'a> {
+    Slice(&'a [u8]),
+    Buffer(&'a RwLock<Vec<u8>>),
+}
+
+impl Text<'_> {
+    /// `f` of the text.
+    fn read<T>(&self, f: impl FnOnce(&[u8]) -> T) -> T {
+        match self {
+            Text::Slice(s) => f(s),
+            Text::Buffer(b) => f(&b.read().unwrap_or_else(PoisonError::into_inner)),
+        }
+    }
+}
+
+/// What a worker judges: the `k`-th round (its `k` is its place among the
+/// workers) after the batch's first, which starts at `base` of the text and
+/// emits from `p`, in the `len` bytes from `base`.
+#[derive(Clone, Copy)]
+struct Job {
+    base: usize,
+    len: usize,
+    p: usize,
+    eof: bool,
+}
+
+/// A worker's answer: the round and where it starts, or `None`.
+type Answer = Option<(usize, Round)>;
+
+/// The threads that judge the rounds after a batch's first, started at the
+/// first batch that needs them and kept for the whole text, so that each
+/// keeps its buffers and regex caches warm.
+struct Workers {
+    /// Per worker: where its jobs go and its answers come from; `None` when
+    /// it could not be started (its rounds are then judged by the batches
+    /// that follow).
+    lanes: Vec<Option<(mpsc::Sender<Job>, mpsc::Receiver<Answer>)>>,
+    /// Workers the text may have (threads − 1).
+    most: usize,
+}
+
+impl Workers {
+    fn idle(threads: usize) -> Workers {
+        Workers {
+            lanes: Vec::new(),
+            most: threads.saturating_sub(1),
+        }
+    }
+
+    /// Hands `job` to the first `n` workers (starting them if need be);
+    /// which of them took it, in order.
+    fn ask<'scope, 'env>(
+        &mut self,
+        sc: &'scope std::thread::Scope<'scope, 'env>,
+        redactor: &'env Redactor,
+        text: &Text<'env>,
+        job: Job,
+        n: usize,
+    ) -> Vec<bool> {
+        let n = n.min(self.most);
+        while self.lanes.len() < n {
+            let k = self.lanes.len() + 1;
+            let (jobs, inbox) = mpsc::channel::<Job>();
+            let (outbox, answers) = mpsc::channel::<Answer>();
+            let text = *text;
+            let started = std::thread::Builder::new()
+                .name("toolexec-redact".into())
+                .spawn_scoped(sc, move || {
+                    let mut scratch = Scratch::default();
+                    while let Ok(job) = inbox.recv() {
+                        let answer = text.read(|view| {
+                            let view = &view[job.base..job.base + job.len];
+                            redactor.speculate(view, job.p, k, job.eof, &mut scratch)
+                        });
+                        if outbox.send(answer).is_err() {
+                            break;
+                        }
+                    }
+                });
+            self.lanes.push(started.ok().map(|_| (jobs, answers)));
+        }
+        self.lanes[..n]
+            .iter()
+            .map(|lane| {
+                lane.as_ref()
+                    .is_some_and(|(jobs, _)| jobs.send(job).is_ok())
+            })
+            .collect()
+    }
+
+    /// The answers of the workers `asked` says took a job, in order (`None`
+    /// for the others and for a worker that stopped).
+    fn answers(&self, asked: Vec<bool>) -> Vec<Answer> {
+        asked
+            .into_iter()
+            .zip(&self.lanes)
+            .map(|(took, lane)| match lane {
+                Some((_, answers)) if took => answers.recv().ok().flatten(),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// How many rounds the next batch judges at once: all threads, but after a
 /// batch whose predictions failed (text whose cuts cannot be predicted: a
 /// long keyword-dense stretch) one round at a time for a few batches, so
@@ -426,8 +533,9 @@ impl RedactorBuilder {
     /// (the cut is found on the text near the predicted round's end); a
     /// prediction that the finished round does not confirm is thrown away and
     /// that round judged again, so the output is the same for every count.
-    /// Threads are started per batch of rounds and only for text longer than
-    /// one round; short texts never start one.
+    /// The threads start at the first batch that needs them (text longer
+    /// than one round: short texts never start one) and last for that text,
+    /// so that each keeps its buffers and regex caches warm.
     pub fn threads(mut self, n: usize) -> Self {
         self.threads = n.clamp(1, MAX_THREADS);
         self
@@ -1283,43 +1391,60 @@ impl Redactor {
         // round emits from `p`, skipping output already written up to `skip`.
         // A batch reads at most to `p + reach + 1` and `p` is at most one
         // context, so `buf` never grows: it is zeroed once (by the allocator,
-        // for fresh pages) and never again.
-        let mut buf: Vec<u8> = vec![0; reach + inner.context + 1];
+        // for fresh pages) and never again. The batch's other rounds read it
+        // on worker threads while this thread judges the first one.
+        let buf = RwLock::new(vec![0u8; reach + inner.context + 1]);
+        let text = Text::Buffer(&buf);
         let mut len = 0usize;
         let mut out: Vec<u8> = Vec::new();
-        let mut scratch: Vec<Scratch> = (0..self.threads).map(|_| Scratch::default()).collect();
+        let mut scratch = Scratch::default();
         let mut pace = Pace::new(self.threads);
         let (mut p, mut skip) = (0usize, 0usize);
         let mut eof = false;
-        loop {
-            // One byte past the batch's end tells whether its last round is the
-            // text's last.
-            while !eof && len <= p + reach {
-                let want = read_size.min(p + reach + 1 - len).max(1);
-                match reader.read(&mut buf[len..len + want]) {
-                    Ok(0) => eof = true,
-                    Ok(n) => {
-                        len += n;
-                        stats.bytes_in += n as u64;
+        std::thread::scope(|sc| -> io::Result<()> {
+            let mut workers = Workers::idle(self.threads);
+            loop {
+                {
+                    let mut buf = buf.write().unwrap_or_else(PoisonError::into_inner);
+                    // One byte past the batch's end tells whether its last round
+                    // is the text's last.
+                    while !eof && len <= p + reach {
+                        let want = read_size.min(p + reach + 1 - len).max(1);
+                        match reader.read(&mut buf[len..len + want]) {
+                            Ok(0) => eof = true,
+                            Ok(n) => {
+                                len += n;
+                                stats.bytes_in += n as u64;
+                            }
+                            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                            Err(e) => return Err(e),
+                        }
                     }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
                 }
+                let rounds = self.batch(
+                    &text,
+                    (0, len),
+                    (p, skip),
+                    eof,
+                    &mut scratch,
+                    (sc, &mut workers),
+                    &mut pace,
+                );
+                let mut buf = buf.write().unwrap_or_else(PoisonError::into_inner);
+                let mut next = None;
+                for (q, r) in rounds {
+                    let end = (q + r.hay_len).min(len);
+                    self.write_range(&mut writer, &buf[q..end], &r, &mut out, &mut stats)?;
+                    next = (!r.last).then(|| r.next(q));
+                }
+                let Some((nq, np, nskip)) = next else {
+                    return Ok(());
+                };
+                buf.copy_within(nq..len, 0);
+                len -= nq;
+                (p, skip) = (np, nskip - nq);
             }
-            let view = &buf[..len];
-            let mut next = None;
-            for (q, r) in self.batch(view, (p, skip), eof, &mut scratch, &mut pace) {
-                let end = (q + r.hay_len).min(len);
-                self.write_range(&mut writer, &view[q..end], &r, &mut out, &mut stats)?;
-                next = (!r.last).then(|| r.next(q));
-            }
-            let Some((nq, np, nskip)) = next else {
-                break;
-            };
-            buf.copy_within(nq..len, 0);
-            len -= nq;
-            (p, skip) = (np, nskip - nq);
-        }
+        })?;
         writer.flush()?;
         Ok(stats)
     }
@@ -1478,61 +1603,58 @@ impl Redactor {
     /// from a wrong prediction is dropped (the next batch judges it again
     /// from the real cut), so every round returned is the one sequential
     /// rounds give and the output does not depend on the thread count.
-    fn batch(
-        &self,
-        view: &[u8],
+    #[allow(clippy::too_many_arguments)]
+    fn batch<'scope, 'env>(
+        &'env self,
+        text: &Text<'env>,
+        (base, len): (usize, usize),
         first: (usize, usize),
         eof: bool,
-        scratch: &mut [Scratch],
+        mine: &mut Scratch,
+        (sc, workers): (&'scope std::thread::Scope<'scope, 'env>, &mut Workers),
         pace: &mut Pace,
     ) -> Vec<(usize, Round)> {
         let limit = self.inner.block + self.inner.context;
-        let Some((mine, rest)) = scratch.split_first_mut() else {
-            return Vec::new();
-        };
-        let rest = &mut rest[..pace.width() - 1];
         // A last round has no successor to judge beside it.
-        if rest.is_empty() || view.len() <= first.0 + limit {
+        let width = if len <= first.0 + limit {
+            1
+        } else {
+            pace.width()
+        };
+        let first_round = |mine: &mut Scratch| {
+            text.read(|view| self.round_at(&view[base..base + len], 0, first, eof, mine))
+        };
+        if width == 1 {
             pace.judged(false);
-            return self
-                .round_at(view, 0, first, eof, mine)
-                .map(|r| (0, r))
-                .into_iter()
-                .collect();
+            return first_round(mine).map(|r| (0, r)).into_iter().collect();
         }
-        std::thread::scope(|sc| {
-            let workers: Vec<_> = rest
-                .iter_mut()
-                .enumerate()
-                .map(|(i, s)| {
-                    std::thread::Builder::new()
-                        .name("toolexec-redact".into())
-                        .spawn_scoped(sc, move || self.speculate(view, first.0, i + 1, eof, s))
-                        .ok()
-                })
-                .collect();
-            let width = workers.len() + 1;
-            let mut out = Vec::with_capacity(width);
-            let mut next = self.round_at(view, 0, first, eof, mine).and_then(|r| {
-                let n = (!r.last).then(|| r.next(0));
-                out.push((0, r));
-                n
-            });
-            for w in workers {
-                let got = w.and_then(|w| w.join().ok()).flatten();
-                match (next, got) {
-                    (Some(n), Some((q, r))) if n == (q, 0, q) => {
-                        next = (!r.last).then(|| r.next(q));
-                        out.push((q, r));
-                    }
-                    _ => next = None,
+        let job = Job {
+            base,
+            len,
+            p: first.0,
+            eof,
+        };
+        let asked = workers.ask(sc, self, text, job, width - 1);
+        let mut out = Vec::with_capacity(width);
+        let mut next = first_round(mine).and_then(|r| {
+            let n = (!r.last).then(|| r.next(0));
+            out.push((0, r));
+            n
+        });
+        // Every answer is taken, so that no worker still reads the text.
+        for got in workers.answers(asked) {
+            match (next, got) {
+                (Some(n), Some((q, r))) if n == (q, 0, q) => {
+                    next = (!r.last).then(|| r.next(q));
+                    out.push((q, r));
                 }
+                _ => next = None,
             }
-            // Fewer rounds than asked for, the last not the text's last.
-            let failed = out.len() < width && out.last().is_some_and(|(_, r)| !r.last);
-            pace.judged(failed);
-            out
-        })
+        }
+        // Fewer rounds than asked for, the last not the text's last.
+        let failed = out.len() < width && out.last().is_some_and(|(_, r)| !r.last);
+        pace.judged(failed);
+        out
     }
 
     /// The `k`-th round after the one that starts at 0 of `view` and emits
@@ -1657,26 +1779,39 @@ impl Redactor {
             return self.block_spans(hay, None, &mut Scratch::default());
         }
         // Long text: the canonical rounds the stream makes (see `round`).
-        let mut scratch: Vec<Scratch> = (0..self.threads).map(|_| Scratch::default()).collect();
+        let mut scratch = Scratch::default();
         let mut pace = Pace::new(self.threads);
         let mut out: Vec<Span> = Vec::new();
         let (mut base, mut p, mut skip) = (0usize, 0usize, 0usize);
-        loop {
-            let mut next = None;
-            for (q, r) in self.batch(&hay[base..], (p, skip), true, &mut scratch, &mut pace) {
-                let q = base + q;
-                out.extend(r.spans.iter().map(|sp| Span {
-                    s: sp.s + q,
-                    e: sp.e + q,
-                    ..*sp
-                }));
-                next = (!r.last).then(|| r.next(q));
+        let text = Text::Slice(hay);
+        std::thread::scope(|sc| {
+            let mut workers = Workers::idle(self.threads);
+            loop {
+                let rounds = self.batch(
+                    &text,
+                    (base, hay.len() - base),
+                    (p, skip),
+                    true,
+                    &mut scratch,
+                    (sc, &mut workers),
+                    &mut pace,
+                );
+                let mut next = None;
+                for (q, r) in rounds {
+                    let q = base + q;
+                    out.extend(r.spans.iter().map(|sp| Span {
+                        s: sp.s + q,
+                        e: sp.e + q,
+                        ..*sp
+                    }));
+                    next = (!r.last).then(|| r.next(q));
+                }
+                let Some((nq, np, nskip)) = next else {
+                    break;
+                };
+                (base, p, skip) = (nq, np, nskip - nq);
             }
-            let Some((nq, np, nskip)) = next else {
-                break;
-            };
-            (base, p, skip) = (nq, np, nskip - nq);
-        }
+        });
         out
     }
 
@@ -3647,29 +3782,37 @@ mod tests {
         let one = sequential_rounds(&threaded(1).build().unwrap(), hay);
         assert!(one.len() >= 6, "{}", one.len());
         let r = threaded(4).build().unwrap();
-        let mut scratch: Vec<Scratch> = (0..4).map(|_| Scratch::default()).collect();
-        let mut at = 0;
-        while at < one.len() {
-            let (q0, first) = &one[at];
-            let batch = r.batch(
-                &hay[*q0..],
-                (first.from, 0),
-                true,
-                &mut scratch,
-                &mut Pace::new(4),
-            );
-            let want = (one.len() - at).min(4);
-            assert_eq!(batch.len(), want, "batch at round {at}");
-            for (k, (q, round)) in batch.into_iter().enumerate() {
-                assert_eq!(
-                    (q0 + q, &round),
-                    (one[at + k].0, &one[at + k].1),
-                    "round {}",
-                    at + k
+        let mut scratch = Scratch::default();
+        std::thread::scope(|sc| {
+            let mut workers = Workers::idle(4);
+            let mut at = 0;
+            while at < one.len() {
+                let (q0, first) = &one[at];
+                let batch = r.batch(
+                    &Text::Slice(hay),
+                    (*q0, hay.len() - q0),
+                    (first.from, 0),
+                    true,
+                    &mut scratch,
+                    (sc, &mut workers),
+                    &mut Pace::new(4),
                 );
+                let want = (one.len() - at).min(4);
+                assert_eq!(batch.len(), want, "batch at round {at}");
+                for (k, (q, round)) in batch.into_iter().enumerate() {
+                    assert_eq!(
+                        (q0 + q, &round),
+                        (one[at + k].0, &one[at + k].1),
+                        "round {}",
+                        at + k
+                    );
+                }
+                at += want;
             }
-            at += want;
-        }
+            // The three workers were started once, for every batch.
+            assert_eq!(workers.lanes.len(), 3);
+            assert!(workers.lanes.iter().all(Option::is_some));
+        });
         assert_eq!(r.redact(&text), threaded(1).build().unwrap().redact(&text));
     }
 
@@ -3680,13 +3823,21 @@ mod tests {
     fn a_round_from_a_wrong_prediction_is_judged_again() {
         let text = long_log(11, 700 << 10, 12, false);
         let r = threaded(3).mispredict().build().unwrap();
-        let mut scratch: Vec<Scratch> = (0..3).map(|_| Scratch::default()).collect();
         let mut pace = Pace::new(3);
-        assert_eq!(
-            r.batch(text.as_bytes(), (0, 0), true, &mut scratch, &mut pace)
-                .len(),
-            1
-        );
+        let hay = text.as_bytes();
+        let got = std::thread::scope(|sc| {
+            r.batch(
+                &Text::Slice(hay),
+                (0, hay.len()),
+                (0, 0),
+                true,
+                &mut Scratch::default(),
+                (sc, &mut Workers::idle(3)),
+                &mut pace,
+            )
+            .len()
+        });
+        assert_eq!(got, 1);
         // The next batches judge one round each.
         assert_eq!((pace.width(), pace.calm), (1, Pace::CALM));
         let want = threaded(1).build().unwrap().redact(&text).into_owned();
