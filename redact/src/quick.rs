@@ -55,24 +55,18 @@ impl StartNeeds {
     }
 }
 
-/// Marks every byte that a match of `h` can hold (UTF-8 bytes of
-/// non-ASCII characters all count).
-fn bytes_of(h: &Hir, set: &mut [bool; 256]) {
-    match h.kind() {
-        HirKind::Empty | HirKind::Look(_) => {}
-        HirKind::Literal(lit) => {
-            for &b in lit.0.iter() {
-                set[b as usize] = true;
-            }
-        }
-        HirKind::Class(Class::Bytes(c)) => {
+/// Marks every byte a character of class `c` can be made of (UTF-8 bytes
+/// of non-ASCII characters all count).
+pub(crate) fn class_bytes(c: &Class, set: &mut [bool; 256]) {
+    match c {
+        Class::Bytes(c) => {
             for r in c.ranges() {
                 for b in r.start()..=r.end() {
-                    set[b as usize] = true;
+                    set[usize::from(b)] = true;
                 }
             }
         }
-        HirKind::Class(Class::Unicode(c)) => {
+        Class::Unicode(c) => {
             for r in c.ranges() {
                 let (s, e) = (u32::from(r.start()), u32::from(r.end()));
                 for b in s..=e.min(0x7F) {
@@ -83,6 +77,20 @@ fn bytes_of(h: &Hir, set: &mut [bool; 256]) {
                 }
             }
         }
+    }
+}
+
+/// Marks every byte that a match of `h` can hold (UTF-8 bytes of
+/// non-ASCII characters all count).
+fn bytes_of(h: &Hir, set: &mut [bool; 256]) {
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(lit) => {
+            for &b in lit.0.iter() {
+                set[b as usize] = true;
+            }
+        }
+        HirKind::Class(c) => class_bytes(c, set),
         HirKind::Repetition(rep) => {
             if rep.max != Some(0) {
                 bytes_of(&rep.sub, set);

@@ -77,25 +77,10 @@ fn first_bytes(h: &Hir, set: &mut [bool; 256]) -> bool {
             }
             None => true,
         },
-        HirKind::Class(Class::Bytes(c)) => {
-            for r in c.ranges() {
-                for b in r.start()..=r.end() {
-                    set[usize::from(b)] = true;
-                }
-            }
-            c.ranges().is_empty()
-        }
-        HirKind::Class(Class::Unicode(c)) => {
-            for r in c.ranges() {
-                let (s, e) = (u32::from(r.start()), u32::from(r.end()));
-                for b in s..=e.min(0x7F) {
-                    set[b as usize] = true;
-                }
-                if e >= 0x80 {
-                    set[0x80..].fill(true);
-                }
-            }
-            c.ranges().is_empty()
+        HirKind::Class(c) => {
+            crate::quick::class_bytes(c, set);
+            // An empty class matches nothing: it takes no byte.
+            c.is_empty()
         }
         HirKind::Repetition(rep) => {
             if rep.max == Some(0) {
