@@ -475,13 +475,7 @@ impl Split {
         };
         let build = |h: &Hir| {
             regex_automata::meta::Builder::new()
-                .configure(
-                    regex_automata::meta::Config::new()
-                        .utf8_empty(false)
-                        .auto_prefilter(false)
-                        .dfa(false)
-                        .nfa_size_limit(Some(32 * 1024 * 1024)),
-                )
+                .configure(anchored_config())
                 .build_from_hir(h)
                 .ok()
         };
@@ -710,21 +704,24 @@ impl Rule {
             .get_or_init(|| {
                 regex_automata::meta::Regex::builder()
                     .syntax(regex_automata::util::syntax::Config::new().utf8(false))
-                    .configure(
-                        // Anchored searches only: no prefilter (the keyword hit
-                        // is the prefilter), no full DFA to build.
-                        regex_automata::meta::Config::new()
-                            .utf8_empty(false)
-                            .auto_prefilter(false)
-                            .dfa(false)
-                            .nfa_size_limit(Some(32 * 1024 * 1024)),
-                    )
+                    .configure(anchored_config())
                     .build(&self.pattern)
                     .ok()
                     .map(std::sync::Arc::new)
             })
             .as_deref()
     }
+}
+
+/// The engines of anchored searches (a prefixed rule at its keyword hits,
+/// a rule's pieces from where the previous one ended): no prefilter (the
+/// start is given), no full DFA to build.
+fn anchored_config() -> regex_automata::meta::Config {
+    regex_automata::meta::Config::new()
+        .utf8_empty(false)
+        .auto_prefilter(false)
+        .dfa(false)
+        .nfa_size_limit(Some(32 * 1024 * 1024))
 }
 
 fn compile(id: &str, pattern: &str) -> Result<Regex, Error> {
