@@ -3847,6 +3847,36 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap(), want);
     }
 
+    /// A keyword-dense line longer than several rounds (no safe cut: forced
+    /// cuts, rounds that look back) between ordinary text: every thread count
+    /// gives the output of one thread, streamed and one-shot.
+    #[test]
+    fn threads_keep_the_forced_cuts_of_one_thread() {
+        let mut text = long_log(3, 200 << 10, 12, false);
+        let unit = "token_count=3 key_id=k7 secret_name=db ";
+        let dense_from = text.len();
+        while text.len() < dense_from + (600 << 10) {
+            text.push_str(unit);
+            if text.len() % (64 << 10) < unit.len() {
+                text.push_str("password=Lr8nK3sYbQ-hunter2 ");
+            }
+        }
+        text.push('\n');
+        text.push_str(&long_log(4, 200 << 10, 12, false));
+        let one = threaded(1).build().unwrap();
+        let rounds = sequential_rounds(&one, text.as_bytes());
+        assert!(rounds.iter().filter(|(_, r)| r.forced).count() >= 2);
+        let want = one.redact(&text).into_owned();
+        assert!(!want.contains("Lr8nK3sYbQ"));
+        for threads in [2, 3] {
+            let r = threaded(threads).build().unwrap();
+            assert_eq!(r.redact(&text), want, "{threads} threads, one-shot");
+            let mut out = Vec::new();
+            r.redact_stream(text.as_bytes(), &mut out).unwrap();
+            assert!(out == want.as_bytes(), "{threads} threads, streamed");
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
 
