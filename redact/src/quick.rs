@@ -23,11 +23,7 @@ impl StartNeeds {
     /// The conditions of `pattern` (parsed as the anchored engine parses it:
     /// no UTF-8 requirement); `None` when it does not parse.
     pub(crate) fn of(pattern: &str) -> Option<StartNeeds> {
-        let hir = regex_syntax::ParserBuilder::new()
-            .utf8(false)
-            .build()
-            .parse(pattern)
-            .ok()?;
+        let hir = parse_bytes(pattern)?;
         let mut bytes = [false; 256];
         bytes_of(&hir, &mut bytes);
         Some(StartNeeds {
@@ -53,6 +49,16 @@ impl StartNeeds {
             None => false,
         }
     }
+}
+
+/// `pattern` parsed the way the anchored engines parse it (bytes, no UTF-8
+/// requirement); `None` when it does not parse.
+pub(crate) fn parse_bytes(pattern: &str) -> Option<Hir> {
+    regex_syntax::ParserBuilder::new()
+        .utf8(false)
+        .build()
+        .parse(pattern)
+        .ok()
 }
 
 /// Marks every byte a character of class `c` can be made of (UTF-8 bytes

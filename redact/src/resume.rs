@@ -32,11 +32,7 @@ impl Resume {
         if needed.is_empty() || needed.len() > 3 {
             return None;
         }
-        let hir = regex_syntax::ParserBuilder::new()
-            .utf8(false)
-            .build()
-            .parse(pattern)
-            .ok()?;
+        let hir = crate::quick::parse_bytes(pattern)?;
         let mut first = [false; 256];
         let nullable = first_bytes(&hir, &mut first);
         if nullable || !holds_after_first(&hir, needed) {

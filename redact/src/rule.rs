@@ -465,11 +465,7 @@ impl Split {
         if wanted.is_empty() || groups > MAX_SPLIT_GROUPS {
             return None;
         }
-        let hir = regex_syntax::ParserBuilder::new()
-            .utf8(false)
-            .build()
-            .parse(pattern)
-            .ok()?;
+        let hir = crate::quick::parse_bytes(pattern)?;
         let HirKind::Concat(items) = hir.kind() else {
             return None;
         };
@@ -578,11 +574,7 @@ fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
     if !may_be_prefixed(pattern, keywords) {
         return false;
     }
-    let Ok(hir) = regex_syntax::ParserBuilder::new()
-        .utf8(false)
-        .build()
-        .parse(pattern)
-    else {
+    let Some(hir) = crate::quick::parse_bytes(pattern) else {
         return false;
     };
     // Small limits: only whether each literal prefix reaches past a keyword
