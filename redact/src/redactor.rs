@@ -1614,7 +1614,11 @@ impl Redactor {
                         }
                     }
                 }
-                let mut read_ahead = || ahead.fill(&mut reader, read_size, &mut stats);
+                let mut read_ahead = || {
+                    if !eof {
+                        ahead.fill(&mut reader, read_size, &mut stats);
+                    }
+                };
                 let rounds = self.batch(
                     &text,
                     (0, len),
@@ -1623,7 +1627,7 @@ impl Redactor {
                     &mut scratch,
                     (sc, &mut workers),
                     &mut pace,
-                    if reads_ahead && !eof {
+                    if reads_ahead {
                         Some(&mut read_ahead)
                     } else {
                         None
@@ -1855,11 +1859,12 @@ impl Redactor {
         let first_round = |mine: &mut Scratch| {
             text.read(|view| self.round_at(&view[base..base + len], 0, first, eof, mine))
         };
-        if width == 1 {
+        if width == 1 && ahead.is_none() {
             pace.judged(false);
             return first_round(mine).map(|r| (0, r)).into_iter().collect();
         }
-        // Reading ahead, the workers judge every round (the first too).
+        // Reading ahead, the workers judge every round (the first too, and
+        // a batch of one round: the calling thread's buffers stay empty).
         let offset = usize::from(ahead.is_none());
         let job = Job {
             base,
