@@ -329,8 +329,10 @@ struct HitBufs {
     memo: checks::NameMemo,
 }
 
-/// The keyword starts of prefixed rules, `(rule, hit start)` in order; those
-/// before `from` belong to windows already run.
+/// The keyword starts of prefixed rules: `(pattern, hit start)` in order of
+/// the hits whose target has such rules (one entry per hit, not per rule:
+/// nearly every hit is dismissed, and the windows that run look the
+/// target's rules up); those before `from` belong to windows already run.
 #[derive(Default)]
 struct Anchors {
     list: Vec<(u32, usize)>,
@@ -2196,10 +2198,8 @@ impl Redactor {
             if t.rules.is_empty() {
                 continue;
             }
-            match *t.anchors {
-                [] => {}
-                [r] => anchors.list.push((r, h.start)),
-                _ => anchors.list.extend(t.anchors.iter().map(|&r| (r, h.start))),
+            if !t.anchors.is_empty() {
+                anchors.list.push((h.pattern, h.start));
             }
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
             let lw = match prev_lw {
@@ -2713,10 +2713,13 @@ impl Redactor {
                 match rule.anchored().filter(|_| prefixed) {
                     Some(re) => {
                         starts.clear();
+                        let targets = &self.inner.targets;
                         starts.extend(
                             anchors.list[from..upto]
                                 .iter()
-                                .filter(|&&(ar, st)| ar == r && st >= ws)
+                                .filter(|&&(p, st)| {
+                                    st >= ws && targets[p as usize].anchors.contains(&r)
+                                })
                                 .map(|&(_, st)| st),
                         );
                         starts.dedup();
