@@ -1616,6 +1616,9 @@ impl Redactor {
                         }
                     }
                 }
+                // A text read whole by its first batch has nothing to read
+                // ahead: its first round is judged here, as without.
+                let ahead_now = reads_ahead && !(eof && workers.lanes.is_empty());
                 let mut read_ahead = || {
                     if !eof {
                         ahead.fill(&mut reader, read_size, &mut stats);
@@ -1629,7 +1632,7 @@ impl Redactor {
                     &mut scratch,
                     (sc, &mut workers),
                     &mut pace,
-                    if reads_ahead {
+                    if ahead_now {
                         Some(&mut read_ahead)
                     } else {
                         None
