@@ -1354,20 +1354,37 @@ fn rust_path(v: &[u8]) -> bool {
         })
 }
 
-/// A number as code writes it: `0x04`, `0b1010`, `49703u32`, `0i32`, `1_000`,
-/// `2.5f64` (a PIN of plain digits is not one: it has no prefix or suffix).
+/// A number as code writes it: `0x04`, `0b1010`, `0o755`, `49703u32`,
+/// `0i32`, `1_000`, `2.5f64` (a PIN of plain digits is not one: it has no
+/// prefix or suffix). After `0x`, `0o` and `0b` come digits of that base
+/// (and `_`), then an integer suffix or nothing, and no more than 64 bits of
+/// them (128 with a `u128`/`i128` suffix or `_` separators): a hex token
+/// that opens with `0b` (`0bb006f9…`) is no binary number, and `0x` with 64
+/// hex digits (an Ethereum private key) is no number of any type.
 fn numeric_literal(v: &[u8]) -> bool {
+    const INT_SUFFIXES: [&[u8]; 12] = [
+        b"u8", b"u16", b"u32", b"u64", b"u128", b"usize", b"i8", b"i16", b"i32", b"i64", b"i128",
+        b"isize",
+    ];
     let v = v.strip_prefix(b"-").unwrap_or(v);
-    if let Some(rest) = v
-        .strip_prefix(b"0x")
-        .or_else(|| v.strip_prefix(b"0X"))
-        .or_else(|| v.strip_prefix(b"0o"))
-        .or_else(|| v.strip_prefix(b"0b"))
-    {
-        return !rest.is_empty()
-            && rest
-                .iter()
-                .all(|b| b.is_ascii_hexdigit() || *b == b'_' || b"uisz".contains(b));
+    let radix = match v {
+        [b'0', b'x' | b'X', ..] => Some((16, 4)),
+        [b'0', b'o', ..] => Some((8, 3)),
+        [b'0', b'b', ..] => Some((2, 1)),
+        _ => None,
+    };
+    if let Some((radix, bits)) = radix {
+        let rest = &v[2..];
+        let n = rest
+            .iter()
+            .take_while(|&&b| b == b'_' || char::from(b).is_digit(radix))
+            .count();
+        let (digits, suffix) = rest.split_at(n);
+        let count = digits.iter().filter(|&&b| b != b'_').count();
+        let wide = suffix.ends_with(b"128") || digits.contains(&b'_');
+        return count > 0
+            && count * bits <= if wide { 128 } else { 64 }
+            && (suffix.is_empty() || INT_SUFFIXES.contains(&suffix));
     }
     let digits = v
         .iter()

@@ -1969,3 +1969,64 @@ fn dotted_random_tokens_are_masked_and_dotted_code_paths_kept() {
         assert_eq!(r.redact(code), code);
     }
 }
+
+/// Seed of `prop_embedded_secret_never_survives` (family twilio-auth-token,
+/// at 0, no filler): a 32-hex token that opens with `0b` was taken for a
+/// binary number literal (`0b1010`) and left.
+#[test]
+fn seed_hex_token_opening_with_0b_is_no_binary_literal() {
+    let r = redactor();
+    assert_eq!(
+        r.redact(" TWILIO_AUTH_TOKEN=0bb006f98b24ecd4be0c1556dcb3b2eb "),
+        " TWILIO_AUTH_TOKEN=[REDACTED:generic-secret] "
+    );
+}
+
+/// The class of that seed: after `0x`, `0o` or `0b` a number literal has
+/// digits of that base and fits 64 bits (128 with a wide suffix or `_`
+/// separators). Hex secrets that open with those bytes are masked — 2 000
+/// random 32-hex tokens made to open with `0b`, `0o`, `0x`, and `0x` + 64
+/// hex (an Ethereum private key) — while literals as code writes them stay.
+#[test]
+fn hex_secrets_after_a_radix_prefix_are_masked_and_number_literals_kept() {
+    let r = redactor();
+    let mut x = 0x5eed_u64;
+    let mut hex = |n: usize| -> String {
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                char::from(b"0123456789abcdef"[(x % 16) as usize])
+            })
+            .collect()
+    };
+    let mut missed = Vec::new();
+    for i in 0..2_000 {
+        let v = match i % 4 {
+            0 => format!("0b{}", hex(30)),
+            1 => format!("0o{}", hex(30)),
+            2 => format!("0x{}", hex(30)),
+            _ => format!("0x{}", hex(64)),
+        };
+        let text = format!("PRIVATE_KEY={v}\n");
+        if r.redact(&text).contains(v.as_str()) {
+            missed.push(v);
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{} left, e.g. {:?}",
+        missed.len(),
+        &missed[..missed.len().min(3)]
+    );
+    for code in [
+        "let key_mask = 0xFFFF_FFFF;\n",
+        "const TOKEN_FLAGS: u8 = 0b1010u8;\n",
+        "secret_mode = 0o755\n",
+        "token_limit = 0x7fffffffffffffff\n",
+        "let key_bits: u128 = 0xffff_ffff_ffff_ffff_ffff_ffff_ffff_ffffu128;\n",
+    ] {
+        assert_eq!(r.redact(code), code);
+    }
+}
