@@ -1417,9 +1417,10 @@ fn numeric_literal(v: &[u8]) -> bool {
 /// Whether letters read as a class name of three or more words
 /// (`EllipticCurvePrivateKey`, `RSAPrivateKey`): split at camel humps, every
 /// word is a capital followed by two or more lower-case letters with a
-/// vowel, or one acronym of 2–5 capitals. A random mixed-case password
-/// (`CjlNlAZkeNncJgQyVe`) has one-letter humps and vowel-less words and is
-/// not taken for one.
+/// vowel and no five consonants in a row, or one acronym of 2–5 capitals. A
+/// random mixed-case password (`CjlNlAZkeNncJgQyVe`) has one-letter humps
+/// and vowel-less words, a longer one (`NzaTasggxgcbwiYatdunehf`) runs of
+/// consonants no word has, and is not taken for one.
 fn class_name_words(v: &[u8]) -> bool {
     let mut words = 0usize;
     let mut acronyms = 0usize;
@@ -1449,6 +1450,19 @@ fn class_name_words(v: &[u8]) -> bool {
             }
             let word = &v[start..i];
             if word.len() < 3 || !word[1..].iter().any(|b| b"aeiouy".contains(b)) {
+                return false;
+            }
+            // No five consonants in a row (`Strength` has four; random
+            // letters such as `Tasggxgcbwi` have more).
+            let mut run = 0;
+            if word.iter().any(|b| {
+                run = if b"aeiouyAEIOUY".contains(b) {
+                    0
+                } else {
+                    run + 1
+                };
+                run >= 5
+            }) {
                 return false;
             }
         }
@@ -1481,7 +1495,8 @@ fn word_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
             });
             (alpha
                 && (identifier_like(s) || component_spans(s).all(|(a, b)| b - a >= 3))
-                && (vowel || s.len() <= 4))
+                && (vowel || s.len() <= 4)
+                && (s.len() < 16 || reads_as_words(s)))
                 || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
                 || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
         });
@@ -4223,7 +4238,8 @@ mod reference {
             });
             (alpha
                 && (identifier_like(s) || old_components(s).iter().all(|c| c.len() >= 3))
-                && (vowel || s.len() <= 4))
+                && (vowel || s.len() <= 4)
+                && (s.len() < 16 || reads_as_words(s)))
                 || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
                 || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
         });

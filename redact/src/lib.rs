@@ -357,6 +357,12 @@
 //! * Secrets with no distinctive format and no telling name or context (a bare
 //!   random password in prose) are not found; neither is a secret broken by
 //!   more than one line break.
+//! * Under token/key names, a value of letters only must look random: one
+//!   that reads as words (16 letters or more: each piece between capitals
+//!   with a vowel and no run of four consonants) passes for an identifier.
+//!   Random letters read so by chance: of random 16–40-letter values, ~4 %
+//!   with one capital in four and ~0.5 % with capitals as often as not are
+//!   left (test); a one-case value (`pexvicsmulnipjkx`) always is.
 //!
 //! # Features
 //!
