@@ -3292,7 +3292,9 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             }
             // Words and identifiers (`progressToken`, `same-csrf`,
             // `StandardTokenResponse`, `io.example/serverInfo`): a token is random.
-            if word_like(v)
+            // A long one-case value that does not read as words is random
+            // letters, not a word (`pexvicsmulnipjkxdofryav`).
+            if (word_like(v) && (v.len() < 16 || reads_as_words(v)))
                 || segs.is_some_and(|s| {
                     s.iter()
                         .all(|s| s.len() >= 2 || s.iter().all(u8::is_ascii_digit))
@@ -4379,7 +4381,7 @@ mod reference {
                 }
                 // Words and identifiers (`progressToken`, `same-csrf`,
                 // `StandardTokenResponse`, `io.example/serverInfo`): a token is random.
-                if word_like(v)
+                if (word_like(v) && (v.len() < 16 || reads_as_words(v)))
                     || old_word_segments(v).is_some_and(|s| {
                         s.iter()
                             .all(|s| s.len() >= 2 || s.iter().all(u8::is_ascii_digit))

@@ -361,8 +361,9 @@
 //!   that reads as words (16 letters or more: each piece between capitals
 //!   with a vowel and no run of four consonants) passes for an identifier.
 //!   Random letters read so by chance: of random 16–40-letter values, ~4 %
-//!   with one capital in four and ~0.5 % with capitals as often as not are
-//!   left (test); a one-case value (`pexvicsmulnipjkx`) always is.
+//!   with one capital in four, ~0.5 % with capitals as often as not and
+//!   ~17 % in one case are left (test); a one-case value of fewer than 20
+//!   letters always is.
 //!
 //! # Features
 //!
