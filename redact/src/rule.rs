@@ -111,8 +111,6 @@ pub struct Rule {
     /// prefixes all begin with one): the regex is then run anchored at the
     /// keyword hits instead of searching the window. Found on first use.
     pub(crate) prefixed: Arc<OnceLock<bool>>,
-    /// The anchored engine of [`Rule::prefixed`] rules, built on first use.
-    pub(crate) anchored: std::sync::OnceLock<Option<std::sync::Arc<regex_automata::meta::Regex>>>,
     /// Where the search may resume after a match it did not skip over
     /// (rules with `Needs::Byte`), found on first use.
     pub(crate) resume: Arc<OnceLock<Option<Resume>>>,
@@ -354,6 +352,7 @@ impl RuleBuilder {
                 &self.pattern,
                 &self.group,
                 &self.alt,
+                Usage::User,
             )?)
         } else {
             OnceLock::new()
@@ -398,7 +397,6 @@ impl RuleBuilder {
         Ok(Rule {
             may_prefix,
             prefixed: Arc::new(prefixed),
-            anchored: OnceLock::new(),
             resume: Arc::new(OnceLock::new()),
             split: Arc::new(OnceLock::new()),
             split_asks: Arc::new(std::sync::atomic::AtomicU32::new(0)),
@@ -423,7 +421,7 @@ impl RuleBuilder {
 
 /// A rule's regex, compiled, with the capture groups it names resolved.
 pub(crate) struct Compiled {
-    pub(crate) regex: Regex,
+    pub(crate) regex: Engine,
     /// The index of the secret group.
     pub(crate) group_index: usize,
     /// Alternative secret groups tried in order when the main one did not take part.
@@ -531,15 +529,16 @@ impl Split {
     }
 }
 
-/// Compiles `pattern` and resolves the secret group and the alternative
-/// groups (by name) of rule `id`.
+/// Compiles `pattern` for `usage` and resolves the secret group and the
+/// alternative groups (by name) of rule `id`.
 fn compile_rule(
     id: &str,
     pattern: &str,
     group: &SecretGroup,
     alt_names: &[String],
+    usage: Usage,
 ) -> Result<Compiled, Error> {
-    let regex = compile(id, pattern)?;
+    let regex = Engine::new(id, pattern, usage)?;
     let by_name = |n: &str| regex.capture_names().position(|c| c == Some(n));
     let unknown = |group: String| Error::UnknownSecretGroup {
         rule: id.to_string(),
@@ -630,7 +629,12 @@ impl Rule {
         self.compiled.get_or_init(|| {
             // Only built-in rules compile late, and every one of them
             // compiles (test `every_builtin_rule_compiles_as_built_lazily`).
-            compile_rule(&self.id, &self.pattern, &self.group, &self.alt_names)
+            let usage = if self.prefixed() {
+                Usage::Anchored
+            } else {
+                Usage::Searched
+            };
+            compile_rule(&self.id, &self.pattern, &self.group, &self.alt_names, usage)
                 .unwrap_or_else(|e| panic!("{e}"))
         })
     }
@@ -678,7 +682,7 @@ impl Rule {
     }
 
     /// The rule's regex (see [`Rule::compiled`]).
-    pub(crate) fn regex(&self) -> &Regex {
+    pub(crate) fn regex(&self) -> &Engine {
         &self.compiled().regex
     }
 
@@ -689,31 +693,136 @@ impl Rule {
             .get_or_init(|| keyword_prefixed(&self.pattern, &self.keywords))
     }
 
-    /// The anchored engine of a [`Rule::prefixed`] rule (`None` when it
-    /// cannot be built; the caller then searches the window).
+    /// The engine of a [`Rule::prefixed`] rule's anchored searches: its
+    /// regex itself (one build serves both kinds of search; `None` for
+    /// rules that are not prefixed, without compiling anything).
     pub(crate) fn anchored(&self) -> Option<&regex_automata::meta::Regex> {
-        self.anchored
-            .get_or_init(|| {
-                regex_automata::meta::Regex::builder()
-                    .syntax(regex_automata::util::syntax::Config::new().utf8(false))
-                    .configure(anchored_config())
-                    .build(&self.pattern)
-                    .ok()
-                    .map(std::sync::Arc::new)
-            })
-            .as_deref()
+        self.prefixed().then(|| self.compiled().regex.meta())
     }
+}
+
+/// How a rule's regex is searched, which decides the engines it is built
+/// with (see [`Engine::new`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Usage {
+    /// A user rule, compiled at build: the `regex` crate's own configuration.
+    User,
+    /// A built-in rule searched over its windows.
+    Searched,
+    /// A built-in [`Rule::prefixed`] rule, run anchored at its keyword hits.
+    Anchored,
+}
+
+/// A rule's compiled regex: one `regex_automata` meta engine, searched with
+/// the semantics of `regex::bytes::Regex` (leftmost-first, bytes, no UTF-8
+/// requirement, empty matches anywhere) — the methods below are those of
+/// `regex::bytes::Regex` that the redactor uses, computed the same way.
+#[derive(Clone, Debug)]
+pub(crate) struct Engine {
+    re: regex_automata::meta::Regex,
+}
+
+/// The capture groups of one [`Engine::captures_read_at`] search.
+#[derive(Clone, Debug)]
+pub(crate) struct Locations(regex_automata::util::captures::Captures);
+
+impl Locations {
+    /// The span of group `g`, if it took part in the match.
+    pub(crate) fn get(&self, g: usize) -> Option<(usize, usize)> {
+        self.0.get_group(g).map(|sp| (sp.start, sp.end))
+    }
+}
+
+impl Engine {
+    /// Compiles `pattern` (of rule `id`) with the engines `usage` needs. An
+    /// error carries the `regex` crate's message for the pattern.
+    fn new(id: &str, pattern: &str, usage: Usage) -> Result<Engine, Error> {
+        let config = match usage {
+            Usage::User => regex_config(),
+            Usage::Searched => regex_config().auto_prefilter(false),
+            Usage::Anchored => anchored_config(),
+        };
+        regex_automata::meta::Builder::new()
+            .configure(config)
+            .syntax(regex_automata::util::syntax::Config::new().utf8(false))
+            .build(pattern)
+            .map(|re| Engine { re })
+            .map_err(|e| match compile(id, pattern) {
+                // The message the `regex` crate gives for this pattern (it
+                // fails the same way: same parser, same NFA size limit).
+                Err(err) => err,
+                Ok(_) => Error::InvalidPattern {
+                    rule: id.to_string(),
+                    pattern: pattern.to_string(),
+                    message: e.to_string(),
+                },
+            })
+    }
+
+    /// The meta engine itself.
+    pub(crate) fn meta(&self) -> &regex_automata::meta::Regex {
+        &self.re
+    }
+
+    /// The leftmost-first match starting at `at` or later (look-arounds see
+    /// the bytes before `at`), as `regex::bytes::Regex::find_at`.
+    pub(crate) fn find_at(&self, hay: &[u8], at: usize) -> Option<regex_automata::Match> {
+        self.re
+            .find(regex_automata::Input::new(hay).span(at..hay.len()))
+    }
+
+    /// [`Engine::find_at`] that also records the groups in `locs`, as
+    /// `regex::bytes::Regex::captures_read_at`.
+    pub(crate) fn captures_read_at(
+        &self,
+        locs: &mut Locations,
+        hay: &[u8],
+        at: usize,
+    ) -> Option<regex_automata::Match> {
+        let input = regex_automata::Input::new(hay).span(at..hay.len());
+        self.re.search_captures(&input, &mut locs.0);
+        locs.0.get_match()
+    }
+
+    /// Room for the groups of one search.
+    pub(crate) fn capture_locations(&self) -> Locations {
+        Locations(self.re.create_captures())
+    }
+
+    /// The names of the groups, by index (`None` for unnamed ones and group 0).
+    pub(crate) fn capture_names(&self) -> impl Iterator<Item = Option<&str>> {
+        self.re
+            .group_info()
+            .pattern_names(regex_automata::PatternID::ZERO)
+    }
+
+    /// The number of groups, group 0 included.
+    pub(crate) fn captures_len(&self) -> usize {
+        self.re.captures_len()
+    }
+
+    /// Whether the pattern matches anywhere in `hay`.
+    #[cfg(test)]
+    pub(crate) fn is_match(&self, hay: &[u8]) -> bool {
+        self.re.is_match(hay)
+    }
+}
+
+/// The configuration `regex::bytes::RegexBuilder::new(p).size_limit(32 MiB)`
+/// gives its meta engine (leftmost-first, empty matches anywhere, a 2 MiB
+/// lazy DFA cache).
+fn regex_config() -> regex_automata::meta::Config {
+    regex_automata::meta::Config::new()
+        .utf8_empty(false)
+        .nfa_size_limit(Some(32 * 1024 * 1024))
+        .hybrid_cache_capacity(2 * 1024 * 1024)
 }
 
 /// The engines of anchored searches (a prefixed rule at its keyword hits,
 /// a rule's pieces from where the previous one ended): no prefilter (the
 /// start is given), no full DFA to build.
 fn anchored_config() -> regex_automata::meta::Config {
-    regex_automata::meta::Config::new()
-        .utf8_empty(false)
-        .auto_prefilter(false)
-        .dfa(false)
-        .nfa_size_limit(Some(32 * 1024 * 1024))
+    regex_config().auto_prefilter(false).dfa(false)
 }
 
 fn compile(id: &str, pattern: &str) -> Result<Regex, Error> {
@@ -849,14 +958,14 @@ mod tests {
         for rule in split_rules() {
             let c = rule.compiled();
             let mut out = vec![None; rule.built_split().unwrap().groups()];
-            for caps in c.regex.captures_iter(hay) {
-                let m = caps.get(0).unwrap();
+            for caps in c.regex.meta().captures_iter(hay) {
+                let m = caps.get_match().unwrap();
                 assert!(rule
                     .built_split()
                     .unwrap()
                     .read(hay, (m.start(), m.end()), &mut out));
                 read_by_pieces += 1;
-                let want = caps.get(c.group_index).map(|g| (g.start(), g.end()));
+                let want = caps.get_group(c.group_index).map(|g| (g.start, g.end));
                 assert_eq!(out[c.group_index], want, "{}", rule.pattern);
             }
         }
@@ -906,11 +1015,11 @@ mod tests {
                 let c = rule.compiled();
                 let sp = rule.built_split().unwrap();
                 let mut out = vec![None; sp.groups()];
-                for caps in c.regex.captures_iter(hay) {
-                    let m = caps.get(0).unwrap();
+                for caps in c.regex.meta().captures_iter(hay) {
+                    let m = caps.get_match().unwrap();
                     if sp.read(hay, (m.start(), m.end()), &mut out) {
                         for g in std::iter::once(c.group_index).chain(c.name_group) {
-                            let want = caps.get(g).map(|x| (x.start(), x.end()));
+                            let want = caps.get_group(g).map(|x| (x.start, x.end));
                             prop_assert_eq!(out[g], want, "{} on {:?}", &rule.pattern, &text);
                         }
                     }
@@ -936,7 +1045,7 @@ mod tests {
                 "{}",
                 l.id
             );
-            assert_eq!(l.regex().as_str(), e.regex().as_str());
+            assert_eq!(l.regex().captures_len(), e.regex().captures_len());
         }
         // Some built-in rules run anchored at their keywords.
         assert!(lazy.iter().filter(|r| r.prefixed()).count() >= 20);
