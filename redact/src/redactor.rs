@@ -2236,7 +2236,8 @@ impl Redactor {
                 }
                 continue;
             }
-            let needs = inner.start_needs[r as usize].get_or_init(|| StartNeeds::of(&rule.pattern));
+            let needs = inner.start_needs[r as usize]
+                .get_or_init(|| rule.hir().and_then(StartNeeds::of_hir));
             if needs
                 .as_ref()
                 .is_none_or(|n| n.may_match_at(hay, h.start, ls))

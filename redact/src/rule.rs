@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use regex::bytes::{Regex, RegexBuilder};
+use regex_syntax::hir::Hir;
 
 use crate::checks::{Check, Guard, Needs};
 use crate::resume::Resume;
@@ -87,6 +88,10 @@ pub struct Rule {
     /// The compiled regex and its groups: set at build for user rules, on
     /// first use for built-in ones (shared by clones).
     pub(crate) compiled: Arc<OnceLock<Compiled>>,
+    /// The pattern parsed once ([`crate::quick::parse_bytes`]) for all that
+    /// reads it: the engines, [`Rule::prefixed`], [`Rule::resume`], the
+    /// pieces and the redactor's start tests (shared by clones).
+    pub(crate) hir: Arc<OnceLock<Option<Hir>>>,
     pub(crate) group: SecretGroup,
     pub(crate) keywords: Vec<String>,
     pub(crate) min_entropy: Option<f64>,
@@ -346,10 +351,13 @@ impl RuleBuilder {
         if !valid_id(&self.id) {
             return Err(Error::InvalidRuleId { id: self.id });
         }
+        let hir = OnceLock::new();
         let compiled = if eager {
+            let parsed = hir.get_or_init(|| crate::quick::parse_bytes(&self.pattern));
             OnceLock::from(compile_rule(
                 &self.id,
                 &self.pattern,
+                parsed.as_ref(),
                 &self.group,
                 &self.alt,
                 Usage::User,
@@ -390,7 +398,13 @@ impl RuleBuilder {
         };
         let may_prefix = may_be_prefixed(&self.pattern, &self.keywords);
         let prefixed = if eager || !may_prefix {
-            OnceLock::from(may_prefix && keyword_prefixed(&self.pattern, &self.keywords))
+            OnceLock::from(
+                may_prefix
+                    && hir
+                        .get_or_init(|| crate::quick::parse_bytes(&self.pattern))
+                        .as_ref()
+                        .is_some_and(|h| keyword_prefixed(h, &self.keywords)),
+            )
         } else {
             OnceLock::new()
         };
@@ -408,6 +422,7 @@ impl RuleBuilder {
             id: self.id,
             pattern: self.pattern,
             compiled: Arc::new(compiled),
+            hir: Arc::new(hir),
             group: self.group,
             keywords: self.keywords,
             min_entropy: self.min_entropy,
@@ -458,12 +473,11 @@ pub(crate) struct Split {
 impl Split {
     /// The pieces of `pattern` around the groups `wanted`; `None` unless the
     /// pattern is a concatenation with each wanted group as one of its items.
-    fn of(pattern: &str, wanted: &[usize], groups: usize) -> Option<Split> {
-        use regex_syntax::hir::{Hir, HirKind};
+    fn of(hir: &Hir, wanted: &[usize], groups: usize) -> Option<Split> {
+        use regex_syntax::hir::HirKind;
         if wanted.is_empty() || groups > MAX_SPLIT_GROUPS {
             return None;
         }
-        let hir = crate::quick::parse_bytes(pattern)?;
         let HirKind::Concat(items) = hir.kind() else {
             return None;
         };
@@ -534,11 +548,12 @@ impl Split {
 fn compile_rule(
     id: &str,
     pattern: &str,
+    hir: Option<&Hir>,
     group: &SecretGroup,
     alt_names: &[String],
     usage: Usage,
 ) -> Result<Compiled, Error> {
-    let regex = Engine::new(id, pattern, usage)?;
+    let regex = Engine::new(id, pattern, hir, usage)?;
     let by_name = |n: &str| regex.capture_names().position(|c| c == Some(n));
     let unknown = |group: String| Error::UnknownSecretGroup {
         rule: id.to_string(),
@@ -568,14 +583,8 @@ fn compile_rule(
 /// begins with a keyword. Look-arounds (`\b`, `^`) take no bytes, so
 /// `\bghp_[A-Za-z0-9]{36}` with keyword `ghp_` qualifies; `[A-Za-z0-9]{40}`
 /// with keyword `aws` does not.
-fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
+fn keyword_prefixed(hir: &Hir, keywords: &[String]) -> bool {
     use regex_syntax::hir::literal::{ExtractKind, Extractor};
-    if !may_be_prefixed(pattern, keywords) {
-        return false;
-    }
-    let Some(hir) = crate::quick::parse_bytes(pattern) else {
-        return false;
-    };
     // Small limits: only whether each literal prefix reaches past a keyword
     // matters (keywords are short), and big classes or alternations make the
     // default extraction slow for every redactor built.
@@ -585,7 +594,7 @@ fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
         .limit_repeat(4)
         .limit_literal_len(24)
         .limit_total(64);
-    let seq = ex.extract(&hir);
+    let seq = ex.extract(hir);
     let Some(lits) = seq.literals() else {
         return false;
     };
@@ -624,6 +633,14 @@ fn may_be_prefixed(pattern: &str, keywords: &[String]) -> bool {
 }
 
 impl Rule {
+    /// The pattern parsed ([`crate::quick::parse_bytes`]), on first use;
+    /// `None` when it does not parse (never for a built rule).
+    pub(crate) fn hir(&self) -> Option<&Hir> {
+        self.hir
+            .get_or_init(|| crate::quick::parse_bytes(&self.pattern))
+            .as_ref()
+    }
+
     /// The rule's regex and groups, compiled now if this is their first use.
     pub(crate) fn compiled(&self) -> &Compiled {
         self.compiled.get_or_init(|| {
@@ -634,8 +651,15 @@ impl Rule {
             } else {
                 Usage::Searched
             };
-            compile_rule(&self.id, &self.pattern, &self.group, &self.alt_names, usage)
-                .unwrap_or_else(|e| panic!("{e}"))
+            compile_rule(
+                &self.id,
+                &self.pattern,
+                self.hir(),
+                &self.group,
+                &self.alt_names,
+                usage,
+            )
+            .unwrap_or_else(|e| panic!("{e}"))
         })
     }
 
@@ -645,7 +669,7 @@ impl Rule {
     pub(crate) fn resume(&self) -> Option<&Resume> {
         self.resume
             .get_or_init(|| match self.needs {
-                Some(Needs::Byte(set)) => Resume::of(&self.pattern, set),
+                Some(Needs::Byte(set)) => self.hir().and_then(|h| Resume::of_hir(h, set)),
                 _ => None,
             })
             .as_ref()
@@ -676,7 +700,7 @@ impl Rule {
                     .chain(c.name_group)
                     .filter(|&g| g > 0)
                     .collect();
-                Split::of(&self.pattern, &groups, c.regex.captures_len())
+                Split::of(self.hir()?, &groups, c.regex.captures_len())
             })
             .as_ref()
     }
@@ -688,9 +712,12 @@ impl Rule {
 
     /// Whether every match starts with one of the keywords (see the field).
     pub(crate) fn prefixed(&self) -> bool {
-        *self
-            .prefixed
-            .get_or_init(|| keyword_prefixed(&self.pattern, &self.keywords))
+        *self.prefixed.get_or_init(|| {
+            self.may_prefix
+                && self
+                    .hir()
+                    .is_some_and(|h| keyword_prefixed(h, &self.keywords))
+        })
     }
 
     /// The engine of a [`Rule::prefixed`] rule's anchored searches: its
@@ -736,16 +763,27 @@ impl Locations {
 impl Engine {
     /// Compiles `pattern` (of rule `id`) with the engines `usage` needs. An
     /// error carries the `regex` crate's message for the pattern.
-    fn new(id: &str, pattern: &str, usage: Usage) -> Result<Engine, Error> {
+    fn new(id: &str, pattern: &str, hir: Option<&Hir>, usage: Usage) -> Result<Engine, Error> {
+        // A pattern that does not parse: the `regex` crate's message.
+        let Some(hir) = hir else {
+            return Err(compile(id, pattern)
+                .err()
+                .unwrap_or_else(|| Error::InvalidPattern {
+                    rule: id.to_string(),
+                    pattern: pattern.to_string(),
+                    message: "the pattern does not parse".to_string(),
+                }));
+        };
         let config = match usage {
             Usage::User => regex_config(),
-            Usage::Searched => regex_config().auto_prefilter(false),
+            Usage::Searched => regex_config()
+                .auto_prefilter(false)
+                .prefilter(cheap_prefilter(hir)),
             Usage::Anchored => anchored_config(),
         };
         regex_automata::meta::Builder::new()
             .configure(config)
-            .syntax(regex_automata::util::syntax::Config::new().utf8(false))
-            .build(pattern)
+            .build_from_hir(hir)
             .map(|re| Engine { re })
             .map_err(|e| match compile(id, pattern) {
                 // The message the `regex` crate gives for this pattern (it
@@ -806,6 +844,25 @@ impl Engine {
     pub(crate) fn is_match(&self, hay: &[u8]) -> bool {
         self.re.is_match(hay)
     }
+}
+
+/// The prefilter of a searched built-in rule: a `memchr` / `memmem` search
+/// for the literal(s) every match opens with, when there is one literal or
+/// up to three single bytes; `None` otherwise (a Teddy or Aho-Corasick
+/// prefilter costs more to build than it saves in a rule's windows).
+fn cheap_prefilter(hir: &Hir) -> Option<regex_automata::util::prefilter::Prefilter> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let mut ex = Extractor::new();
+    ex.kind(ExtractKind::Prefix);
+    let mut seq = ex.extract(hir);
+    seq.optimize_for_prefix_by_preference();
+    let lits = seq.literals()?;
+    let cheap = lits.len() == 1 || (lits.len() <= 3 && lits.iter().all(|l| l.len() == 1));
+    if !cheap {
+        return None;
+    }
+    regex_automata::util::prefilter::Prefilter::new(regex_automata::MatchKind::LeftmostFirst, lits)
+        .filter(|p| p.is_fast())
 }
 
 /// The configuration `regex::bytes::RegexBuilder::new(p).size_limit(32 MiB)`
