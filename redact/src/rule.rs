@@ -778,7 +778,7 @@ impl Engine {
             Usage::User => regex_config(),
             Usage::Searched => regex_config()
                 .auto_prefilter(false)
-                .prefilter(cheap_prefilter(hir)),
+                .prefilter(prefix_prefilter(hir)),
             Usage::Anchored => anchored_config(),
         };
         regex_automata::meta::Builder::new()
@@ -846,23 +846,24 @@ impl Engine {
     }
 }
 
-/// The prefilter of a searched built-in rule: a `memchr` / `memmem` search
-/// for the literal(s) every match opens with, when there is one literal or
-/// up to three single bytes; `None` otherwise (a Teddy or Aho-Corasick
-/// prefilter costs more to build than it saves in a rule's windows).
-fn cheap_prefilter(hir: &Hir) -> Option<regex_automata::util::prefilter::Prefilter> {
+/// The prefilter of a searched built-in rule: the literals every match
+/// opens with, as the meta engine extracts them itself, when they make a
+/// fast prefilter (`memchr`, `memmem`, Teddy); `None` otherwise. Built here
+/// rather than by the engine's `auto_prefilter`, which also tries the
+/// reverse-suffix and reverse-inner strategies (a second literal
+/// extraction, a second reverse NFA and lazy DFA per rule) that never paid
+/// in a rule's windows.
+fn prefix_prefilter(hir: &Hir) -> Option<regex_automata::util::prefilter::Prefilter> {
     use regex_syntax::hir::literal::{ExtractKind, Extractor};
     let mut ex = Extractor::new();
     ex.kind(ExtractKind::Prefix);
     let mut seq = ex.extract(hir);
     seq.optimize_for_prefix_by_preference();
-    let lits = seq.literals()?;
-    let cheap = lits.len() == 1 || (lits.len() <= 3 && lits.iter().all(|l| l.len() == 1));
-    if !cheap {
-        return None;
-    }
-    regex_automata::util::prefilter::Prefilter::new(regex_automata::MatchKind::LeftmostFirst, lits)
-        .filter(|p| p.is_fast())
+    regex_automata::util::prefilter::Prefilter::new(
+        regex_automata::MatchKind::LeftmostFirst,
+        seq.literals()?,
+    )
+    .filter(|p| p.is_fast())
 }
 
 /// The configuration `regex::bytes::RegexBuilder::new(p).size_limit(32 MiB)`
