@@ -1094,6 +1094,7 @@ mod tests {
         for (l, e) in lazy.iter().zip(&eager) {
             // Nothing is compiled or parsed for the literal check at build.
             assert!(l.compiled.get().is_none(), "{} compiled at build", l.id);
+            assert!(l.hir.get().is_none(), "{} parsed at build", l.id);
             assert!(e.compiled.get().is_some(), "{} not compiled at build", e.id);
             assert!(l.may_prefix || l.prefixed.get() == Some(&false), "{}", l.id);
             let (lc, ec) = (l.compiled(), e.compiled());
@@ -1171,6 +1172,247 @@ mod tests {
     }
 
     use super::corpus;
+
+    /// The built-in rules, each with the `regex::bytes::Regex` of its
+    /// pattern (the reference the engines are compared with).
+    fn with_reference() -> &'static [(Rule, Regex)] {
+        static RULES: OnceLock<Vec<(Rule, Regex)>> = OnceLock::new();
+        RULES.get_or_init(|| {
+            crate::builtin::rules()
+                .into_iter()
+                .map(|r| {
+                    let re = compile(&r.id, &r.pattern).unwrap();
+                    (r, re)
+                })
+                .collect()
+        })
+    }
+
+    /// Compares one rule's engine with the `regex` crate on `hay`: the same
+    /// group names; from 0, match after match (as the redactor resumes), the
+    /// same matches and groups; and for a prefixed rule, at every start of
+    /// one of its keywords, the anchored search finds the match the search
+    /// from there finds when it starts there (else none). Returns the
+    /// number of matches compared, or what differed.
+    fn same_as_the_regex_crate(
+        rule: &Rule,
+        reference: &Regex,
+        hay: &[u8],
+    ) -> Result<usize, String> {
+        use regex_automata::{Anchored, Input};
+        let engine = rule.regex();
+        let names: Vec<_> = engine.capture_names().collect();
+        let want: Vec<_> = reference.capture_names().collect();
+        if names != want || engine.captures_len() != reference.captures_len() {
+            return Err(format!("groups {names:?} vs {want:?}"));
+        }
+        let text = String::from_utf8_lossy(hay);
+        let mut locs = engine.capture_locations();
+        let mut ref_locs = reference.capture_locations();
+        let mut at = 0;
+        let mut found = 0;
+        while at <= hay.len() {
+            let got = engine.find_at(hay, at).map(|m| (m.start(), m.end()));
+            let want = reference.find_at(hay, at).map(|m| (m.start(), m.end()));
+            if got != want {
+                return Err(format!("find_at {at}: {got:?} vs {want:?} in {text:?}"));
+            }
+            let got_c = engine
+                .captures_read_at(&mut locs, hay, at)
+                .map(|m| (m.start(), m.end()));
+            let want_c = reference
+                .captures_read_at(&mut ref_locs, hay, at)
+                .map(|m| (m.start(), m.end()));
+            if got_c != want || want_c != want {
+                return Err(format!("captures_read_at {at}: {got_c:?} vs {want_c:?}"));
+            }
+            let Some((s, e)) = want else { break };
+            for g in 0..reference.captures_len() {
+                if locs.get(g) != ref_locs.get(g) {
+                    return Err(format!(
+                        "group {g} at {at}: {:?} vs {:?} in {text:?}",
+                        locs.get(g),
+                        ref_locs.get(g)
+                    ));
+                }
+            }
+            found += 1;
+            at = if e > s { e } else { e + 1 };
+        }
+        if let Some(re) = rule.anchored() {
+            let lower = hay.to_ascii_lowercase();
+            let mut caps = re.create_captures();
+            for k in &rule.keywords {
+                let k = k.to_ascii_lowercase();
+                for st in memchr::memmem::find_iter(&lower, k.as_bytes()) {
+                    let input = Input::new(hay).span(st..hay.len()).anchored(Anchored::Yes);
+                    let got = re.search(&input).map(|m| (m.start(), m.end()));
+                    let want = reference
+                        .captures_read_at(&mut ref_locs, hay, st)
+                        .map(|m| (m.start(), m.end()))
+                        .filter(|&(s, _)| s == st);
+                    re.search_captures(&input, &mut caps);
+                    let got_c = caps.get_match().map(|m| (m.start(), m.end()));
+                    if got != want || got_c != want {
+                        return Err(format!(
+                            "anchored at {st}: {got:?} / {got_c:?} vs {want:?} in {text:?}"
+                        ));
+                    }
+                    if want.is_some() {
+                        for g in 0..reference.captures_len() {
+                            let got_g = caps.get_group(g).map(|sp| (sp.start, sp.end));
+                            if got_g != ref_locs.get(g) {
+                                return Err(format!(
+                                    "anchored group {g} at {st}: {got_g:?} vs {:?}",
+                                    ref_locs.get(g)
+                                ));
+                            }
+                        }
+                        found += 1;
+                    }
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Every built-in rule's engine, built for how the rule is searched (a
+    /// prefilter or none, anchored or not), finds on the whole labelled
+    /// corpus the matches and groups that `regex::bytes::Regex` finds.
+    #[test]
+    fn builtin_engines_find_what_the_regex_crate_finds_on_the_corpus() {
+        let mut records = corpus::secret_records(0xE7617E, 1);
+        records.extend(corpus::clean_records(0xC1EA7, 300));
+        records.extend(corpus::hard_clean_records());
+        let mut all = String::new();
+        for rec in &records {
+            all.push_str(&rec.text);
+            all.push('\n');
+        }
+        let (mut matched_rules, mut matched_anchored, mut matches) = (0, 0, 0);
+        for (rule, reference) in with_reference() {
+            let found = same_as_the_regex_crate(rule, reference, all.as_bytes())
+                .unwrap_or_else(|e| panic!("{} {}: {e}", rule.id, rule.pattern));
+            matches += found;
+            matched_rules += usize::from(found > 0);
+            matched_anchored += usize::from(found > 0 && rule.anchored().is_some());
+        }
+        // Most rules match somewhere in the corpus, prefixed ones too.
+        let rules = with_reference().len();
+        assert!(matched_rules * 2 >= rules, "{matched_rules} of {rules}");
+        assert!(matched_anchored >= 40, "{matched_anchored}");
+        assert!(matches >= 10_000, "{matches}");
+    }
+
+    fn corpus_text() -> impl Strategy<Value = String> {
+        static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+        let texts = TEXTS.get_or_init(|| {
+            corpus::secret_records(0x7E47, 1)
+                .into_iter()
+                .map(|r| r.text)
+                .collect()
+        });
+        (prop::sample::select(texts.clone()), 0usize..24, 0usize..24).prop_map(|(t, a, b)| {
+            // A record, some bytes off either end (partial tokens and
+            // contexts), cut at char boundaries.
+            let mut s = a.min(t.len());
+            while !t.is_char_boundary(s) {
+                s -= 1;
+            }
+            let mut e = t.len().saturating_sub(b).max(s);
+            while !t.is_char_boundary(e) {
+                e += 1;
+            }
+            t[s..e].to_string()
+        })
+    }
+
+    proptest! {
+        /// [`builtin_engines_find_what_the_regex_crate_finds_on_the_corpus`]
+        /// on slices of secret records mixed with header, URL and command
+        /// pieces.
+        #[test]
+        fn builtin_engines_find_what_the_regex_crate_finds(
+            parts in prop::collection::vec(prop_oneof![2 => corpus_text(), 1 => piece()], 0..6),
+        ) {
+            let text = parts.concat();
+            for (rule, reference) in with_reference() {
+                if let Err(e) = same_as_the_regex_crate(rule, reference, text.as_bytes()) {
+                    prop_assert!(false, "{} {}: {}", rule.id, rule.pattern, e);
+                }
+            }
+        }
+    }
+
+    /// A prefixed rule's anchored searches run on its regex: one engine, one
+    /// build (and the engine is made for them: no prefilter).
+    #[test]
+    fn a_prefixed_rule_builds_one_engine_for_both_searches() {
+        let rules = crate::builtin::rules();
+        let mut prefixed = 0;
+        for rule in &rules {
+            match rule.anchored() {
+                Some(re) => {
+                    prefixed += 1;
+                    assert!(
+                        std::ptr::eq(re, rule.compiled().regex.meta()),
+                        "{}",
+                        rule.id
+                    );
+                    assert!(!rule
+                        .compiled()
+                        .regex
+                        .meta()
+                        .get_config()
+                        .get_auto_prefilter());
+                    assert!(rule
+                        .compiled()
+                        .regex
+                        .meta()
+                        .get_config()
+                        .get_prefilter()
+                        .is_none());
+                }
+                None => assert!(!rule.prefixed(), "{}", rule.id),
+            }
+        }
+        assert!(prefixed >= 20, "{prefixed}");
+        // A rule that is not prefixed compiles nothing when asked.
+        let plain = rules.iter().find(|r| !r.may_prefix).unwrap();
+        assert!(plain.anchored().is_none());
+        assert!(plain.compiled.get().is_none() && plain.hir.get().is_none());
+    }
+
+    /// The engines' configurations: user rules that of the `regex` crate
+    /// (its prefilters and strategies), searched built-in rules a prefilter
+    /// only when their prefix literals make a fast one, never the reverse
+    /// strategies.
+    #[test]
+    fn engines_are_configured_for_how_rules_are_searched() {
+        let user = Rule::builder("acme-token", r"\bacme_[a-z0-9]{32}\b")
+            .keyword("acme_")
+            .build()
+            .unwrap();
+        let config = user.compiled().regex.meta().get_config();
+        assert!(config.get_auto_prefilter() && config.get_hybrid());
+        assert_eq!(config.get_nfa_size_limit(), Some(32 * 1024 * 1024));
+        let mut with_prefilter = 0;
+        for rule in crate::builtin::rules().iter().filter(|r| !r.prefixed()) {
+            let config = rule.compiled().regex.meta().get_config();
+            assert!(
+                !config.get_auto_prefilter() && config.get_hybrid(),
+                "{}",
+                rule.id
+            );
+            assert_eq!(config.get_nfa_size_limit(), Some(32 * 1024 * 1024));
+            if let Some(p) = config.get_prefilter() {
+                assert!(p.is_fast(), "{}", rule.id);
+                with_prefilter += 1;
+            }
+        }
+        // `\bgh[pousr]_…` (five literals), `-----BEGIN…` (one): searched with one.
+        assert!(with_prefilter >= 10, "{with_prefilter}");
+    }
 
     /// Lazily compiled built-in rules give exactly the output of rules
     /// compiled at build, record by record and on the whole corpus at once.
