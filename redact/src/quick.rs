@@ -27,7 +27,7 @@ impl StartNeeds {
         StartNeeds::of_hir(&parse_bytes(pattern)?)
     }
 
-    /// [`StartNeeds::of`] from the pattern already parsed ([`parse_bytes`]).
+    /// The conditions of a pattern already parsed ([`parse_bytes`]).
     pub(crate) fn of_hir(hir: &Hir) -> Option<StartNeeds> {
         let mut bytes = [false; 256];
         bytes_of(hir, &mut bytes);

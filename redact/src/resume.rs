@@ -33,7 +33,9 @@ impl Resume {
         Resume::of_hir(&crate::quick::parse_bytes(pattern)?, needed)
     }
 
-    /// [`Resume::of`] from the pattern already parsed ([`crate::quick::parse_bytes`]).
+    /// The resume test of a pattern already parsed ([`crate::quick::parse_bytes`]):
+    /// `None` when it can match the empty string or does not hold one of
+    /// `needed` (one to three bytes) after its first byte in every match.
     pub(crate) fn of_hir(hir: &Hir, needed: &'static [u8]) -> Option<Resume> {
         if needed.is_empty() || needed.len() > 3 {
             return None;
