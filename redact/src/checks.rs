@@ -1696,6 +1696,9 @@ fn format_string(v: &[u8]) -> bool {
 /// cases) practically never hit one by chance; the English words only count
 /// when they stand alone (`sk-proj-YOUR_KEY_HERE`) or come in pairs
 /// (`ghp_yourtokenhere`).
+/// The marks [`fake_marks_or_runs`] finds (in their case forms); the test
+/// oracle searches for them.
+#[cfg(test)]
 const FAKE_MARKS: &[&str] = &[
     "xxxxxx",
     "****",
@@ -1726,6 +1729,7 @@ const FAKE_WORDS: &[&str] = &[
     "testkey",
 ];
 
+#[cfg(test)]
 fn fake_marks_ac() -> &'static aho_corasick::AhoCorasick {
     static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
     AC.get_or_init(|| case_forms_ac(FAKE_MARKS))
@@ -1737,24 +1741,42 @@ fn fake_words_ac() -> &'static aho_corasick::AhoCorasick {
 }
 
 /// Fakes inside prefixed vendor tokens: `ghp_xxxx…`, `sk-proj-YOUR_KEY_HERE`.
+///
+/// Every vendor match of secret-dense text asks this (~2 700 instructions
+/// a call through the marks' and the words' automata): the marks are read
+/// in one pass with the letter runs ([`fake_marks_or_runs`]), and the
+/// words' overlapping search runs only where one of them occurs at all.
 pub(crate) fn looks_fake(v: &[u8]) -> bool {
-    if fake_marks_ac().is_match(v) || has_word(fake_words_ac(), v) {
+    fake_marks_or_runs(v)
+        || (fake_words_ac().is_match(v) && has_word(fake_words_ac(), v))
+        || entropy(v) < 2.0
+}
+
+/// Whether `v` holds one of the case forms of [`FAKE_MARKS`] (`xxxxxx`,
+/// `XXXXXX`, `Xxxxxx`, `****`, `...`, ten `0`, `1234567890`, `<`, `>`, `$`,
+/// `{`) or a run of eight of the same letter. Runs of `/` or `+` are normal
+/// in base64 (AWS session tokens: `EPT//////////wEa`), runs of digits in
+/// numeric ids (`xoxb-969999995512-…`).
+fn fake_marks_or_runs(v: &[u8]) -> bool {
+    if memchr::memchr3(b'<', b'>', b'$', v).is_some() || memchr::memchr(b'{', v).is_some() {
         return true;
     }
-    let mut run = 1;
-    for w in v.windows(2) {
-        // Runs of `/` or `+` are normal in base64 (AWS session tokens: `EPT//////////wEa`),
-        // runs of digits in numeric ids (`xoxb-969999995512-…`).
-        if w[0] == w[1] && w[0].is_ascii_alphabetic() {
-            run += 1;
-            if run >= 8 {
-                return true;
-            }
-        } else {
-            run = 1;
+    let (mut prev, mut run) = (0u8, 0usize);
+    for (i, &b) in v.iter().enumerate() {
+        run = if b == prev { run + 1 } else { 1 };
+        prev = b;
+        let fake = match b {
+            b'x' => run >= 6 || (run == 5 && i >= 5 && v[i - 5] == b'X'),
+            b'*' => run >= 4,
+            b'.' => run >= 3,
+            b'0' => run >= 10 || (i >= 9 && v[i - 9..i] == *b"123456789"),
+            _ => run >= 8 && b.is_ascii_alphabetic(),
+        };
+        if fake || (run >= 6 && b == b'X') {
+            return true;
         }
     }
-    entropy(v) < 2.0
+    false
 }
 
 /// A name a programmer would write (`config`, `apiKey`, `TOKEN`, `GithubToken`),
@@ -3868,6 +3890,24 @@ mod reference {
     use super::*;
     use proptest::prelude::*;
 
+    fn old_looks_fake(v: &[u8]) -> bool {
+        if fake_marks_ac().is_match(v) || has_word(fake_words_ac(), v) {
+            return true;
+        }
+        let mut run = 1;
+        for w in v.windows(2) {
+            if w[0] == w[1] && w[0].is_ascii_alphabetic() {
+                run += 1;
+                if run >= 8 {
+                    return true;
+                }
+            } else {
+                run = 1;
+            }
+        }
+        entropy(v) < 2.0
+    }
+
     fn old_contains(hay: &[u8], needle: &[u8]) -> bool {
         memchr::memmem::find(hay, needle).is_some()
     }
@@ -4366,12 +4406,35 @@ mod reference {
             prop_assert_eq!(components(v), old_components(v));
             prop_assert_eq!(contains_arn(v), old_contains_arn(v));
             prop_assert_eq!(is_url(v), old_is_url(v));
+            prop_assert_eq!(looks_fake(v), old_looks_fake(v));
             for n in [&b"${"[..], b"::", b"://", b"x", b"arn:", b""] {
                 prop_assert_eq!(find(v, n), memchr::memmem::find(v, n));
             }
             for tier in [Tier::Strong, Tier::Token] {
                 prop_assert_eq!(value_ok(tier, v, quoted), old_value_ok(tier, v, quoted));
             }
+        }
+
+        /// Fakes: the marks, their near misses and letter runs of any length.
+        #[test]
+        fn looks_fake_is_the_old_one(v in prop::collection::vec(
+            prop_oneof![
+                prop::sample::select(vec![
+                    "1234567890", "123456789", "234567890", "0000000000", "000000000",
+                    "xxxxxx", "xxxxx", "Xxxxxx", "Xxxxx", "XXXXXX", "XXXXX", "XxXxXx", "****",
+                    "***", "...", "..", "<", ">", "$", "{", "}", "your", "YOUR", "Your", "here",
+                    "Example", "EXAMPLE", "example", "fake", "FAKE", "Fake", "test_key",
+                    "sample", "notreal", "not-real", "dummy",
+                ])
+                .prop_map(|s| s.as_bytes().to_vec()),
+                (prop::sample::select(b"aAxX0z*./+9".to_vec()), 1usize..12)
+                    .prop_map(|(b, n)| vec![b; n]),
+                prop::collection::vec(any::<u8>(), 1..6),
+            ],
+            0..10,
+        )) {
+            let v = v.concat();
+            prop_assert_eq!(looks_fake(&v), old_looks_fake(&v), "{:?}", String::from_utf8_lossy(&v));
         }
 
         /// Long values too (the needle search hands over to `memmem` past 256 bytes).
