@@ -182,8 +182,13 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
     );
     match files {
         (Ok(input), Ok(output)) => {
+            let input = std::fs::File::from(input);
+            // A regular file never makes a read wait for data to come: the
+            // stream may read it ahead while its rounds are judged.
+            let file = input.metadata().is_ok_and(|m| m.is_file());
             redactor
-                .redact_stream(std::fs::File::from(input), std::fs::File::from(output))
+                .with_read_ahead(file)
+                .redact_stream(input, std::fs::File::from(output))
                 .map_err(failed)?;
         }
         _ => {

@@ -123,6 +123,28 @@ fn the_command_streams_what_the_library_gives_in_one_shot() {
             "the command's output differs with {threads:?} threads"
         );
     }
+    // Input from a regular file (read ahead while the rounds are judged).
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input.log");
+    std::fs::write(&input, &text).unwrap();
+    for threads in ["1", "2", "3"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_toolexec"))
+            .args(["redact", "--no-env", "--threads", threads])
+            .stdin(std::fs::File::open(&input).unwrap())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stdout == expected.as_bytes(),
+            "the command's output differs with {threads} threads reading a file"
+        );
+    }
 }
 
 #[test]

@@ -328,8 +328,9 @@
 //!   [`Redactor::with_threads`]) above 1, a long text is judged in batches
 //!   of that many rounds at once: each round after a batch's first starts
 //!   where the round before it is *predicted* to cut — the cut found on the
-//!   text near that round's end only (its last 16 KiB plus the widest
-//!   window before them), which is where a safe cut nearly always lies.
+//!   text near that round's end only (its last 16 KiB plus the windows
+//!   that can reach them: the 64 KiB of the PEM rules only where their
+//!   keywords are), which is where a safe cut nearly always lies.
 //!   When the round before it is done, a round whose start was mispredicted
 //!   is dropped and judged again from the real cut, so every thread count
 //!   gives the rounds one thread makes. Text whose cuts cannot be predicted
@@ -338,6 +339,17 @@
 //!   needs them and last for the whole text. The default is 1 thread: a library does not
 //!   start threads unasked; `toolexec redact` uses the CPUs it may use, at
 //!   most 4. Memory grows by about one round per thread.
+//! * **Reading ahead** ([`RedactorBuilder::read_ahead`], off by default): a
+//!   stream on several threads hands every round of a batch to a worker and
+//!   reads the next batch's input meanwhile (about one more round per
+//!   thread in memory). Only for readers that never wait long for data: a
+//!   pipe's judged output would wait for its next input. `toolexec redact`
+//!   turns it on when its standard input is a regular file.
+//! * A round reads past its highest cut only as far as a window starting
+//!   before that cut can reach: one context (the widest window plus line
+//!   reach) where a keyword of a rule with a window wider than 8 KiB is
+//!   near, the short context (~25 KiB) elsewhere; the rounds, and so the
+//!   output, are those of the whole context (test).
 //! * **Secret-preserving edits**: [`Redactor::redact_bytes_masked`] returns
 //!   every masked span ([`Masked`]: its place in the input, the place of its
 //!   marker in the output, the rule id and the original bytes), so that a

@@ -159,6 +159,8 @@ pub struct Redactor {
     inner: Arc<Inner>,
     /// Rounds judged at the same time (see [`RedactorBuilder::threads`]).
     threads: usize,
+    /// Streams read ahead while rounds are judged (see [`RedactorBuilder::read_ahead`]).
+    read_ahead: bool,
 }
 
 impl fmt::Debug for Redactor {
@@ -169,6 +171,7 @@ impl fmt::Debug for Redactor {
             .field("known_values", &self.inner.embedder_count)
             .field("searched_forms", &self.inner.variants.len())
             .field("threads", &self.threads)
+            .field("read_ahead", &self.read_ahead)
             .finish()
     }
 }
@@ -326,8 +329,10 @@ struct HitBufs {
     memo: checks::NameMemo,
 }
 
-/// The keyword starts of prefixed rules, `(rule, hit start)` in order; those
-/// before `from` belong to windows already run.
+/// The keyword starts of prefixed rules: `(pattern, hit start)` in order of
+/// the hits whose target has such rules (one entry per hit, not per rule:
+/// nearly every hit is dismissed, and the windows that run look the
+/// target's rules up); those before `from` belong to windows already run.
 #[derive(Default)]
 struct Anchors {
     list: Vec<(u32, usize)>,
@@ -352,15 +357,91 @@ impl Text<'_> {
     }
 }
 
-/// What a worker judges: the `k`-th round (its `k` is its place among the
-/// workers) after the batch's first, which starts at `base` of the text and
-/// emits from `p`, in the `len` bytes from `base`.
+/// Input a stream read ahead while a batch was judged, for the batches
+/// after it: `data[start..end]`, then what the reader said last.
+struct Ahead {
+    /// Zeroed once, as the stream's own buffer.
+    data: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// The reader said it had no more.
+    eof: bool,
+    /// The reader failed: the stream fails where it would have read this.
+    err: Option<io::Error>,
+}
+
+/// What [`Ahead::take`] gave.
+enum Taken {
+    Bytes(usize),
+    End,
+    Failed(io::Error),
+    /// Nothing was read ahead: read now.
+    Nothing,
+}
+
+impl Ahead {
+    /// Room for `cap` bytes read ahead (0: the stream never reads ahead).
+    fn new(cap: usize) -> Ahead {
+        Ahead {
+            data: vec![0; cap],
+            start: 0,
+            end: 0,
+            eof: false,
+            err: None,
+        }
+    }
+
+    /// Reads ahead until full, or until the reader says it has no more or fails.
+    fn fill<R: Read>(&mut self, reader: &mut R, read_size: usize, stats: &mut RedactStats) {
+        if self.start == self.end {
+            (self.start, self.end) = (0, 0);
+        }
+        while !self.eof && self.err.is_none() && self.end < self.data.len() {
+            let want = read_size.min(self.data.len() - self.end);
+            match reader.read(&mut self.data[self.end..self.end + want]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => {
+                    self.end += n;
+                    stats.bytes_in += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => self.err = Some(e),
+            }
+        }
+    }
+
+    /// Moves what was read ahead into `to` (as much as fits), in order, and
+    /// then what the reader said after it.
+    fn take(&mut self, to: &mut [u8]) -> Taken {
+        if self.start < self.end {
+            let n = (self.end - self.start).min(to.len());
+            to[..n].copy_from_slice(&self.data[self.start..self.start + n]);
+            self.start += n;
+            return Taken::Bytes(n);
+        }
+        match self.err.take() {
+            Some(e) => Taken::Failed(e),
+            None if self.eof => Taken::End,
+            None => Taken::Nothing,
+        }
+    }
+}
+
+/// What a worker judges: the `k`-th round (`k`: its place among the
+/// workers plus `offset`) after the batch's first, which starts at `base`
+/// of the text and emits from `p` (skipping to `skip`), in the `len` bytes
+/// from `base`.
 #[derive(Clone, Copy)]
 struct Job {
     base: usize,
     len: usize,
     p: usize,
+    skip: usize,
     eof: bool,
+    /// Worker `i` (from 0) judges the batch's round `i + offset`: 1 when
+    /// the calling thread judges the first round itself, 0 when it reads
+    /// ahead meanwhile.
+    offset: usize,
 }
 
 /// A worker's answer: the round and where it starts, or `None`.
@@ -379,10 +460,11 @@ struct Workers {
 }
 
 impl Workers {
-    fn idle(threads: usize) -> Workers {
+    /// No worker started yet; at most `most` will be.
+    fn idle(most: usize) -> Workers {
         Workers {
             lanes: Vec::new(),
-            most: threads.saturating_sub(1),
+            most,
         }
     }
 
@@ -398,7 +480,7 @@ impl Workers {
     ) -> Vec<bool> {
         let n = n.min(self.most);
         while self.lanes.len() < n {
-            let k = self.lanes.len() + 1;
+            let lane = self.lanes.len();
             let (jobs, inbox) = mpsc::channel::<Job>();
             let (outbox, answers) = mpsc::channel::<Answer>();
             let text = *text;
@@ -409,7 +491,8 @@ impl Workers {
                     while let Ok(job) = inbox.recv() {
                         let answer = text.read(|view| {
                             let view = &view[job.base..job.base + job.len];
-                            redactor.speculate(view, job.p, k, job.eof, &mut scratch)
+                            let k = lane + job.offset;
+                            redactor.speculate(view, (job.p, job.skip), k, job.eof, &mut scratch)
                         });
                         if outbox.send(answer).is_err() {
                             break;
@@ -499,6 +582,7 @@ enum EnvSource {
 pub struct RedactorBuilder {
     block: usize,
     threads: usize,
+    read_ahead: bool,
     /// Prefixed rules run anchored at their keyword hits (off only in tests
     /// that compare both ways).
     anchored: bool,
@@ -556,6 +640,20 @@ impl RedactorBuilder {
     /// so that each keeps its buffers and regex caches warm.
     pub fn threads(mut self, n: usize) -> Self {
         self.threads = n.clamp(1, MAX_THREADS);
+        self
+    }
+
+    /// Whether a stream on more than one thread reads the next batch's
+    /// input while the rounds of a batch are judged (default off). The
+    /// rounds of a batch are then all judged by [`Self::threads`] worker
+    /// threads, and the calling thread reads meanwhile: reading a file is
+    /// ~10–15 % of the time of a fast stream, which no longer waits for it.
+    /// Only for readers that never wait long for their data (files): with a
+    /// pipe or socket, the output of a judged batch would wait until the
+    /// next batch's input came. `toolexec redact` turns it on when its
+    /// input is a regular file.
+    pub fn read_ahead(mut self, yes: bool) -> Self {
+        self.read_ahead = yes;
         self
     }
 
@@ -873,6 +971,7 @@ impl RedactorBuilder {
                 start_needs: (0..rules_len).map(|_| OnceLock::new()).collect(),
             }),
             threads: self.threads,
+            read_ahead: self.read_ahead,
         })
     }
 }
@@ -1296,6 +1395,7 @@ impl Redactor {
         RedactorBuilder {
             block: DEFAULT_BLOCK,
             threads: 1,
+            read_ahead: false,
             anchored: true,
             quick: true,
             mispredict: false,
@@ -1316,6 +1416,17 @@ impl Redactor {
         Redactor {
             inner: Arc::clone(&self.inner),
             threads: n.clamp(1, MAX_THREADS),
+            read_ahead: self.read_ahead,
+        }
+    }
+
+    /// This redactor reading ahead or not (see [`RedactorBuilder::read_ahead`]):
+    /// the same rules and values, shared.
+    pub fn with_read_ahead(&self, yes: bool) -> Redactor {
+        Redactor {
+            inner: Arc::clone(&self.inner),
+            threads: self.threads,
+            read_ahead: yes,
         }
     }
 
@@ -1462,8 +1573,19 @@ impl Redactor {
         let mut pace = Pace::new(self.threads);
         let (mut p, mut skip) = (0usize, 0usize);
         let mut eof = false;
+        // Input read while the last batch was judged (see `RedactorBuilder::read_ahead`).
+        let reads_ahead = self.read_ahead && self.threads > 1;
+        let mut ahead = Ahead::new(if reads_ahead {
+            self.threads * inner.block
+        } else {
+            0
+        });
         std::thread::scope(|sc| -> io::Result<()> {
-            let mut workers = Workers::idle(self.threads);
+            let mut workers = Workers::idle(if reads_ahead {
+                self.threads
+            } else {
+                self.threads - 1
+            });
             loop {
                 {
                     let mut buf = buf.write().unwrap_or_else(PoisonError::into_inner);
@@ -1471,6 +1593,18 @@ impl Redactor {
                     // is the text's last.
                     while !eof && len <= p + reach {
                         let want = read_size.min(p + reach + 1 - len).max(1);
+                        match ahead.take(&mut buf[len..len + want]) {
+                            Taken::Bytes(n) => {
+                                len += n;
+                                continue;
+                            }
+                            Taken::End => {
+                                eof = true;
+                                continue;
+                            }
+                            Taken::Failed(e) => return Err(e),
+                            Taken::Nothing => {}
+                        }
                         match reader.read(&mut buf[len..len + want]) {
                             Ok(0) => eof = true,
                             Ok(n) => {
@@ -1482,6 +1616,11 @@ impl Redactor {
                         }
                     }
                 }
+                let mut read_ahead = || {
+                    if !eof {
+                        ahead.fill(&mut reader, read_size, &mut stats);
+                    }
+                };
                 let rounds = self.batch(
                     &text,
                     (0, len),
@@ -1490,6 +1629,11 @@ impl Redactor {
                     &mut scratch,
                     (sc, &mut workers),
                     &mut pace,
+                    if reads_ahead {
+                        Some(&mut read_ahead)
+                    } else {
+                        None
+                    },
                 );
                 let mut buf = buf.write().unwrap_or_else(PoisonError::into_inner);
                 let mut next = None;
@@ -1705,6 +1849,7 @@ impl Redactor {
         mine: &mut Scratch,
         (sc, workers): (&'scope std::thread::Scope<'scope, 'env>, &mut Workers),
         pace: &mut Pace,
+        ahead: Option<&mut dyn FnMut()>,
     ) -> Vec<(usize, Round)> {
         let limit = self.inner.block + self.inner.context;
         // A last round has no successor to judge beside it.
@@ -1716,27 +1861,42 @@ impl Redactor {
         let first_round = |mine: &mut Scratch| {
             text.read(|view| self.round_at(&view[base..base + len], 0, first, eof, mine))
         };
-        if width == 1 {
+        if width == 1 && ahead.is_none() {
             pace.judged(false);
             return first_round(mine).map(|r| (0, r)).into_iter().collect();
         }
+        // Reading ahead, the workers judge every round (the first too, and
+        // a batch of one round: the calling thread's buffers stay empty).
+        let offset = usize::from(ahead.is_none());
         let job = Job {
             base,
             len,
             p: first.0,
+            skip: first.1,
             eof,
+            offset,
         };
-        let asked = workers.ask(sc, self, text, job, width - 1);
-        let mut out = Vec::with_capacity(width);
-        let mut next = first_round(mine).and_then(|r| {
-            let n = (!r.last).then(|| r.next(0));
-            out.push((0, r));
-            n
-        });
+        let asked = workers.ask(sc, self, text, job, width - offset);
+        let mut got: Vec<Answer> = Vec::with_capacity(width);
+        match ahead {
+            Some(read) => read(),
+            None => got.push(first_round(mine).map(|r| (0, r))),
+        }
         // Every answer is taken, so that no worker still reads the text.
-        for got in workers.answers(asked) {
-            match (next, got) {
-                (Some(n), Some((q, r))) if n == (q, 0, q) => {
+        got.extend(workers.answers(asked));
+        if got[0].is_none() {
+            // The first round's worker could not be started: judged here.
+            got[0] = first_round(mine).map(|r| (0, r));
+        }
+        let mut out = Vec::with_capacity(width);
+        let mut next = None;
+        for (i, answer) in got.into_iter().enumerate() {
+            match (i, next, answer) {
+                (0, _, Some((q, r))) => {
+                    next = (!r.last).then(|| r.next(q));
+                    out.push((q, r));
+                }
+                (_, Some(n), Some((q, r))) if n == (q, 0, q) => {
                     next = (!r.last).then(|| r.next(q));
                     out.push((q, r));
                 }
@@ -1750,16 +1910,20 @@ impl Redactor {
     }
 
     /// The `k`-th round after the one that starts at 0 of `view` and emits
-    /// from `p`, judged from predicted cuts: `None` when a prediction fails
-    /// or a round before it is the last.
+    /// from `p` (skipping to `skip`), judged from predicted cuts: `None`
+    /// when a prediction fails or a round before it is the last (`k` = 0:
+    /// that round itself).
     fn speculate(
         &self,
         view: &[u8],
-        p: usize,
+        (p, skip): (usize, usize),
         k: usize,
         eof: bool,
         scratch: &mut Scratch,
     ) -> Option<(usize, Round)> {
+        if k == 0 {
+            return Some((0, self.round_at(view, 0, (p, skip), eof, scratch)?));
+        }
         let limit = self.inner.block + self.inner.context;
         let (mut q, mut p) = (0usize, p);
         for _ in 0..k {
@@ -1907,7 +2071,7 @@ impl Redactor {
         let (mut base, mut p, mut skip) = (0usize, 0usize, 0usize);
         let text = Text::Slice(hay);
         std::thread::scope(|sc| {
-            let mut workers = Workers::idle(self.threads);
+            let mut workers = Workers::idle(self.threads - 1);
             loop {
                 let rounds = self.batch(
                     &text,
@@ -1917,6 +2081,7 @@ impl Redactor {
                     &mut scratch,
                     (sc, &mut workers),
                     &mut pace,
+                    None,
                 );
                 let mut next = None;
                 for (q, r) in rounds {
@@ -2033,10 +2198,8 @@ impl Redactor {
             if t.rules.is_empty() {
                 continue;
             }
-            match *t.anchors {
-                [] => {}
-                [r] => anchors.list.push((r, h.start)),
-                _ => anchors.list.extend(t.anchors.iter().map(|&r| (r, h.start))),
+            if !t.anchors.is_empty() {
+                anchors.list.push((h.pattern, h.start));
             }
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
             let lw = match prev_lw {
@@ -2551,10 +2714,13 @@ impl Redactor {
                 match rule.anchored().filter(|_| prefixed) {
                     Some(re) => {
                         starts.clear();
+                        let targets = &self.inner.targets;
                         starts.extend(
                             anchors.list[from..upto]
                                 .iter()
-                                .filter(|&&(ar, st)| ar == r && st >= ws)
+                                .filter(|&&(p, st)| {
+                                    st >= ws && targets[p as usize].anchors.contains(&r)
+                                })
                                 .map(|&(_, st)| st),
                         );
                         starts.dedup();
@@ -3907,7 +4073,7 @@ mod tests {
         let r = threaded(4).build().unwrap();
         let mut scratch = Scratch::default();
         std::thread::scope(|sc| {
-            let mut workers = Workers::idle(4);
+            let mut workers = Workers::idle(3);
             let mut at = 0;
             while at < one.len() {
                 let (q0, first) = &one[at];
@@ -3919,6 +4085,7 @@ mod tests {
                     &mut scratch,
                     (sc, &mut workers),
                     &mut Pace::new(4),
+                    None,
                 );
                 let want = (one.len() - at).min(4);
                 assert_eq!(batch.len(), want, "batch at round {at}");
@@ -4054,6 +4221,144 @@ mod tests {
         );
     }
 
+    /// Shares one count of the bytes read with a writer: how far the
+    /// reader had gone when each write came.
+    struct SharedCount<'a> {
+        data: &'a [u8],
+        read: Arc<std::sync::atomic::AtomicUsize>,
+        size: usize,
+        /// Fail (not `Interrupted`) once this many bytes were read.
+        fail_at: Option<usize>,
+    }
+
+    impl Read for SharedCount<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            use std::sync::atomic::Ordering::SeqCst;
+            let done = self.read.load(SeqCst);
+            if self.fail_at.is_some_and(|f| done >= f) {
+                return Err(io::Error::other("disk on fire"));
+            }
+            let n = buf.len().min(self.size).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            self.read.fetch_add(n, SeqCst);
+            Ok(n)
+        }
+    }
+
+    struct WriteLog {
+        out: Vec<u8>,
+        read: Arc<std::sync::atomic::AtomicUsize>,
+        /// Bytes read when each write came.
+        seen: Vec<usize>,
+    }
+
+    impl Write for WriteLog {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.seen
+                .push(self.read.load(std::sync::atomic::Ordering::SeqCst));
+            self.out.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Reading ahead, a stream on several threads has read the next
+    /// batch's input before it writes a batch (without, it reads only what
+    /// the batch needs first), and writes what one thread and one-shot
+    /// redaction give, whatever the size of the reads.
+    #[test]
+    fn a_stream_reads_ahead_while_its_rounds_are_judged() {
+        let text = long_log(12, 2 << 20, 6, true);
+        let one = threaded(1)
+            .build()
+            .unwrap()
+            .redact_bytes(text.as_bytes())
+            .into_owned();
+        let block = 160 << 10;
+        for (threads, size) in [(2, 1 << 20), (3, 4096), (2, 70_001)] {
+            for ahead in [false, true] {
+                let r = threaded(threads).read_ahead(ahead).build().unwrap();
+                let read = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+                let reader = SharedCount {
+                    data: text.as_bytes(),
+                    read: Arc::clone(&read),
+                    size,
+                    fail_at: None,
+                };
+                let mut w = WriteLog {
+                    out: Vec::new(),
+                    read: Arc::clone(&read),
+                    seen: Vec::new(),
+                };
+                let opts = StreamOptions {
+                    chunk_size: size,
+                    ..StreamOptions::default()
+                };
+                let stats = r.redact_stream_with(reader, &mut w, opts).unwrap();
+                assert!(
+                    w.out == one,
+                    "{threads} threads, reads of {size}, ahead {ahead}"
+                );
+                assert_eq!(stats.bytes_in, text.len() as u64);
+                // The first batch needs its rounds and one context past them.
+                let first = threads * block + r.inner.context + 1;
+                let before_first_write = w.seen[0];
+                if ahead {
+                    assert!(
+                        before_first_write >= first + threads * block,
+                        "{before_first_write} read before the first write"
+                    );
+                } else {
+                    assert!(
+                        before_first_write < first + size,
+                        "{before_first_write} read before the first write"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A reader that fails while the stream reads ahead fails the stream
+    /// with its error, after the output of the batches read before it (a
+    /// prefix of one-shot's), as without reading ahead.
+    #[test]
+    fn a_reader_failing_ahead_fails_the_stream_as_without() {
+        let text = long_log(13, 1 << 20, 6, false);
+        let one = threaded(1)
+            .build()
+            .unwrap()
+            .redact_bytes(text.as_bytes())
+            .into_owned();
+        for fail_at in [10_000, 400 << 10, 700 << 10] {
+            let mut outs = Vec::new();
+            for ahead in [false, true] {
+                let r = threaded(2).read_ahead(ahead).build().unwrap();
+                let read = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+                let reader = SharedCount {
+                    data: text.as_bytes(),
+                    read: Arc::clone(&read),
+                    size: 8192,
+                    fail_at: Some(fail_at),
+                };
+                let mut w = WriteLog {
+                    out: Vec::new(),
+                    read,
+                    seen: Vec::new(),
+                };
+                let err = r.redact_stream(reader, &mut w).unwrap_err();
+                assert_eq!(err.to_string(), "disk on fire");
+                assert!(one.starts_with(&w.out), "fail at {fail_at}, ahead {ahead}");
+                outs.push(w.out.len());
+            }
+            // Reading ahead, the failure is met while the batch before it is
+            // judged: that batch is still written.
+            assert!(outs[1] >= outs[0], "fail at {fail_at}: {outs:?}");
+        }
+    }
+
     /// A round judged from a wrong prediction is dropped and judged again:
     /// with every prediction off by a byte a batch keeps only its first
     /// round, and the output is still the one of one thread.
@@ -4070,8 +4375,9 @@ mod tests {
                 (0, 0),
                 true,
                 &mut Scratch::default(),
-                (sc, &mut Workers::idle(3)),
+                (sc, &mut Workers::idle(2)),
                 &mut pace,
+                None,
             )
             .len()
         });
@@ -4119,14 +4425,16 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(32))]
 
         /// Whatever the thread count, one-shot and streamed output is the
-        /// one of a single thread: long log text with keyword-dense stretches
-        /// (where cuts cannot be predicted or rounds are forced).
+        /// one of a single thread, reading ahead or not: long log text with
+        /// keyword-dense stretches (where cuts cannot be predicted or rounds
+        /// are forced).
         #[test]
         fn threads_never_change_the_output(
             seed in 0..1_000_000usize,
             dense in prop::collection::vec(prop::collection::vec(dense_piece(), 0..400), 0..4),
             threads in 2..5usize,
             chunk in 4096..300_000usize,
+            ahead in any::<bool>(),
         ) {
             let mut text = long_log(seed, 400 << 10, 2 + seed % 12, seed % 2 == 0);
             for (k, d) in dense.iter().enumerate() {
@@ -4135,7 +4443,7 @@ mod tests {
                 text.insert_str(at, &d.concat());
             }
             let want = threaded(1).build().unwrap().redact(&text).into_owned();
-            let r = threaded(threads).build().unwrap();
+            let r = threaded(threads).read_ahead(ahead).build().unwrap();
             prop_assert_eq!(r.redact(&text), want.as_str());
             let mut out = Vec::new();
             r.redact_stream_with(
