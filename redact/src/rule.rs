@@ -1488,7 +1488,7 @@ mod tests {
                 with_prefilter += 1;
             }
         }
-        // `\bgh[pousr]_…` (five literals), `-----BEGIN…` (one): searched with one.
+        // Rules opening with one literal (`-----BEGIN`) or a few (Teddy) get one.
         assert!(with_prefilter >= 10, "{with_prefilter}");
     }
 
