@@ -2681,9 +2681,10 @@ impl Redactor {
     }
 
     /// Whether a rule of `Target::anchors` runs anchored at its keyword hits
-    /// (as `run_window` decides), rather than searching its windows.
+    /// (as `run_window` decides), rather than searching its windows: a
+    /// prefixed rule always has its anchored engine (its regex).
     fn runs_anchored(&self, rule: &Rule) -> bool {
-        self.inner.anchored && rule.prefixed() && rule.anchored().is_some()
+        self.inner.anchored && rule.prefixed()
     }
 
     /// Runs the rules set in `bits` on the window `[ws, we)`; `anchors` holds
