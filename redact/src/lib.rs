@@ -160,6 +160,10 @@
 //!    pattern, a missing capture group or a pattern over the 32 MiB compiled
 //!    size limit is an [`Error`] at build time, with the regex crate's message.
 //!    The built-in patterns are constants: a test compiles every one of them.
+//!    Each rule's pattern is parsed once, and its engine is built for how it
+//!    is searched (no prefilter for rules run anchored at their keywords,
+//!    one engine for both their searches; a prefix-literal prefilter but no
+//!    reverse strategies for the others): see the `rule` module's docs.
 //! 8. **I/O.** The stream reads into one buffer that never grows (one round
 //!    plus two windows), writes long unmasked runs straight from it and
 //!    gathers the rest (markers and the short text between them) into large

@@ -22,12 +22,17 @@ pub(crate) struct StartNeeds {
 impl StartNeeds {
     /// The conditions of `pattern` (parsed as the anchored engine parses it:
     /// no UTF-8 requirement); `None` when it does not parse.
+    #[cfg(test)]
     pub(crate) fn of(pattern: &str) -> Option<StartNeeds> {
-        let hir = parse_bytes(pattern)?;
+        StartNeeds::of_hir(&parse_bytes(pattern)?)
+    }
+
+    /// The conditions of a pattern already parsed ([`parse_bytes`]).
+    pub(crate) fn of_hir(hir: &Hir) -> Option<StartNeeds> {
         let mut bytes = [false; 256];
-        bytes_of(&hir, &mut bytes);
+        bytes_of(hir, &mut bytes);
         Some(StartNeeds {
-            boundary: opens_with_boundary(&hir),
+            boundary: opens_with_boundary(hir),
             // A pattern that cannot match at all needs nothing to be dismissed.
             min_len: hir.properties().minimum_len().unwrap_or(usize::MAX),
             bytes,

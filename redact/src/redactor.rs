@@ -2524,7 +2524,8 @@ impl Redactor {
                 }
                 continue;
             }
-            let needs = inner.start_needs[r as usize].get_or_init(|| StartNeeds::of(&rule.pattern));
+            let needs = inner.start_needs[r as usize]
+                .get_or_init(|| rule.hir().and_then(StartNeeds::of_hir));
             if needs
                 .as_ref()
                 .is_none_or(|n| n.may_match_at(hay, h.start, ls))
@@ -2683,9 +2684,10 @@ impl Redactor {
     }
 
     /// Whether a rule of `Target::anchors` runs anchored at its keyword hits
-    /// (as `run_window` decides), rather than searching its windows.
+    /// (as `run_window` decides), rather than searching its windows: a
+    /// prefixed rule always has its anchored engine (its regex).
     fn runs_anchored(&self, rule: &Rule) -> bool {
-        self.inner.anchored && rule.prefixed() && rule.anchored().is_some()
+        self.inner.anchored && rule.prefixed()
     }
 
     /// Runs the rules set in `bits` on the window `[ws, we)`; `anchors` holds

@@ -28,14 +28,21 @@ impl Resume {
     /// The resume test of `pattern` with needed bytes `needed` (one to three);
     /// `None` when the pattern does not parse, can match the empty string, or
     /// does not hold one of `needed` after its first byte in every match.
+    #[cfg(test)]
     pub(crate) fn of(pattern: &str, needed: &'static [u8]) -> Option<Resume> {
+        Resume::of_hir(&crate::quick::parse_bytes(pattern)?, needed)
+    }
+
+    /// The resume test of a pattern already parsed ([`crate::quick::parse_bytes`]):
+    /// `None` when it can match the empty string or does not hold one of
+    /// `needed` (one to three bytes) after its first byte in every match.
+    pub(crate) fn of_hir(hir: &Hir, needed: &'static [u8]) -> Option<Resume> {
         if needed.is_empty() || needed.len() > 3 {
             return None;
         }
-        let hir = crate::quick::parse_bytes(pattern)?;
         let mut first = [false; 256];
-        let nullable = first_bytes(&hir, &mut first);
-        if nullable || !holds_after_first(&hir, needed) {
+        let nullable = first_bytes(hir, &mut first);
+        if nullable || !holds_after_first(hir, needed) {
             return None;
         }
         Some(Resume { first, needed })

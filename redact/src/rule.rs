@@ -1,9 +1,64 @@
 //! Rules as data: [`Rule`], [`RuleBuilder`], [`SecretGroup`] and [`RuleSet`].
+//!
+//! # How a rule's regex is compiled
+//!
+//! A rule's pattern is parsed once ([`crate::quick::parse_bytes`]: the
+//! `regex::bytes` syntax, no UTF-8 requirement) and that one parse serves all
+//! that reads it: the rule's engine, the keyword-prefix test
+//! ([`Rule::prefixed`]), the resume test, the pieces ([`Split`]) and the
+//! redactor's start test (a built-in rule used to be parsed three or four
+//! times). Its regex is one `regex_automata` meta engine ([`Engine`]),
+//! searched with exactly the semantics of `regex::bytes::Regex`
+//! (leftmost-first, bytes, empty matches anywhere; tests compare every
+//! built-in rule's matches, groups and anchored matches with the `regex`
+//! crate's on the corpus and on generated text), built with the engines the
+//! rule's searches use:
+//!
+//! * **User rules** ([`RuleBuilder::build`]): the `regex` crate's own
+//!   configuration (its prefilters and reverse strategies: a user rule may
+//!   have no keyword and run on every line), 32 MiB NFA limit. A pattern the
+//!   engine refuses is compiled once more by `regex::bytes::RegexBuilder`
+//!   for its message, so the error is the `regex` crate's, byte for byte.
+//! * **Built-in rules whose matches start with a keyword** (`ghp_`, `sk-`,
+//!   `xoxb-`, …): they run anchored at their keyword hits, so their engine
+//!   has no prefilter (the start is given) and serves both the anchored
+//!   searches and the window search (the latter only in tests). Before, such
+//!   a rule built a default `regex::bytes::Regex` used only for its group
+//!   names, plus a second engine for its anchored searches.
+//! * **Other built-in rules** search their windows (a line around a hit, or a
+//!   few KiB): lazy DFA forward and reverse, and a prefilter built here from
+//!   the literals every match opens with when they make a fast one (`memchr`,
+//!   `memmem`, Teddy) — not the engine's `auto_prefilter`, whose
+//!   reverse-suffix and reverse-inner strategies cost a second literal
+//!   extraction and a second reverse NFA and lazy DFA per rule, and never
+//!   paid in a rule's windows.
+//!
+//! Measured with callgrind (instructions, deterministic; before = the
+//! engines as they were at commit 4d82a5c, one default `regex::bytes` build
+//! per rule plus a second engine for anchored searches):
+//! `toolexec redact --no-env --threads 1` over 20 MB of Rust sources went
+//! from 444.0 M to 401.4 M in all, the rules' first-use compilation
+//! (`OnceLock::initialize`) from 89.5 M to 46.5 M, with the same output. The
+//! search cost of later passes over the same 2 MB (a redactor streaming a
+//! file three times, passes 2–3) did not rise on any input: the
+//! rule-search code (`Redactor::spans_with_hits`, inclusive) went 114.0 →
+//! 114.3 M on the keyword-dense log (its regex engines run 0 instructions
+//! there: the difference is `memcpy` alignment), 25.7 → 24.6 M keyword-free
+//! log, 221.3 → 220.9 M JSON responses, 13.6 → 9.1 M sources, 317.2 → 317.1 M
+//! secret-dense text. Tried and left out: no prefilter at all, or only
+//! `memchr`/`memmem` ones (5 M fewer at first use on the sources, but the
+//! Teddy prefilters of the header, URL and generic rules save ~0.5
+//! instructions per byte of secret-dense text); no lazy DFA for the
+//! anchored engines (2.3 M fewer at first use, +35 M per 4 MB of secret-dense
+//! text searched); pieces without lazy DFA (1.6 M fewer, +2.2 M per 4 MB
+//! dense); captures and one-pass DFA left out of whole-match rules (no
+//! measurable difference).
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use regex::bytes::{Regex, RegexBuilder};
+use regex_syntax::hir::Hir;
 
 use crate::checks::{Check, Guard, Needs};
 use crate::resume::Resume;
@@ -87,6 +142,10 @@ pub struct Rule {
     /// The compiled regex and its groups: set at build for user rules, on
     /// first use for built-in ones (shared by clones).
     pub(crate) compiled: Arc<OnceLock<Compiled>>,
+    /// The pattern parsed once ([`crate::quick::parse_bytes`]) for all that
+    /// reads it: the engines, [`Rule::prefixed`], [`Rule::resume`], the
+    /// pieces and the redactor's start tests (shared by clones).
+    pub(crate) hir: Arc<OnceLock<Option<Hir>>>,
     pub(crate) group: SecretGroup,
     pub(crate) keywords: Vec<String>,
     pub(crate) min_entropy: Option<f64>,
@@ -111,8 +170,6 @@ pub struct Rule {
     /// prefixes all begin with one): the regex is then run anchored at the
     /// keyword hits instead of searching the window. Found on first use.
     pub(crate) prefixed: Arc<OnceLock<bool>>,
-    /// The anchored engine of [`Rule::prefixed`] rules, built on first use.
-    pub(crate) anchored: std::sync::OnceLock<Option<std::sync::Arc<regex_automata::meta::Regex>>>,
     /// Where the search may resume after a match it did not skip over
     /// (rules with `Needs::Byte`), found on first use.
     pub(crate) resume: Arc<OnceLock<Option<Resume>>>,
@@ -348,12 +405,16 @@ impl RuleBuilder {
         if !valid_id(&self.id) {
             return Err(Error::InvalidRuleId { id: self.id });
         }
+        let hir = OnceLock::new();
         let compiled = if eager {
+            let parsed = hir.get_or_init(|| crate::quick::parse_bytes(&self.pattern));
             OnceLock::from(compile_rule(
                 &self.id,
                 &self.pattern,
+                parsed.as_ref(),
                 &self.group,
                 &self.alt,
+                Usage::User,
             )?)
         } else {
             OnceLock::new()
@@ -391,14 +452,19 @@ impl RuleBuilder {
         };
         let may_prefix = may_be_prefixed(&self.pattern, &self.keywords);
         let prefixed = if eager || !may_prefix {
-            OnceLock::from(may_prefix && keyword_prefixed(&self.pattern, &self.keywords))
+            OnceLock::from(
+                may_prefix
+                    && hir
+                        .get_or_init(|| crate::quick::parse_bytes(&self.pattern))
+                        .as_ref()
+                        .is_some_and(|h| keyword_prefixed(h, &self.keywords)),
+            )
         } else {
             OnceLock::new()
         };
         Ok(Rule {
             may_prefix,
             prefixed: Arc::new(prefixed),
-            anchored: OnceLock::new(),
             resume: Arc::new(OnceLock::new()),
             split: Arc::new(OnceLock::new()),
             split_asks: Arc::new(std::sync::atomic::AtomicU32::new(0)),
@@ -410,6 +476,7 @@ impl RuleBuilder {
             id: self.id,
             pattern: self.pattern,
             compiled: Arc::new(compiled),
+            hir: Arc::new(hir),
             group: self.group,
             keywords: self.keywords,
             min_entropy: self.min_entropy,
@@ -423,7 +490,7 @@ impl RuleBuilder {
 
 /// A rule's regex, compiled, with the capture groups it names resolved.
 pub(crate) struct Compiled {
-    pub(crate) regex: Regex,
+    pub(crate) regex: Engine,
     /// The index of the secret group.
     pub(crate) group_index: usize,
     /// Alternative secret groups tried in order when the main one did not take part.
@@ -460,12 +527,11 @@ pub(crate) struct Split {
 impl Split {
     /// The pieces of `pattern` around the groups `wanted`; `None` unless the
     /// pattern is a concatenation with each wanted group as one of its items.
-    fn of(pattern: &str, wanted: &[usize], groups: usize) -> Option<Split> {
-        use regex_syntax::hir::{Hir, HirKind};
+    fn of(hir: &Hir, wanted: &[usize], groups: usize) -> Option<Split> {
+        use regex_syntax::hir::HirKind;
         if wanted.is_empty() || groups > MAX_SPLIT_GROUPS {
             return None;
         }
-        let hir = crate::quick::parse_bytes(pattern)?;
         let HirKind::Concat(items) = hir.kind() else {
             return None;
         };
@@ -531,15 +597,17 @@ impl Split {
     }
 }
 
-/// Compiles `pattern` and resolves the secret group and the alternative
-/// groups (by name) of rule `id`.
+/// Compiles `pattern` for `usage` and resolves the secret group and the
+/// alternative groups (by name) of rule `id`.
 fn compile_rule(
     id: &str,
     pattern: &str,
+    hir: Option<&Hir>,
     group: &SecretGroup,
     alt_names: &[String],
+    usage: Usage,
 ) -> Result<Compiled, Error> {
-    let regex = compile(id, pattern)?;
+    let regex = Engine::new(id, pattern, hir, usage)?;
     let by_name = |n: &str| regex.capture_names().position(|c| c == Some(n));
     let unknown = |group: String| Error::UnknownSecretGroup {
         rule: id.to_string(),
@@ -569,14 +637,8 @@ fn compile_rule(
 /// begins with a keyword. Look-arounds (`\b`, `^`) take no bytes, so
 /// `\bghp_[A-Za-z0-9]{36}` with keyword `ghp_` qualifies; `[A-Za-z0-9]{40}`
 /// with keyword `aws` does not.
-fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
+fn keyword_prefixed(hir: &Hir, keywords: &[String]) -> bool {
     use regex_syntax::hir::literal::{ExtractKind, Extractor};
-    if !may_be_prefixed(pattern, keywords) {
-        return false;
-    }
-    let Some(hir) = crate::quick::parse_bytes(pattern) else {
-        return false;
-    };
     // Small limits: only whether each literal prefix reaches past a keyword
     // matters (keywords are short), and big classes or alternations make the
     // default extraction slow for every redactor built.
@@ -586,7 +648,7 @@ fn keyword_prefixed(pattern: &str, keywords: &[String]) -> bool {
         .limit_repeat(4)
         .limit_literal_len(24)
         .limit_total(64);
-    let seq = ex.extract(&hir);
+    let seq = ex.extract(hir);
     let Some(lits) = seq.literals() else {
         return false;
     };
@@ -625,13 +687,33 @@ fn may_be_prefixed(pattern: &str, keywords: &[String]) -> bool {
 }
 
 impl Rule {
+    /// The pattern parsed ([`crate::quick::parse_bytes`]), on first use;
+    /// `None` when it does not parse (never for a built rule).
+    pub(crate) fn hir(&self) -> Option<&Hir> {
+        self.hir
+            .get_or_init(|| crate::quick::parse_bytes(&self.pattern))
+            .as_ref()
+    }
+
     /// The rule's regex and groups, compiled now if this is their first use.
     pub(crate) fn compiled(&self) -> &Compiled {
         self.compiled.get_or_init(|| {
             // Only built-in rules compile late, and every one of them
             // compiles (test `every_builtin_rule_compiles_as_built_lazily`).
-            compile_rule(&self.id, &self.pattern, &self.group, &self.alt_names)
-                .unwrap_or_else(|e| panic!("{e}"))
+            let usage = if self.prefixed() {
+                Usage::Anchored
+            } else {
+                Usage::Searched
+            };
+            compile_rule(
+                &self.id,
+                &self.pattern,
+                self.hir(),
+                &self.group,
+                &self.alt_names,
+                usage,
+            )
+            .unwrap_or_else(|e| panic!("{e}"))
         })
     }
 
@@ -641,7 +723,7 @@ impl Rule {
     pub(crate) fn resume(&self) -> Option<&Resume> {
         self.resume
             .get_or_init(|| match self.needs {
-                Some(Needs::Byte(set)) => Resume::of(&self.pattern, set),
+                Some(Needs::Byte(set)) => self.hir().and_then(|h| Resume::of_hir(h, set)),
                 _ => None,
             })
             .as_ref()
@@ -672,48 +754,187 @@ impl Rule {
                     .chain(c.name_group)
                     .filter(|&g| g > 0)
                     .collect();
-                Split::of(&self.pattern, &groups, c.regex.captures_len())
+                Split::of(self.hir()?, &groups, c.regex.captures_len())
             })
             .as_ref()
     }
 
     /// The rule's regex (see [`Rule::compiled`]).
-    pub(crate) fn regex(&self) -> &Regex {
+    pub(crate) fn regex(&self) -> &Engine {
         &self.compiled().regex
     }
 
     /// Whether every match starts with one of the keywords (see the field).
     pub(crate) fn prefixed(&self) -> bool {
-        *self
-            .prefixed
-            .get_or_init(|| keyword_prefixed(&self.pattern, &self.keywords))
+        *self.prefixed.get_or_init(|| {
+            self.may_prefix
+                && self
+                    .hir()
+                    .is_some_and(|h| keyword_prefixed(h, &self.keywords))
+        })
     }
 
-    /// The anchored engine of a [`Rule::prefixed`] rule (`None` when it
-    /// cannot be built; the caller then searches the window).
+    /// The engine of a [`Rule::prefixed`] rule's anchored searches: its
+    /// regex itself (one build serves both kinds of search; `None` for
+    /// rules that are not prefixed, without compiling anything).
     pub(crate) fn anchored(&self) -> Option<&regex_automata::meta::Regex> {
-        self.anchored
-            .get_or_init(|| {
-                regex_automata::meta::Regex::builder()
-                    .syntax(regex_automata::util::syntax::Config::new().utf8(false))
-                    .configure(anchored_config())
-                    .build(&self.pattern)
-                    .ok()
-                    .map(std::sync::Arc::new)
-            })
-            .as_deref()
+        self.prefixed().then(|| self.compiled().regex.meta())
     }
+}
+
+/// How a rule's regex is searched, which decides the engines it is built
+/// with (see [`Engine::new`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Usage {
+    /// A user rule, compiled at build: the `regex` crate's own configuration.
+    User,
+    /// A built-in rule searched over its windows.
+    Searched,
+    /// A built-in [`Rule::prefixed`] rule, run anchored at its keyword hits.
+    Anchored,
+}
+
+/// A rule's compiled regex: one `regex_automata` meta engine, searched with
+/// the semantics of `regex::bytes::Regex` (leftmost-first, bytes, no UTF-8
+/// requirement, empty matches anywhere) — the methods below are those of
+/// `regex::bytes::Regex` that the redactor uses, computed the same way.
+#[derive(Clone, Debug)]
+pub(crate) struct Engine {
+    re: regex_automata::meta::Regex,
+}
+
+/// The capture groups of one [`Engine::captures_read_at`] search.
+#[derive(Clone, Debug)]
+pub(crate) struct Locations(regex_automata::util::captures::Captures);
+
+impl Locations {
+    /// The span of group `g`, if it took part in the match.
+    pub(crate) fn get(&self, g: usize) -> Option<(usize, usize)> {
+        self.0.get_group(g).map(|sp| (sp.start, sp.end))
+    }
+}
+
+impl Engine {
+    /// Compiles `pattern` (of rule `id`) with the engines `usage` needs. An
+    /// error carries the `regex` crate's message for the pattern.
+    fn new(id: &str, pattern: &str, hir: Option<&Hir>, usage: Usage) -> Result<Engine, Error> {
+        // A pattern that does not parse: the `regex` crate's message.
+        let Some(hir) = hir else {
+            return Err(compile(id, pattern)
+                .err()
+                .unwrap_or_else(|| Error::InvalidPattern {
+                    rule: id.to_string(),
+                    pattern: pattern.to_string(),
+                    message: "the pattern does not parse".to_string(),
+                }));
+        };
+        let config = match usage {
+            Usage::User => regex_config(),
+            Usage::Searched => regex_config()
+                .auto_prefilter(false)
+                .prefilter(prefix_prefilter(hir)),
+            Usage::Anchored => anchored_config(),
+        };
+        regex_automata::meta::Builder::new()
+            .configure(config)
+            .build_from_hir(hir)
+            .map(|re| Engine { re })
+            .map_err(|e| match compile(id, pattern) {
+                // The message the `regex` crate gives for this pattern (it
+                // fails the same way: same parser, same NFA size limit).
+                Err(err) => err,
+                Ok(_) => Error::InvalidPattern {
+                    rule: id.to_string(),
+                    pattern: pattern.to_string(),
+                    message: e.to_string(),
+                },
+            })
+    }
+
+    /// The meta engine itself.
+    pub(crate) fn meta(&self) -> &regex_automata::meta::Regex {
+        &self.re
+    }
+
+    /// The leftmost-first match starting at `at` or later (look-arounds see
+    /// the bytes before `at`), as `regex::bytes::Regex::find_at`.
+    pub(crate) fn find_at(&self, hay: &[u8], at: usize) -> Option<regex_automata::Match> {
+        self.re
+            .find(regex_automata::Input::new(hay).span(at..hay.len()))
+    }
+
+    /// [`Engine::find_at`] that also records the groups in `locs`, as
+    /// `regex::bytes::Regex::captures_read_at`.
+    pub(crate) fn captures_read_at(
+        &self,
+        locs: &mut Locations,
+        hay: &[u8],
+        at: usize,
+    ) -> Option<regex_automata::Match> {
+        let input = regex_automata::Input::new(hay).span(at..hay.len());
+        self.re.search_captures(&input, &mut locs.0);
+        locs.0.get_match()
+    }
+
+    /// Room for the groups of one search.
+    pub(crate) fn capture_locations(&self) -> Locations {
+        Locations(self.re.create_captures())
+    }
+
+    /// The names of the groups, by index (`None` for unnamed ones and group 0).
+    pub(crate) fn capture_names(&self) -> impl Iterator<Item = Option<&str>> {
+        self.re
+            .group_info()
+            .pattern_names(regex_automata::PatternID::ZERO)
+    }
+
+    /// The number of groups, group 0 included.
+    pub(crate) fn captures_len(&self) -> usize {
+        self.re.captures_len()
+    }
+
+    /// Whether the pattern matches anywhere in `hay`.
+    #[cfg(test)]
+    pub(crate) fn is_match(&self, hay: &[u8]) -> bool {
+        self.re.is_match(hay)
+    }
+}
+
+/// The prefilter of a searched built-in rule: the literals every match
+/// opens with, as the meta engine extracts them itself, when they make a
+/// fast prefilter (`memchr`, `memmem`, Teddy); `None` otherwise. Built here
+/// rather than by the engine's `auto_prefilter`, which also tries the
+/// reverse-suffix and reverse-inner strategies (a second literal
+/// extraction, a second reverse NFA and lazy DFA per rule) that never paid
+/// in a rule's windows.
+fn prefix_prefilter(hir: &Hir) -> Option<regex_automata::util::prefilter::Prefilter> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let mut ex = Extractor::new();
+    ex.kind(ExtractKind::Prefix);
+    let mut seq = ex.extract(hir);
+    seq.optimize_for_prefix_by_preference();
+    regex_automata::util::prefilter::Prefilter::new(
+        regex_automata::MatchKind::LeftmostFirst,
+        seq.literals()?,
+    )
+    .filter(|p| p.is_fast())
+}
+
+/// The configuration `regex::bytes::RegexBuilder::new(p).size_limit(32 MiB)`
+/// gives its meta engine (leftmost-first, empty matches anywhere, a 2 MiB
+/// lazy DFA cache).
+fn regex_config() -> regex_automata::meta::Config {
+    regex_automata::meta::Config::new()
+        .utf8_empty(false)
+        .nfa_size_limit(Some(32 * 1024 * 1024))
+        .hybrid_cache_capacity(2 * 1024 * 1024)
 }
 
 /// The engines of anchored searches (a prefixed rule at its keyword hits,
 /// a rule's pieces from where the previous one ended): no prefilter (the
 /// start is given), no full DFA to build.
 fn anchored_config() -> regex_automata::meta::Config {
-    regex_automata::meta::Config::new()
-        .utf8_empty(false)
-        .auto_prefilter(false)
-        .dfa(false)
-        .nfa_size_limit(Some(32 * 1024 * 1024))
+    regex_config().auto_prefilter(false).dfa(false)
 }
 
 fn compile(id: &str, pattern: &str) -> Result<Regex, Error> {
@@ -849,14 +1070,14 @@ mod tests {
         for rule in split_rules() {
             let c = rule.compiled();
             let mut out = vec![None; rule.built_split().unwrap().groups()];
-            for caps in c.regex.captures_iter(hay) {
-                let m = caps.get(0).unwrap();
+            for caps in c.regex.meta().captures_iter(hay) {
+                let m = caps.get_match().unwrap();
                 assert!(rule
                     .built_split()
                     .unwrap()
                     .read(hay, (m.start(), m.end()), &mut out));
                 read_by_pieces += 1;
-                let want = caps.get(c.group_index).map(|g| (g.start(), g.end()));
+                let want = caps.get_group(c.group_index).map(|g| (g.start, g.end));
                 assert_eq!(out[c.group_index], want, "{}", rule.pattern);
             }
         }
@@ -906,11 +1127,11 @@ mod tests {
                 let c = rule.compiled();
                 let sp = rule.built_split().unwrap();
                 let mut out = vec![None; sp.groups()];
-                for caps in c.regex.captures_iter(hay) {
-                    let m = caps.get(0).unwrap();
+                for caps in c.regex.meta().captures_iter(hay) {
+                    let m = caps.get_match().unwrap();
                     if sp.read(hay, (m.start(), m.end()), &mut out) {
                         for g in std::iter::once(c.group_index).chain(c.name_group) {
-                            let want = caps.get(g).map(|x| (x.start(), x.end()));
+                            let want = caps.get_group(g).map(|x| (x.start, x.end));
                             prop_assert_eq!(out[g], want, "{} on {:?}", &rule.pattern, &text);
                         }
                     }
@@ -927,6 +1148,7 @@ mod tests {
         for (l, e) in lazy.iter().zip(&eager) {
             // Nothing is compiled or parsed for the literal check at build.
             assert!(l.compiled.get().is_none(), "{} compiled at build", l.id);
+            assert!(l.hir.get().is_none(), "{} parsed at build", l.id);
             assert!(e.compiled.get().is_some(), "{} not compiled at build", e.id);
             assert!(l.may_prefix || l.prefixed.get() == Some(&false), "{}", l.id);
             let (lc, ec) = (l.compiled(), e.compiled());
@@ -936,7 +1158,7 @@ mod tests {
                 "{}",
                 l.id
             );
-            assert_eq!(l.regex().as_str(), e.regex().as_str());
+            assert_eq!(l.regex().captures_len(), e.regex().captures_len());
         }
         // Some built-in rules run anchored at their keywords.
         assert!(lazy.iter().filter(|r| r.prefixed()).count() >= 20);
@@ -1028,6 +1250,247 @@ mod tests {
     }
 
     use super::corpus;
+
+    /// The built-in rules, each with the `regex::bytes::Regex` of its
+    /// pattern (the reference the engines are compared with).
+    fn with_reference() -> &'static [(Rule, Regex)] {
+        static RULES: OnceLock<Vec<(Rule, Regex)>> = OnceLock::new();
+        RULES.get_or_init(|| {
+            crate::builtin::rules()
+                .into_iter()
+                .map(|r| {
+                    let re = compile(&r.id, &r.pattern).unwrap();
+                    (r, re)
+                })
+                .collect()
+        })
+    }
+
+    /// Compares one rule's engine with the `regex` crate on `hay`: the same
+    /// group names; from 0, match after match (as the redactor resumes), the
+    /// same matches and groups; and for a prefixed rule, at every start of
+    /// one of its keywords, the anchored search finds the match the search
+    /// from there finds when it starts there (else none). Returns the
+    /// number of matches compared, or what differed.
+    fn same_as_the_regex_crate(
+        rule: &Rule,
+        reference: &Regex,
+        hay: &[u8],
+    ) -> Result<usize, String> {
+        use regex_automata::{Anchored, Input};
+        let engine = rule.regex();
+        let names: Vec<_> = engine.capture_names().collect();
+        let want: Vec<_> = reference.capture_names().collect();
+        if names != want || engine.captures_len() != reference.captures_len() {
+            return Err(format!("groups {names:?} vs {want:?}"));
+        }
+        let text = String::from_utf8_lossy(hay);
+        let mut locs = engine.capture_locations();
+        let mut ref_locs = reference.capture_locations();
+        let mut at = 0;
+        let mut found = 0;
+        while at <= hay.len() {
+            let got = engine.find_at(hay, at).map(|m| (m.start(), m.end()));
+            let want = reference.find_at(hay, at).map(|m| (m.start(), m.end()));
+            if got != want {
+                return Err(format!("find_at {at}: {got:?} vs {want:?} in {text:?}"));
+            }
+            let got_c = engine
+                .captures_read_at(&mut locs, hay, at)
+                .map(|m| (m.start(), m.end()));
+            let want_c = reference
+                .captures_read_at(&mut ref_locs, hay, at)
+                .map(|m| (m.start(), m.end()));
+            if got_c != want || want_c != want {
+                return Err(format!("captures_read_at {at}: {got_c:?} vs {want_c:?}"));
+            }
+            let Some((s, e)) = want else { break };
+            for g in 0..reference.captures_len() {
+                if locs.get(g) != ref_locs.get(g) {
+                    return Err(format!(
+                        "group {g} at {at}: {:?} vs {:?} in {text:?}",
+                        locs.get(g),
+                        ref_locs.get(g)
+                    ));
+                }
+            }
+            found += 1;
+            at = if e > s { e } else { e + 1 };
+        }
+        if let Some(re) = rule.anchored() {
+            let lower = hay.to_ascii_lowercase();
+            let mut caps = re.create_captures();
+            for k in &rule.keywords {
+                let k = k.to_ascii_lowercase();
+                for st in memchr::memmem::find_iter(&lower, k.as_bytes()) {
+                    let input = Input::new(hay).span(st..hay.len()).anchored(Anchored::Yes);
+                    let got = re.search(&input).map(|m| (m.start(), m.end()));
+                    let want = reference
+                        .captures_read_at(&mut ref_locs, hay, st)
+                        .map(|m| (m.start(), m.end()))
+                        .filter(|&(s, _)| s == st);
+                    re.search_captures(&input, &mut caps);
+                    let got_c = caps.get_match().map(|m| (m.start(), m.end()));
+                    if got != want || got_c != want {
+                        return Err(format!(
+                            "anchored at {st}: {got:?} / {got_c:?} vs {want:?} in {text:?}"
+                        ));
+                    }
+                    if want.is_some() {
+                        for g in 0..reference.captures_len() {
+                            let got_g = caps.get_group(g).map(|sp| (sp.start, sp.end));
+                            if got_g != ref_locs.get(g) {
+                                return Err(format!(
+                                    "anchored group {g} at {st}: {got_g:?} vs {:?}",
+                                    ref_locs.get(g)
+                                ));
+                            }
+                        }
+                        found += 1;
+                    }
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Every built-in rule's engine, built for how the rule is searched (a
+    /// prefilter or none, anchored or not), finds on the whole labelled
+    /// corpus the matches and groups that `regex::bytes::Regex` finds.
+    #[test]
+    fn builtin_engines_find_what_the_regex_crate_finds_on_the_corpus() {
+        let mut records = corpus::secret_records(0xE7617E, 1);
+        records.extend(corpus::clean_records(0xC1EA7, 300));
+        records.extend(corpus::hard_clean_records());
+        let mut all = String::new();
+        for rec in &records {
+            all.push_str(&rec.text);
+            all.push('\n');
+        }
+        let (mut matched_rules, mut matched_anchored, mut matches) = (0, 0, 0);
+        for (rule, reference) in with_reference() {
+            let found = same_as_the_regex_crate(rule, reference, all.as_bytes())
+                .unwrap_or_else(|e| panic!("{} {}: {e}", rule.id, rule.pattern));
+            matches += found;
+            matched_rules += usize::from(found > 0);
+            matched_anchored += usize::from(found > 0 && rule.anchored().is_some());
+        }
+        // Most rules match somewhere in the corpus, prefixed ones too.
+        let rules = with_reference().len();
+        assert!(matched_rules * 2 >= rules, "{matched_rules} of {rules}");
+        assert!(matched_anchored >= 40, "{matched_anchored}");
+        assert!(matches >= 10_000, "{matches}");
+    }
+
+    fn corpus_text() -> impl Strategy<Value = String> {
+        static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+        let texts = TEXTS.get_or_init(|| {
+            corpus::secret_records(0x7E47, 1)
+                .into_iter()
+                .map(|r| r.text)
+                .collect()
+        });
+        (prop::sample::select(texts.clone()), 0usize..24, 0usize..24).prop_map(|(t, a, b)| {
+            // A record, some bytes off either end (partial tokens and
+            // contexts), cut at char boundaries.
+            let mut s = a.min(t.len());
+            while !t.is_char_boundary(s) {
+                s -= 1;
+            }
+            let mut e = t.len().saturating_sub(b).max(s);
+            while !t.is_char_boundary(e) {
+                e += 1;
+            }
+            t[s..e].to_string()
+        })
+    }
+
+    proptest! {
+        /// [`builtin_engines_find_what_the_regex_crate_finds_on_the_corpus`]
+        /// on slices of secret records mixed with header, URL and command
+        /// pieces.
+        #[test]
+        fn builtin_engines_find_what_the_regex_crate_finds(
+            parts in prop::collection::vec(prop_oneof![2 => corpus_text(), 1 => piece()], 0..6),
+        ) {
+            let text = parts.concat();
+            for (rule, reference) in with_reference() {
+                if let Err(e) = same_as_the_regex_crate(rule, reference, text.as_bytes()) {
+                    prop_assert!(false, "{} {}: {}", rule.id, rule.pattern, e);
+                }
+            }
+        }
+    }
+
+    /// A prefixed rule's anchored searches run on its regex: one engine, one
+    /// build (and the engine is made for them: no prefilter).
+    #[test]
+    fn a_prefixed_rule_builds_one_engine_for_both_searches() {
+        let rules = crate::builtin::rules();
+        let mut prefixed = 0;
+        for rule in &rules {
+            match rule.anchored() {
+                Some(re) => {
+                    prefixed += 1;
+                    assert!(
+                        std::ptr::eq(re, rule.compiled().regex.meta()),
+                        "{}",
+                        rule.id
+                    );
+                    assert!(!rule
+                        .compiled()
+                        .regex
+                        .meta()
+                        .get_config()
+                        .get_auto_prefilter());
+                    assert!(rule
+                        .compiled()
+                        .regex
+                        .meta()
+                        .get_config()
+                        .get_prefilter()
+                        .is_none());
+                }
+                None => assert!(!rule.prefixed(), "{}", rule.id),
+            }
+        }
+        assert!(prefixed >= 20, "{prefixed}");
+        // A rule that is not prefixed compiles nothing when asked.
+        let plain = rules.iter().find(|r| !r.may_prefix).unwrap();
+        assert!(plain.anchored().is_none());
+        assert!(plain.compiled.get().is_none() && plain.hir.get().is_none());
+    }
+
+    /// The engines' configurations: user rules that of the `regex` crate
+    /// (its prefilters and strategies), searched built-in rules a prefilter
+    /// only when their prefix literals make a fast one, never the reverse
+    /// strategies.
+    #[test]
+    fn engines_are_configured_for_how_rules_are_searched() {
+        let user = Rule::builder("acme-token", r"\bacme_[a-z0-9]{32}\b")
+            .keyword("acme_")
+            .build()
+            .unwrap();
+        let config = user.compiled().regex.meta().get_config();
+        assert!(config.get_auto_prefilter() && config.get_hybrid());
+        assert_eq!(config.get_nfa_size_limit(), Some(32 * 1024 * 1024));
+        let mut with_prefilter = 0;
+        for rule in crate::builtin::rules().iter().filter(|r| !r.prefixed()) {
+            let config = rule.compiled().regex.meta().get_config();
+            assert!(
+                !config.get_auto_prefilter() && config.get_hybrid(),
+                "{}",
+                rule.id
+            );
+            assert_eq!(config.get_nfa_size_limit(), Some(32 * 1024 * 1024));
+            if let Some(p) = config.get_prefilter() {
+                assert!(p.is_fast(), "{}", rule.id);
+                with_prefilter += 1;
+            }
+        }
+        // Rules opening with one literal (`-----BEGIN`) or a few (Teddy) get one.
+        assert!(with_prefilter >= 10, "{with_prefilter}");
+    }
 
     /// Lazily compiled built-in rules give exactly the output of rules
     /// compiled at build, record by record and on the whole corpus at once.
