@@ -4225,6 +4225,15 @@ mod tests {
         );
     }
 
+    /// One-shot redaction of `text` on one thread (the reference output).
+    fn one_thread(text: &str) -> Vec<u8> {
+        threaded(1)
+            .build()
+            .unwrap()
+            .redact_bytes(text.as_bytes())
+            .into_owned()
+    }
+
     /// Shares one count of the bytes read with a writer: how far the
     /// reader had gone when each write came.
     struct SharedCount<'a> {
@@ -4276,11 +4285,7 @@ mod tests {
     #[test]
     fn a_stream_reads_ahead_while_its_rounds_are_judged() {
         let text = long_log(12, 2 << 20, 6, true);
-        let one = threaded(1)
-            .build()
-            .unwrap()
-            .redact_bytes(text.as_bytes())
-            .into_owned();
+        let one = one_thread(&text);
         let block = 160 << 10;
         for (threads, size) in [(2, 1 << 20), (3, 4096), (2, 70_001)] {
             for ahead in [false, true] {
@@ -4331,11 +4336,7 @@ mod tests {
     #[test]
     fn a_reader_failing_ahead_fails_the_stream_as_without() {
         let text = long_log(13, 1 << 20, 6, false);
-        let one = threaded(1)
-            .build()
-            .unwrap()
-            .redact_bytes(text.as_bytes())
-            .into_owned();
+        let one = one_thread(&text);
         for fail_at in [10_000, 400 << 10, 700 << 10] {
             let mut outs = Vec::new();
             for ahead in [false, true] {

@@ -515,17 +515,20 @@ const METHOD: &str = "
   whose every line names `token_count`, `key_id` or `secret_name`, the same
   log without those words, JSON API responses full of `token`/`key` field
   names, the cargo registry's `.rs` files a build leaves on the machine, and
-  the secret-dense text. What keeps these rows under their goals: every
-  byte goes through the keyword scanner (a four-lane DFA over the ~380
-  built-in keywords, 9–16 instructions per byte, about 1–1.5 GB/s on one
-  core of this machine alone); the keyword log holds ~30 keyword hits per
-  KB and the JSON ~64, each of which costs ~800–900 instructions to be
-  dismissed (its name and context read, its guards failed) although none is
-  a secret; secret-dense text costs ~140 instructions per byte, a third of
-  it in value checks and regex searches per secret. Several threads judge
-  rounds side by side, so on 2 CPUs the command gets up to ~1.8× one
-  thread on long inputs, less on the quick run's 20 MB (start-up and each
-  thread's cold regex caches weigh more) and none on 2 MB (one round).
+  the secret-dense text (the command reads a regular file, so it reads
+  ahead while its rounds are judged). What keeps these rows under their
+  goals: every byte goes through the keyword scanner (a four-lane DFA over
+  the ~380 built-in keywords, 9–16 instructions per byte, about 1–1.5 GB/s
+  on one core of this machine alone, bound by the latency of its dependent
+  table loads: variants with fewer instructions ran slower); the keyword log
+  holds ~30 keyword hits per KB and the JSON ~64, each of which costs
+  ~750–850 instructions to be dismissed (its name and context read, its
+  guards failed) although none is a secret; secret-dense text costs ~100
+  instructions per byte, most of it in regex searches and value checks per
+  secret. Several threads judge rounds side by side, so on 2 CPUs the
+  command gets up to ~1.8× one thread on long inputs, less on the quick
+  run's 20 MB (start-up and the compilation of the rules on first use weigh
+  more) and little on 2 MB (two rounds).
 - Limiter: `Limiter::limit` with spilling off (line and middle truncation)
   against the same cat-speed copy; the spill row uses the default limits
   (the whole input goes to a scratch file) against `fs::write` of the same
