@@ -164,10 +164,8 @@ fn install_panic_hook() {
 
 fn redact(args: RedactArgs) -> Result<(), CliError> {
     use std::os::fd::AsFd;
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
-        usize::from,
-    );
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = args.threads.map_or(cpus.min(4), usize::from);
     let redactor =
         toolexec_mcp::build_redactor(args.rules.as_deref(), !args.no_env)?.with_threads(threads);
     let failed = |e: io::Error| CliError::Runtime(format!("redact: {e}"));
@@ -184,10 +182,12 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
         (Ok(input), Ok(output)) => {
             let input = std::fs::File::from(input);
             // A regular file never makes a read wait for data to come: the
-            // stream may read it ahead while its rounds are judged.
+            // stream may read it ahead while its rounds are judged, where a
+            // CPU is left for the reading (measured on 2 CPUs with 2
+            // threads: 100 MB of sources 98 -> 114 ms reading ahead).
             let file = input.metadata().is_ok_and(|m| m.is_file());
             redactor
-                .with_read_ahead(file)
+                .with_read_ahead(file && cpus > threads)
                 .redact_stream(input, std::fs::File::from(output))
                 .map_err(failed)?;
         }
