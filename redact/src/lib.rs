@@ -345,7 +345,7 @@
 //!   thread in memory). Only for readers that never wait long for data: a
 //!   pipe's judged output would wait for its next input. `toolexec redact`
 //!   turns it on when its standard input is a regular file and a CPU is
-//!   left beside its threads (on 2 CPUs and 2 threads it was slower).
+//!   left beside its threads (on 2 CPUs and 2 threads it was no faster).
 //! * A round reads past its highest cut only as far as a window starting
 //!   before that cut can reach: one context (the widest window plus line
 //!   reach) where a keyword of a rule with a window wider than 8 KiB is

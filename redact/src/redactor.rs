@@ -649,7 +649,9 @@ impl RedactorBuilder {
     /// threads, and the calling thread reads meanwhile: reading a file is
     /// ~10–15 % of the time of a fast stream, which no longer waits for it —
     /// where a CPU is free for the reading: on 2 CPUs with 2 threads it was
-    /// slower (100 MB of sources, 2 threads: 98 → 114 ms). Only for readers
+    /// no faster (`toolexec redact` on 20 and 100 MB, best of 8 alternated
+    /// runs: within noise) and slower for a redactor that streams again and
+    /// again (100 MB of sources streamed three times: 98 → 114 ms). Only for readers
     /// that never wait long for their data (files): with a pipe or socket,
     /// the output of a judged batch would wait until the next batch's input
     /// came. `toolexec redact` turns it on when its input is a regular file
