@@ -1,13 +1,23 @@
 //! The keyword prefilter: every keyword occurrence in one pass over the text.
 //!
 //! The keywords (ASCII case-insensitive, overlapping hits) are compiled here
-//! into an Aho-Corasick DFA laid out as one compact table: premultiplied `u32`
-//! state ids, one byte class per byte that occurs in a keyword (both cases
-//! share it, every other byte is class 0), and the match states numbered last
-//! so that "is this a match?" is one comparison. The construction is the
+//! into an Aho-Corasick DFA laid out as one compact table: one byte class per
+//! byte that occurs in a keyword (both cases share it, every other byte is
+//! class 0), rows of `stride` entries (the class count plus 2, rounded up to
+//! a multiple of 4, not to a power of two), and state ids that are where a
+//! state's row starts: a multiple of 4, plus 2 for a match state (its row is
+//! shifted by two entries), so that "is any of four lanes in a match state?"
+//! is one `or` of the four ids and one bit test. When the table has at most
+//! 2^17 entries (the built-in set: 377 keywords, 1 228 states, 55 classes,
+//! stride 60, 73 680 entries) the ids are stored halved in `u16` entries of a
+//! fixed-size array of 2^17 + 256 entries: `table[2 * id + class]` is in
+//! bounds by the types (no bounds check, nothing masked on the chain of
+//! dependent loads) and the table touched is 144 KiB instead of the 307 KiB
+//! of `u32` rows of 64 entries. Larger tables keep `u32` ids (checked
+//! indexing). The construction is the
 //! textbook one, done directly on that table (a trie in the table, then the
 //! failure links breadth first, each missing transition copied from the
-//! failure state's row): for the built-in set (377 keywords, 1 228 states)
+//! failure state's row): for the built-in set
 //! it costs ~2.3 M instructions (~0.5 ms), against ~36 M for building
 //! `aho-corasick`'s DFA and re-flattening it through a map. Very large
 //! keyword sets (hundreds of known values, more than [`FLAT_MAX_ENTRIES`]
@@ -63,17 +73,30 @@ enum Engine {
     Nfa(nfa::contiguous::NFA),
 }
 
+/// Entries of the narrow table: every `u16` state plus any class.
+const NARROW_LEN: usize = (1 << 17) + 256;
+
+/// The flattened DFA's transitions.
+#[derive(Debug)]
+enum Table {
+    /// `u16` ids (tables of at most 65 536 entries): the index `state +
+    /// class` is below [`NARROW_LEN`] by its types, so it needs no check.
+    Narrow(Box<[u16; NARROW_LEN]>),
+    /// `u32` ids, for larger tables.
+    Wide(Vec<u32>),
+}
+
 /// The flattened DFA.
 #[derive(Debug)]
 struct Flat {
-    /// `next = trans[state + class[byte]]`; states are premultiplied by the stride.
-    trans: Vec<u32>,
+    /// `next = table[state + class[byte]]`; a state's id is its index times
+    /// the stride, plus 1 for a match state (whose row starts there).
+    table: Table,
     class: [u8; 256],
-    shift: u32,
+    /// `id / stride` is `id * inv >> 40` (no division per hit).
+    inv: u64,
     start: u32,
-    /// States `>= match_min` are match states.
-    match_min: u32,
-    /// Per match state (index from `match_min >> shift`): its range in `outs`.
+    /// Per state (by `id / stride`): its range in `outs`.
     matches: Vec<(u32, u32)>,
     /// (pattern, length) of every keyword a match state ends, longest first.
     outs: Vec<(u32, u32)>,
@@ -88,8 +111,9 @@ const NONE: u32 = u32::MAX;
 impl Flat {
     /// The Aho-Corasick DFA of `patterns` (ASCII case-insensitive, every
     /// match reported), or `None` when its table would exceed
-    /// [`FLAT_MAX_ENTRIES`].
-    fn build(patterns: &[Vec<u8>]) -> Option<Flat> {
+    /// [`FLAT_MAX_ENTRIES`]. `narrow: false` keeps `u32` ids even when
+    /// `u16` ones would do (to test that path).
+    fn build(patterns: &[Vec<u8>], narrow: bool) -> Option<Flat> {
         // Byte classes: every byte used by a keyword gets its own class (shared
         // by both ASCII cases); all other bytes behave alike (class 0).
         let mut class = [0u8; 256];
@@ -105,23 +129,21 @@ impl Flat {
                 }
             }
         }
-        let stride = classes.next_power_of_two().max(2);
-        let shift = stride.trailing_zeros();
         // The trie, in a dense table over the classes.
-        let mut go: Vec<u32> = vec![NONE; stride];
+        let mut go: Vec<u32> = vec![NONE; classes];
         let mut own: Vec<Vec<(u32, u32)>> = vec![Vec::new()];
         for (pi, p) in patterns.iter().enumerate() {
             let mut n = 0usize;
             for &b in p {
-                let at = n * stride + class[b as usize] as usize;
+                let at = n * classes + class[b as usize] as usize;
                 n = match go[at] {
                     NONE => {
                         let id = own.len();
-                        if (id + 1) * stride > FLAT_MAX_ENTRIES {
+                        if (id + 1) * classes > FLAT_MAX_ENTRIES {
                             return None;
                         }
                         own.push(Vec::new());
-                        go.resize((id + 1) * stride, NONE);
+                        go.resize((id + 1) * classes, NONE);
                         go[at] = u32::try_from(id).ok()?;
                         id
                     }
@@ -135,7 +157,7 @@ impl Flat {
         // state's (already complete, being shallower).
         let mut fail = vec![0u32; states];
         let mut order: Vec<u32> = Vec::with_capacity(states);
-        for slot in go.iter_mut().take(stride) {
+        for slot in go.iter_mut().take(classes) {
             match *slot {
                 NONE => *slot = 0,
                 child => order.push(child),
@@ -146,10 +168,10 @@ impl Flat {
             let n = order[i] as usize;
             i += 1;
             let f = fail[n] as usize;
-            for c in 0..stride {
-                let via_fail = go[f * stride + c];
-                match go[n * stride + c] {
-                    NONE => go[n * stride + c] = via_fail,
+            for c in 0..classes {
+                let via_fail = go[f * classes + c];
+                match go[n * classes + c] {
+                    NONE => go[n * classes + c] = via_fail,
                     child => {
                         fail[child as usize] = via_fail;
                         order.push(child);
@@ -166,79 +188,150 @@ impl Flat {
                 own[n as usize].extend(inherited);
             }
         }
-        // Number non-match states first, match states last.
-        let mut new_id = vec![0u32; states];
-        let mut plain = 0usize;
-        for (n, o) in own.iter().enumerate() {
-            if o.is_empty() {
-                new_id[n] = u32::try_from(plain << shift).ok()?;
-                plain += 1;
-            }
+        // Rows of `stride >= classes + 2` entries, `stride` a multiple of 4:
+        // a state's id (where its entries start) is a multiple of 4, or 2
+        // more for a match state, and its `classes` entries still lie in its
+        // own row.
+        let stride = (classes + 5) & !3;
+        if states * stride > FLAT_MAX_ENTRIES {
+            return None;
         }
-        let mut next = plain;
-        let mut matches = Vec::new();
+        let id = |n: usize| n * stride + 2 * usize::from(!own[n].is_empty());
+        let mut matches = Vec::with_capacity(states);
         let mut outs = Vec::new();
-        for (n, o) in own.iter().enumerate() {
-            if !o.is_empty() {
-                new_id[n] = u32::try_from(next << shift).ok()?;
-                next += 1;
-                let a = u32::try_from(outs.len()).ok()?;
-                outs.extend_from_slice(o);
-                matches.push((a, u32::try_from(outs.len()).ok()?));
-            }
+        for o in &own {
+            let a = u32::try_from(outs.len()).ok()?;
+            outs.extend_from_slice(o);
+            matches.push((a, u32::try_from(outs.len()).ok()?));
         }
-        let mut trans = vec![0u32; states << shift];
-        for (n, &id) in new_id.iter().enumerate() {
-            let row = &go[n * stride..(n + 1) * stride];
-            for (t, &g) in trans[id as usize..id as usize + stride].iter_mut().zip(row) {
-                *t = new_id[g as usize];
+        // Narrow: ids halved (they are even) into `u16`; the last id is at
+        // most `states * stride - stride + 2 <= 2^17 - 2`.
+        let table = if narrow && states * stride <= 1 << 17 {
+            let mut t: Box<[u16; NARROW_LEN]> =
+                vec![0u16; NARROW_LEN].into_boxed_slice().try_into().ok()?;
+            for n in 0..states {
+                let row = &go[n * classes..(n + 1) * classes];
+                for (t, &g) in t[id(n)..id(n) + classes].iter_mut().zip(row) {
+                    *t = u16::try_from(id(g as usize) / 2).ok()?;
+                }
             }
-        }
+            Table::Narrow(t)
+        } else {
+            let mut t = vec![0u32; states * stride];
+            for n in 0..states {
+                let row = &go[n * classes..(n + 1) * classes];
+                for (t, &g) in t[id(n)..id(n) + classes].iter_mut().zip(row) {
+                    *t = u32::try_from(id(g as usize)).ok()?;
+                }
+            }
+            Table::Wide(t)
+        };
         Some(Flat {
-            trans,
+            table,
             class,
-            shift,
-            start: new_id[0],
-            match_min: u32::try_from(plain << shift).ok()?,
+            inv: stride_inverse(stride),
+            start: u32::try_from(id(0)).ok()?,
             matches,
             outs,
         })
     }
+
+    /// Appends the keywords match state `s` ends at `at` to `out`.
+    #[inline(always)]
+    fn report(&self, s: u32, at: usize, out: &mut Vec<Hit>) {
+        let Some(&(a, z)) = self.matches.get(((u64::from(s) * self.inv) >> 40) as usize) else {
+            return;
+        };
+        let end = at + 1;
+        out.extend(
+            self.outs[a as usize..z as usize]
+                .iter()
+                .map(|&(pattern, len)| Hit {
+                    start: end - len as usize,
+                    end,
+                    pattern,
+                }),
+        );
+    }
 }
 
-/// One way of walking the automaton (the flat table, or `aho-corasick`'s own).
+/// `⌊2^40 / stride⌋ + 1`: `id * inv >> 40 == id / stride` whenever
+/// `id * stride < 2^40` (ids stay below [`FLAT_MAX_ENTRIES`] = `2^22`, strides
+/// below 512): the rounding error, below `id / 2^40`, is then smaller than
+/// the `1 / stride` that `id / stride`'s fraction lacks to the next integer.
+fn stride_inverse(stride: usize) -> u64 {
+    (1u64 << 40) / stride as u64 + 1
+}
+
+/// One way of walking the automaton (the flat tables, or `aho-corasick`'s own).
 trait Walk {
     type S: Copy;
     fn start(&self) -> Option<Self::S>;
     fn next(&self, s: Self::S, b: u8) -> Self::S;
     fn is_match(&self, s: Self::S) -> bool;
+    /// Whether any of four states is a match state.
+    #[inline(always)]
+    fn any_match(&self, a: Self::S, b: Self::S, c: Self::S, d: Self::S) -> bool {
+        self.is_match(a) | self.is_match(b) | self.is_match(c) | self.is_match(d)
+    }
     fn report(&self, s: Self::S, at: usize, out: &mut Vec<Hit>);
 }
 
-impl Walk for Flat {
+/// The flat DFA with `u16` ids.
+struct Narrow<'a> {
+    table: &'a [u16; NARROW_LEN],
+    flat: &'a Flat,
+}
+
+impl Walk for Narrow<'_> {
+    type S = u16;
+    fn start(&self) -> Option<u16> {
+        u16::try_from(self.flat.start / 2).ok()
+    }
+    #[inline(always)]
+    fn next(&self, s: u16, b: u8) -> u16 {
+        self.table[2 * usize::from(s) + usize::from(self.flat.class[b as usize])]
+    }
+    #[inline(always)]
+    fn is_match(&self, s: u16) -> bool {
+        s & 1 != 0
+    }
+    #[inline(always)]
+    fn any_match(&self, a: u16, b: u16, c: u16, d: u16) -> bool {
+        (a | b | c | d) & 1 != 0
+    }
+    #[inline(always)]
+    fn report(&self, s: u16, at: usize, out: &mut Vec<Hit>) {
+        self.flat.report(2 * u32::from(s), at, out);
+    }
+}
+
+/// The flat DFA with `u32` ids.
+struct Wide<'a> {
+    table: &'a [u32],
+    flat: &'a Flat,
+}
+
+impl Walk for Wide<'_> {
     type S = u32;
     fn start(&self) -> Option<u32> {
-        Some(self.start)
+        Some(self.flat.start)
     }
     #[inline(always)]
     fn next(&self, s: u32, b: u8) -> u32 {
-        self.trans[s as usize + self.class[b as usize] as usize]
+        self.table[s as usize + self.flat.class[b as usize] as usize]
     }
     #[inline(always)]
     fn is_match(&self, s: u32) -> bool {
-        s >= self.match_min
+        s & 2 != 0
+    }
+    #[inline(always)]
+    fn any_match(&self, a: u32, b: u32, c: u32, d: u32) -> bool {
+        (a | b | c | d) & 2 != 0
     }
     #[inline(always)]
     fn report(&self, s: u32, at: usize, out: &mut Vec<Hit>) {
-        let (a, z) = self.matches[((s - self.match_min) >> self.shift) as usize];
-        for &(pattern, len) in &self.outs[a as usize..z as usize] {
-            let end = at + 1;
-            out.push(Hit {
-                start: end - len as usize,
-                end,
-                pattern,
-            });
-        }
+        self.flat.report(s, at, out);
     }
 }
 
@@ -282,7 +375,7 @@ impl Scanner {
             });
         }
         let max_len = patterns.iter().map(Vec::len).max().unwrap_or(0);
-        let engine = match Flat::build(patterns) {
+        let engine = match Flat::build(patterns, true) {
             Some(f) => Engine::Flat(f),
             // Larger sets (hundreds of known values): `aho-corasick`'s DFA has
             // no table limit; beyond its own limits the contiguous NFA is
@@ -308,7 +401,22 @@ impl Scanner {
         }
         match &self.engine {
             None => {}
-            Some(Engine::Flat(f)) => scan_with(f, self.max_len, hay, out, segments),
+            Some(Engine::Flat(f)) => match &f.table {
+                Table::Narrow(t) => scan_with(
+                    &Narrow { table: t, flat: f },
+                    self.max_len,
+                    hay,
+                    out,
+                    segments,
+                ),
+                Table::Wide(t) => scan_with(
+                    &Wide { table: t, flat: f },
+                    self.max_len,
+                    hay,
+                    out,
+                    segments,
+                ),
+            },
             Some(Engine::Dfa(d)) => scan_with(&Ac(d), self.max_len, hay, out, segments),
             Some(Engine::Nfa(n)) => scan_with(&Ac(n), self.max_len, hay, out, segments),
         }
@@ -407,37 +515,33 @@ fn scan_with<W: Walk>(
         }
         states[k] = sid;
     }
-    let s0 = &hay[bounds[0]..bounds[1]];
-    let s1 = &hay[bounds[1]..bounds[2]];
-    let s2 = &hay[bounds[2]..bounds[3]];
-    let s3 = &hay[bounds[3]..bounds[4]];
+    let (s0, s1, s2, s3) = (
+        &hay[..q],
+        &hay[q..2 * q],
+        &hay[2 * q..3 * q],
+        &hay[3 * q..4 * q],
+    );
     let [mut a0, mut a1, mut a2, mut a3] = states;
-    let it = s0
-        .iter()
-        .zip(&s1[..q])
-        .zip(&s2[..q])
-        .zip(&s3[..q])
-        .enumerate();
-    for (i, (((&b0, &b1), &b2), &b3)) in it {
-        a0 = w.next(a0, b0);
-        a1 = w.next(a1, b1);
-        a2 = w.next(a2, b2);
-        a3 = w.next(a3, b3);
+    for i in 0..q {
+        a0 = w.next(a0, s0[i]);
+        a1 = w.next(a1, s1[i]);
+        a2 = w.next(a2, s2[i]);
+        a3 = w.next(a3, s3[i]);
         // Hits are rare: one predictable branch per step, the work out of line.
-        if w.is_match(a0) | w.is_match(a1) | w.is_match(a2) | w.is_match(a3) {
+        if w.any_match(a0, a1, a2, a3) {
             report4(
                 w,
                 [a0, a1, a2, a3],
-                [bounds[0] + i, bounds[1] + i, bounds[2] + i, bounds[3] + i],
+                [i, q + i, 2 * q + i, 3 * q + i],
                 out,
                 outs,
             );
         }
     }
-    for (i, &b) in s3.iter().enumerate().skip(q) {
+    for (i, &b) in hay.iter().enumerate().skip(4 * q) {
         a3 = w.next(a3, b);
         if w.is_match(a3) {
-            w.report(a3, bounds[3] + i, &mut outs[2]);
+            w.report(a3, i, &mut outs[2]);
         }
     }
     for o in outs.iter_mut() {
@@ -463,8 +567,21 @@ impl Scanner {
         }
     }
 
+    /// The same keywords in the flat table with `u32` ids (the path for
+    /// tables too large for `u16` ones).
+    fn with_wide(patterns: &[Vec<u8>]) -> Scanner {
+        Scanner {
+            engine: Some(Engine::Flat(Flat::build(patterns, false).unwrap())),
+            max_len: patterns.iter().map(Vec::len).max().unwrap_or(0),
+        }
+    }
+
     fn is_flat(&self) -> bool {
         matches!(self.engine, Some(Engine::Flat(_)))
+    }
+
+    fn is_narrow(&self) -> bool {
+        matches!(&self.engine, Some(Engine::Flat(f)) if matches!(f.table, Table::Narrow(_)))
     }
 }
 
@@ -596,9 +713,10 @@ mod tests {
         #[test]
         fn scan_equals_naive_search((pats, hay) in pattern_set(40).prop_flat_map(text_for)) {
             let scanner = Scanner::new(&pats).unwrap();
-            prop_assert!(scanner.is_flat());
+            prop_assert!(scanner.is_narrow());
             let want = naive_bytes(&pats, &hay);
             prop_assert_eq!(&scanned(&scanner, &hay), &want);
+            prop_assert_eq!(&scanned(&Scanner::with_wide(&pats), &hay), &want);
             prop_assert_eq!(&scanned(&Scanner::with_dfa(&pats), &hay), &want);
             prop_assert_eq!(&scanned(&Scanner::with_nfa(&pats), &hay), &want);
         }
@@ -614,7 +732,17 @@ mod tests {
         ) {
             let scanner = Scanner::new(&pats).unwrap();
             let hay = &hay[..cut.min(hay.len())];
-            prop_assert_eq!(scanned(&scanner, hay), naive_bytes(&pats, hay));
+            let want = naive_bytes(&pats, hay);
+            prop_assert_eq!(&scanned(&scanner, hay), &want);
+            prop_assert_eq!(&scanned(&Scanner::with_wide(&pats), hay), &want);
+        }
+
+        /// `id * inv >> 40` is `id / stride` for every id a flat table can
+        /// hold and every stride (at most 256 classes, rounded up).
+        #[test]
+        fn stride_inverse_divides(stride in 1usize..=260, id in 0u32..(FLAT_MAX_ENTRIES as u32)) {
+            let inv = stride_inverse(stride);
+            prop_assert_eq!((u64::from(id) * inv) >> 40, u64::from(id) / stride as u64);
         }
     }
 
@@ -636,13 +764,42 @@ mod tests {
             );
         }
         let scanner = Scanner::new(&pats).unwrap();
-        assert!(scanner.is_flat());
+        assert!(scanner.is_narrow());
         let hay: Vec<u8> = pats
             .iter()
             .flat_map(|p| p.iter().chain(b" "))
             .copied()
             .collect();
         assert_eq!(scanned(&scanner, &hay), naive_bytes(&pats, &hay));
+    }
+
+    #[test]
+    fn a_set_too_large_for_u16_ids_uses_u32_ids() {
+        // 400 distinct 30-byte values over 36 byte classes: ~11 000
+        // states, ~440 000 table entries (more than 2^17, less than 2^22).
+        let mut x = 3u64;
+        let pats: Vec<Vec<u8>> = (0..400)
+            .map(|_| {
+                (0..30)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        b"abcdefghijklmnopqrstuvwxyz0123456789"[(x % 36) as usize]
+                    })
+                    .collect()
+            })
+            .collect();
+        let scanner = Scanner::new(&pats).unwrap();
+        assert!(scanner.is_flat() && !scanner.is_narrow());
+        let mut hay = b"x".repeat(5000);
+        for p in pats.iter().step_by(7) {
+            hay.extend_from_slice(p);
+            hay.extend_from_slice(&p[..15].to_ascii_uppercase());
+        }
+        let got = scanned(&scanner, &hay);
+        assert!(got.contains(&(5000, 5030, 0)));
+        assert_eq!(got, naive_bytes(&pats, &hay));
     }
 
     #[test]
