@@ -95,8 +95,10 @@ struct Flat {
     class: [u8; 256],
     /// `id / stride` is `id * inv >> 40` (no division per hit).
     inv: u64,
+    /// The first match state's id (match states are numbered last).
+    match_min: u32,
     start: u32,
-    /// Per state (by `id / stride`): its range in `outs`.
+    /// Per match state (by `(id - match_min) / stride`): its range in `outs`.
     matches: Vec<(u32, u32)>,
     /// (pattern, length) of every keyword a match state ends, longest first.
     outs: Vec<(u32, u32)>,
@@ -196,14 +198,26 @@ impl Flat {
         if states * stride > FLAT_MAX_ENTRIES {
             return None;
         }
-        let id = |n: usize| n * stride + 2 * usize::from(!own[n].is_empty());
-        let mut matches = Vec::with_capacity(states);
+        // Rows of non-match states first, then those of match states (whose
+        // ranges in `outs` are then indexed from 0).
+        let mut pos = vec![0usize; states];
+        let plain = own.iter().filter(|o| o.is_empty()).count();
+        let (mut next_plain, mut next_match) = (0, plain);
+        let mut matches = Vec::with_capacity(states - plain);
         let mut outs = Vec::new();
-        for o in &own {
-            let a = u32::try_from(outs.len()).ok()?;
-            outs.extend_from_slice(o);
-            matches.push((a, u32::try_from(outs.len()).ok()?));
+        for (n, o) in own.iter().enumerate() {
+            if o.is_empty() {
+                pos[n] = next_plain;
+                next_plain += 1;
+            } else {
+                pos[n] = next_match;
+                next_match += 1;
+                let a = u32::try_from(outs.len()).ok()?;
+                outs.extend_from_slice(o);
+                matches.push((a, u32::try_from(outs.len()).ok()?));
+            }
         }
+        let id = |n: usize| pos[n] * stride + 2 * usize::from(!own[n].is_empty());
         // Narrow: ids halved (they are even) into `u16`; the last id is at
         // most `states * stride - stride + 2 <= 2^17 - 2`.
         let table = if narrow && states * stride <= 1 << 17 {
@@ -230,6 +244,7 @@ impl Flat {
             table,
             class,
             inv: stride_inverse(stride),
+            match_min: u32::try_from(plain * stride + 2).ok()?,
             start: u32::try_from(id(0)).ok()?,
             matches,
             outs,
@@ -239,7 +254,8 @@ impl Flat {
     /// Appends the keywords match state `s` ends at `at` to `out`.
     #[inline(always)]
     fn report(&self, s: u32, at: usize, out: &mut Vec<Hit>) {
-        let Some(&(a, z)) = self.matches.get(((u64::from(s) * self.inv) >> 40) as usize) else {
+        let m = (u64::from(s.wrapping_sub(self.match_min)) * self.inv) >> 40;
+        let Some(&(a, z)) = self.matches.get(m as usize) else {
             return;
         };
         let end = at + 1;
