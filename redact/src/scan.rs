@@ -7,7 +7,9 @@
 //! a multiple of 4, not to a power of two), and state ids that are where a
 //! state's row starts: a multiple of 4, plus 2 for a match state (its row is
 //! shifted by two entries), so that "is any of four lanes in a match state?"
-//! is one `or` of the four ids and one bit test. When the table has at most
+//! is one `or` of the four ids and one bit test. Match states' rows come
+//! last, so their keyword lists are indexed from 0 by `(id - match_min) /
+//! stride`, computed per hit as a multiply and a shift. When the table has at most
 //! 2^17 entries (the built-in set: 377 keywords, 1 228 states, 55 classes,
 //! stride 60, 73 680 entries) the ids are stored halved in `u16` entries of a
 //! fixed-size array of 2^17 + 256 entries: `table[2 * id + class]` is in
@@ -52,6 +54,38 @@
 //! `or` (−6 % instructions, same time). The four-lane DFA
 //! stayed the fastest: ~9 instructions per byte on text with few keyword
 //! hits, ~16 on JSON full of `token`/`key` names (~60 hits per KB).
+//!
+//! Stop 24 (the same four 20 MB inputs, scan alone over 1 MB blocks, the
+//! previous code and the new one alternated in one process, best of 30,
+//! three runs on the shared 2-CPU machine): the hot loop went from 45
+//! instructions per 4-byte step (bounds checks, four match compares, four
+//! indices, four spills) to 30 (the narrow table: no bounds check, one `or`
+//! test, one index, no spill). Kept: the narrow `u16` table with flagged
+//! ids and match rows last — keyword-free log −19 % time (1 050 → 1 296
+//! MB/s), Rust sources −22 % (1 074 → 1 385), structured log −5..−15 %, JSON
+//! −5..+2 % (within noise); callgrind of `toolexec redact --no-env
+//! --threads 1` over the same inputs: scan 243 → 157 M instructions
+//! (log), 241 → 155 M (sources), 252 → 171 M (structured log), 264 → 188 M
+//! (JSON); whole command 386 → 300, 384 → 298, 852 → 761, 1 403 → 1 307 M.
+//! Measured and left out: the same table with match rows interleaved in
+//! trie order (one `matches` entry per state): JSON +3.5 %, structured log
+//! +1 %; testing the four lanes by four branches instead of one `or`: no
+//! gain left on the keyword-free log, JSON +7 %; eight lanes at constant
+//! distances (rounds of 8 × (8 KiB + 64) bytes, one pointer, lanes
+//! unrolled, 58 instructions per 8 bytes): keyword-free log +4..7 %,
+//! sources −1..+1 %, structured log +15..20 %, JSON +12..24 % (a step with a
+//! hit in any of eight lanes is twice as frequent, presumably a
+//! misprediction each);
+//! with the lanes exactly 8 KiB apart (one L1 set) it was slower still; a
+//! `u32` table with checked indexing, the flagged ids and match rows
+//! interleaved (what the built-in set got before its rows of 60 `u16`
+//! entries fitted): −7 % on the log, −9 % on sources, JSON +8 %. (How the
+//! `u16` rows measured slower before, above, were laid out is not
+//! recorded.) Through the command (100 MB, 1 thread, best of 8–12
+//! alternated runs, CPU time) the two binaries differed by −5..0 % on the
+//! keyword-free log, −10..−2 % on sources, −4..+6 % on the structured log
+//! and −2..+13 % on JSON: within this machine's noise (the same binary
+//! moved by 10–20 % between batches).
 
 use aho_corasick::automaton::Automaton;
 use aho_corasick::{dfa, nfa, Anchored, MatchKind};
