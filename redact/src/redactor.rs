@@ -137,6 +137,9 @@ struct Inner {
     anchored: bool,
     /// Hits whose rules cannot run are dismissed first (see `Redactor::dismissed`).
     quick: bool,
+    /// Hits without context shapes are told by `checks::HitCtx::renew_shaped`, without
+    /// their context (see `Redactor::spans_with_hits`).
+    shape_pretest: bool,
     /// See `RedactorBuilder::mispredict`.
     mispredict: bool,
     /// See `RedactorBuilder::full_context`.
@@ -589,6 +592,9 @@ pub struct RedactorBuilder {
     /// Hits are dismissed before their guard groups (off only in tests that
     /// compare both ways).
     quick: bool,
+    /// Hits without context shapes are dismissed without their context (off
+    /// only in tests that compare both ways).
+    shape_pretest: bool,
     /// Every predicted cut is off by one byte (on only in tests of the
     /// check that drops rounds judged from a wrong prediction).
     mispredict: bool,
@@ -672,6 +678,14 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn full_path(mut self) -> Self {
         self.quick = false;
+        self
+    }
+
+    /// Every hit of a dismissal that looks at the hit gets its context: none
+    /// is told to have no shapes by `checks::HitCtx::renew_shaped`.
+    #[cfg(test)]
+    fn full_shapes(mut self) -> Self {
+        self.shape_pretest = false;
         self
     }
 
@@ -967,6 +981,7 @@ impl RedactorBuilder {
                 max_keyword,
                 anchored: self.anchored,
                 quick: self.quick,
+                shape_pretest: self.shape_pretest,
                 mispredict: self.mispredict,
                 full_context: self.full_context,
                 defer: self.defer,
@@ -1402,6 +1417,7 @@ impl Redactor {
             read_ahead: false,
             anchored: true,
             quick: true,
+            shape_pretest: true,
             mispredict: false,
             full_context: false,
             defer: true,
@@ -2258,7 +2274,13 @@ impl Redactor {
                 // the previous hit serves a longer one at its start.
                 // Only guards that look at the hit read its context (the
                 // line-level ones make it when they need it).
-                if (q.shapeless || q.shapes != 0) && !q.hit_only {
+                // A hit without any context shape (most hits in prose and
+                // logs) fails every guard with a shape: its context is not
+                // built (a guard group that runs after all makes it).
+                let pretest = inner.shape_pretest && !q.shapeless && !q.hit_only && q.shapes != 0;
+                if pretest {
+                    checks::HitCtx::renew_shaped(&mut ctx_store, hay, (h.start, h.end), (ls, le));
+                } else if (q.shapeless || q.shapes != 0) && !q.hit_only {
                     match ctx_store.as_mut() {
                         Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
                         None => {
@@ -2268,6 +2290,7 @@ impl Redactor {
                 } else {
                     ctx_store = None;
                 }
+                let bare = pretest && ctx_store.is_none();
                 let mut line_ok = |g: checks::Guard,
                                    ctx: &mut Option<checks::HitCtx>,
                                    memo: &mut checks::NameMemo| {
@@ -2297,7 +2320,7 @@ impl Redactor {
                     &mut line_ok,
                     &mut line_bits,
                     memo,
-                    &mut passed,
+                    (bare, &mut passed),
                 );
                 if gone {
                     continue;
@@ -2441,6 +2464,8 @@ impl Redactor {
     ///
     /// When the `k`-th of the name guards passes, `passed` becomes `k + 1`
     /// (the earlier ones failed): the caller's guard groups reuse the verdicts.
+    /// A `bare` hit has no context shape (`checks::HitCtx::renew_shaped`, for a target
+    /// without shapeless name guards): its name guards all fail untested.
     #[allow(clippy::too_many_arguments)]
     fn dismissed(
         &self,
@@ -2458,7 +2483,7 @@ impl Redactor {
         ) -> bool,
         (known, pass): &mut (u8, u8),
         memo: &mut checks::NameMemo,
-        passed: &mut usize,
+        (bare, passed): (bool, &mut usize),
     ) -> bool {
         let inner = &*self.inner;
         if q.hit_only {
@@ -2469,7 +2494,7 @@ impl Redactor {
                     return false;
                 }
             }
-        } else if q.shapeless || q.shapes != 0 {
+        } else if !bare && (q.shapeless || q.shapes != 0) {
             let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
             if q.shapeless || c.feat() & q.shapes != 0 {
                 if let Some(mut cand) = q.candidates(c.feat()) {
@@ -3659,6 +3684,59 @@ mod tests {
             prop_assert_eq!(quick.find(&text), full.find(&text));
             let (quick, full) = quick_and_full_at(small);
             prop_assert_eq!(quick.redact(&text), full.redact(&text));
+        }
+    }
+
+    /// The built-in redactor, and the same building the context of every
+    /// hit its dismissal looks at (no pre-test of `checks::HitCtx::renew_shaped`).
+    fn pretest_and_full_shapes() -> &'static (Redactor, Redactor) {
+        static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+        BOTH.get_or_init(|| {
+            (
+                Redactor::builder().env_values(false).build().unwrap(),
+                Redactor::builder()
+                    .env_values(false)
+                    .full_shapes()
+                    .build()
+                    .unwrap(),
+            )
+        })
+    }
+
+    /// Keyword words in prose and log lines around assignments and the
+    /// other shapes: most of their hits have no shape.
+    fn prose_piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => dense_piece(),
+            2 => prop::sample::select(vec![
+                "auth.keys rotated ", "the token was ", " owner=", " or ", "or ", " o",
+                "prod/db/password ", "key_", "token_count=12 ", "secret_name=a/b ",
+                " version ", "vault.sync ", "api.usage ", "\tvalue ", "  ", " -", "<",
+                "${", "var ", "ENV ", "\n", "\nARG ",
+            ])
+            .prop_map(str::to_string),
+        ]
+    }
+
+    proptest! {
+        /// Telling hits without shapes from the bytes after their names
+        /// changes nothing: the same spans as building each one's context.
+        #[test]
+        fn hits_told_to_have_no_shape_change_nothing(
+            parts in prop::collection::vec(prose_piece(), 0..60),
+        ) {
+            let text = parts.concat();
+            let (pre, full) = pretest_and_full_shapes();
+            prop_assert_eq!(pre.find(&text), full.find(&text));
+        }
+    }
+
+    /// The corpus comes out the same with and without the shape pre-test.
+    #[test]
+    fn the_corpus_is_judged_alike_with_and_without_the_shape_pretest() {
+        let (pre, full) = pretest_and_full_shapes();
+        for t in corpus_texts() {
+            assert_eq!(pre.redact(t), full.redact(t), "{t:?}");
         }
     }
 
