@@ -182,12 +182,11 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
         (Ok(input), Ok(output)) => {
             let input = std::fs::File::from(input);
             // A regular file never makes a read wait for data to come: the
-            // stream may read it ahead while its rounds are judged, where a
-            // CPU is left for the reading (on 2 CPUs with 2 threads it was
-            // no faster: see `RedactorBuilder::read_ahead`).
+            // stream may read it ahead while its rounds are judged (see
+            // `RedactorBuilder::read_ahead`).
             let file = input.metadata().is_ok_and(|m| m.is_file());
             redactor
-                .with_read_ahead(file && cpus > threads)
+                .with_read_ahead(file)
                 .redact_stream(input, std::fs::File::from(output))
                 .map_err(failed)?;
         }

@@ -340,12 +340,14 @@
 //!   start threads unasked; `toolexec redact` uses the CPUs it may use, at
 //!   most 4. Memory grows by about one round per thread.
 //! * **Reading ahead** ([`RedactorBuilder::read_ahead`], off by default): a
-//!   stream on several threads hands every round of a batch to a worker and
-//!   reads the next batch's input meanwhile (about one more round per
-//!   thread in memory). Only for readers that never wait long for data: a
-//!   pipe's judged output would wait for its next input. `toolexec redact`
-//!   turns it on when its standard input is a regular file and a CPU is
-//!   left beside its threads (on 2 CPUs and 2 threads it was no faster).
+//!   stream on several threads reads the next batch's input while a batch
+//!   is judged (about one more round per thread in memory): where a CPU is
+//!   left beside its threads, workers judge every round of the batch
+//!   meanwhile; elsewhere the calling thread judges the first round and
+//!   reads while it waits for the workers' rounds. Only for readers that
+//!   never wait long for data: a pipe's judged output would wait for its
+//!   next input. `toolexec redact` turns it on when its standard input is a
+//!   regular file.
 //! * A round reads past its highest cut only as far as a window starting
 //!   before that cut can reach: one context (the widest window plus line
 //!   reach) where a keyword of a rule with a window wider than 8 KiB is

@@ -28,6 +28,10 @@ const MARKER_OPEN: &[u8] = b"[REDACTED:";
 const DEFAULT_BLOCK: usize = 1 << 20;
 /// How far below a round's highest cut [`Redactor::predict_cut`] looks.
 const PREDICT_RANGE: usize = 16 << 10;
+
+/// The most a stream reads at once while it waits for its workers, so that
+/// it sees them answer soon (reads of files this size run at ~4 GB/s here).
+const READ_PIECE: usize = 256 << 10;
 /// Rule windows up to this size count in the short look-back of a prediction
 /// (see `Redactor::predict_cut`); wider ones (the PEM rules' 16 and 64 KiB)
 /// only where their keywords occur.
@@ -145,6 +149,8 @@ struct Inner {
     shape_pretest: bool,
     /// See `RedactorBuilder::mispredict`.
     mispredict: bool,
+    /// See `RedactorBuilder::spare_cpu` (`None`: the machine says).
+    spare_cpu: Option<bool>,
     /// See `RedactorBuilder::full_context`.
     full_context: bool,
     /// Checks that could only add a covered candidate are put off (see `Redactor::accept`).
@@ -397,23 +403,31 @@ impl Ahead {
         }
     }
 
-    /// Reads ahead until full, or until the reader says it has no more or fails.
-    fn fill<R: Read>(&mut self, reader: &mut R, read_size: usize, stats: &mut RedactStats) {
+    /// Reads one piece of at most `piece` bytes ahead, if there is room;
+    /// whether more may be read (room left, no end, no failure).
+    fn fill_piece<R: Read>(
+        &mut self,
+        reader: &mut R,
+        piece: usize,
+        stats: &mut RedactStats,
+    ) -> bool {
         if self.start == self.end {
             (self.start, self.end) = (0, 0);
         }
-        while !self.eof && self.err.is_none() && self.end < self.data.len() {
-            let want = read_size.min(self.data.len() - self.end);
-            match reader.read(&mut self.data[self.end..self.end + want]) {
-                Ok(0) => self.eof = true,
-                Ok(n) => {
-                    self.end += n;
-                    stats.bytes_in += n as u64;
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => self.err = Some(e),
-            }
+        if self.eof || self.err.is_some() || self.end == self.data.len() {
+            return false;
         }
+        let want = piece.min(self.data.len() - self.end);
+        match reader.read(&mut self.data[self.end..self.end + want]) {
+            Ok(0) => self.eof = true,
+            Ok(n) => {
+                self.end += n;
+                stats.bytes_in += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => self.err = Some(e),
+        }
+        !self.eof && self.err.is_none() && self.end < self.data.len()
     }
 
     /// Moves what was read ahead into `to` (as much as fits), in order, and
@@ -517,17 +531,52 @@ impl Workers {
     }
 
     /// The answers of the workers `asked` says took a job, in order (`None`
-    /// for the others and for a worker that stopped).
-    fn answers(&self, asked: Vec<bool>) -> Vec<Answer> {
+    /// for the others and for a worker that stopped); `early` holds those
+    /// [`Workers::answered`] took already.
+    fn answers(&self, asked: Vec<bool>, early: Vec<Option<Answer>>) -> Vec<Answer> {
         asked
             .into_iter()
             .zip(&self.lanes)
-            .map(|(took, lane)| match lane {
-                Some((_, answers)) if took => answers.recv().ok().flatten(),
+            .zip(early.into_iter().chain(std::iter::repeat_with(|| None)))
+            .map(|((took, lane), early)| match (lane, early) {
+                (_, Some(answer)) => answer,
+                (Some((_, answers)), None) if took => answers.recv().ok().flatten(),
                 _ => None,
             })
             .collect()
     }
+
+    /// Whether every worker `asked` says took a job has answered, taking
+    /// the answers that came into `early` (without waiting).
+    fn answered(&self, asked: &[bool], early: &mut Vec<Option<Answer>>) -> bool {
+        early.resize_with(asked.len(), || None);
+        let mut all = true;
+        for ((&took, lane), slot) in asked.iter().zip(&self.lanes).zip(early.iter_mut()) {
+            match lane {
+                Some((_, answers)) if took && slot.is_none() => match answers.try_recv() {
+                    Ok(answer) => *slot = Some(answer),
+                    Err(mpsc::TryRecvError::Disconnected) => *slot = Some(None),
+                    Err(mpsc::TryRecvError::Empty) => all = false,
+                },
+                _ => {}
+            }
+        }
+        all
+    }
+}
+
+/// What the calling thread does while the workers judge a batch's rounds
+/// (see [`RedactorBuilder::read_ahead`]).
+enum Meanwhile<'a> {
+    /// It judges the first round and waits.
+    Wait,
+    /// The workers judge every round; it reads the next batch's input
+    /// piece by piece (the closure: whether it may read more).
+    ReadAhead(&'a mut dyn FnMut() -> bool),
+    /// It judges the first round, then reads the next batch's input piece
+    /// by piece until the workers answer (the closure: whether it may read
+    /// more).
+    ReadWhileWaiting(&'a mut dyn FnMut() -> bool),
 }
 
 /// How many rounds the next batch judges at once: all threads, but after a
@@ -601,6 +650,9 @@ pub struct RedactorBuilder {
     /// Every predicted cut is off by one byte (on only in tests of the
     /// check that drops rounds judged from a wrong prediction).
     mispredict: bool,
+    /// Whether a CPU is left for reading ahead (`None`: the machine says;
+    /// set only in tests of both ways of reading ahead).
+    spare_cpu: Option<bool>,
     /// Predictions read their whole context back and rounds their whole
     /// context ahead (on only in tests that compare both ways).
     full_context: bool,
@@ -653,18 +705,31 @@ impl RedactorBuilder {
     }
 
     /// Whether a stream on more than one thread reads the next batch's
-    /// input while the rounds of a batch are judged (default off). The
-    /// rounds of a batch are then all judged by [`Self::threads`] worker
-    /// threads, and the calling thread reads meanwhile: reading a file is
-    /// ~10–15 % of the time of a fast stream, which no longer waits for it —
-    /// where a CPU is free for the reading: on 2 CPUs with 2 threads it was
-    /// no faster (`toolexec redact` on 20 and 100 MB, best of 8 alternated
-    /// runs: within noise) and slower for a redactor that streams again and
-    /// again (100 MB of sources streamed three times: 98 → 114 ms). Only for readers
-    /// that never wait long for their data (files): with a pipe or socket,
-    /// the output of a judged batch would wait until the next batch's input
-    /// came. `toolexec redact` turns it on when its input is a regular file
-    /// and it may use more CPUs than threads.
+    /// input while the rounds of a batch are judged (default off). Reading
+    /// a file is ~10–15 % of the time of a fast stream, which then waits
+    /// for it less. Two ways, chosen by whether the machine leaves a CPU
+    /// for the reading ([`std::thread::available_parallelism`] above
+    /// [`Self::threads`]):
+    ///
+    /// - with a spare CPU, [`Self::threads`] worker threads judge all the
+    ///   rounds of a batch and the calling thread reads meanwhile;
+    /// - without one, the calling thread judges the batch's first round as
+    ///   it does without reading ahead, and then reads the next batch's
+    ///   input in pieces of at most 256 KiB for as long as the workers are
+    ///   still judging theirs (the wait of a batch for its slowest round).
+    ///   On this 2-CPU machine with 2 threads, 100 MB files streamed with
+    ///   the File reader, 20 alternated runs each, medians at load ~3:
+    ///   keyword-free log 129 → 121 ms, Rust sources 242 → 214 ms,
+    ///   structured log 462 → 446 ms; all workers judging while the
+    ///   calling thread read had been slower there (98 → 114 ms on the
+    ///   sources, three threads on two CPUs).
+    ///
+    /// Either way the output is the one without reading ahead, and a
+    /// reader's failure fails the stream after the batches it would have
+    /// written without. Only for readers that never wait long for their
+    /// data (files): with a pipe or socket, the output of a judged batch
+    /// would wait until the next batch's input came. `toolexec redact`
+    /// turns it on when its input is a regular file.
     pub fn read_ahead(mut self, yes: bool) -> Self {
         self.read_ahead = yes;
         self
@@ -696,6 +761,15 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn mispredict(mut self) -> Self {
         self.mispredict = true;
+        self
+    }
+
+    /// Reading ahead as if a CPU were left for it (all workers judge while
+    /// the stream reads) or not (the stream judges too, and reads while it
+    /// waits), whatever the machine.
+    #[cfg(test)]
+    fn spare_cpu(mut self, yes: bool) -> Self {
+        self.spare_cpu = Some(yes);
         self
     }
 
@@ -989,6 +1063,7 @@ impl RedactorBuilder {
                 quick: self.quick,
                 shape_pretest: self.shape_pretest,
                 mispredict: self.mispredict,
+                spare_cpu: self.spare_cpu,
                 full_context: self.full_context,
                 defer: self.defer,
                 resume: self.resume,
@@ -1450,6 +1525,7 @@ impl Redactor {
             quick: true,
             shape_pretest: true,
             mispredict: false,
+            spare_cpu: None,
             full_context: false,
             defer: true,
             resume: true,
@@ -1626,13 +1702,19 @@ impl Redactor {
         let mut eof = false;
         // Input read while the last batch was judged (see `RedactorBuilder::read_ahead`).
         let reads_ahead = self.read_ahead && self.threads > 1;
+        // All workers judge while this thread reads, or this thread judges
+        // too and reads while it waits for them.
+        let all_judge = reads_ahead
+            && inner.spare_cpu.unwrap_or_else(|| {
+                std::thread::available_parallelism().is_ok_and(|n| n.get() > self.threads)
+            });
         let mut ahead = Ahead::new(if reads_ahead {
             self.threads * inner.block
         } else {
             0
         });
         std::thread::scope(|sc| -> io::Result<()> {
-            let mut workers = Workers::idle(if reads_ahead {
+            let mut workers = Workers::idle(if all_judge {
                 self.threads
             } else {
                 self.threads - 1
@@ -1669,12 +1751,13 @@ impl Redactor {
                 }
                 // A text read whole by its first batch has nothing to read
                 // ahead: its first round is judged here, as without.
-                let ahead_now = reads_ahead && !(eof && workers.lanes.is_empty());
-                let mut read_ahead = || {
-                    if !eof {
-                        ahead.fill(&mut reader, read_size, &mut stats);
-                    }
+                let ahead_now = all_judge && !(eof && workers.lanes.is_empty());
+                let piece = if all_judge {
+                    read_size
+                } else {
+                    read_size.min(READ_PIECE)
                 };
+                let mut read_piece = || !eof && ahead.fill_piece(&mut reader, piece, &mut stats);
                 let rounds = self.batch(
                     &text,
                     (0, len),
@@ -1684,9 +1767,11 @@ impl Redactor {
                     (sc, &mut workers),
                     &mut pace,
                     if ahead_now {
-                        Some(&mut read_ahead)
+                        Meanwhile::ReadAhead(&mut read_piece)
+                    } else if reads_ahead {
+                        Meanwhile::ReadWhileWaiting(&mut read_piece)
                     } else {
-                        None
+                        Meanwhile::Wait
                     },
                 );
                 let mut buf = buf.write().unwrap_or_else(PoisonError::into_inner);
@@ -1903,7 +1988,7 @@ impl Redactor {
         mine: &mut Scratch,
         (sc, workers): (&'scope std::thread::Scope<'scope, 'env>, &mut Workers),
         pace: &mut Pace,
-        ahead: Option<&mut dyn FnMut()>,
+        meanwhile: Meanwhile<'_>,
     ) -> Vec<(usize, Round)> {
         let limit = self.inner.block + self.inner.context;
         // A last round has no successor to judge beside it.
@@ -1915,13 +2000,14 @@ impl Redactor {
         let first_round = |mine: &mut Scratch| {
             text.read(|view| self.round_at(&view[base..base + len], 0, first, eof, mine))
         };
-        if width == 1 && ahead.is_none() {
+        let reads_ahead = matches!(meanwhile, Meanwhile::ReadAhead(_));
+        if width == 1 && !reads_ahead {
             pace.judged(false);
             return first_round(mine).map(|r| (0, r)).into_iter().collect();
         }
         // Reading ahead, the workers judge every round (the first too, and
         // a batch of one round: the calling thread's buffers stay empty).
-        let offset = usize::from(ahead.is_none());
+        let offset = usize::from(!reads_ahead);
         let job = Job {
             base,
             len,
@@ -1932,12 +2018,17 @@ impl Redactor {
         };
         let asked = workers.ask(sc, self, text, job, width - offset);
         let mut got: Vec<Answer> = Vec::with_capacity(width);
-        match ahead {
-            Some(read) => read(),
-            None => got.push(first_round(mine).map(|r| (0, r))),
+        let mut early = Vec::new();
+        match meanwhile {
+            Meanwhile::ReadAhead(read) => while read() {},
+            Meanwhile::Wait => got.push(first_round(mine).map(|r| (0, r))),
+            Meanwhile::ReadWhileWaiting(read) => {
+                got.push(first_round(mine).map(|r| (0, r)));
+                while !workers.answered(&asked, &mut early) && read() {}
+            }
         }
         // Every answer is taken, so that no worker still reads the text.
-        got.extend(workers.answers(asked));
+        got.extend(workers.answers(asked, early));
         if got[0].is_none() {
             // The first round's worker could not be started: judged here.
             got[0] = first_round(mine).map(|r| (0, r));
@@ -2061,40 +2152,8 @@ impl Redactor {
         hi: usize,
         blocked: &mut [(usize, usize)],
     ) -> Option<usize> {
-        let inner = &*self.inner;
-        blocked.sort_unstable();
-        // Merge into disjoint intervals (open at both ends).
-        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(blocked.len());
-        for &(s, e) in blocked.iter() {
-            match merged.last_mut() {
-                Some(last) if s < last.1 => last.1 = last.1.max(e),
-                _ => merged.push((s, e)),
-            }
-        }
-        let inside = |c: usize| -> Option<usize> {
-            let i = merged.partition_point(|&(_, e)| e <= c);
-            match merged.get(i) {
-                Some(&(s, _)) if s < c => Some(s),
-                _ => None,
-            }
-        };
         // Rules without keywords run on whole lines: only line starts are safe then.
-        let line_starts_only = !inner.keywordless.is_empty();
-        let mut c = hi;
-        while c > p {
-            if line_starts_only && hay[c - 1] != b'\n' {
-                match memchr::memrchr(b'\n', &hay[p..c - 1]) {
-                    Some(i) => c = p + i + 1,
-                    None => return None,
-                }
-                continue;
-            }
-            match inside(c) {
-                None => return Some(c),
-                Some(s) => c = s,
-            }
-        }
-        None
+        largest_safe(hay, p, hi, blocked, !self.inner.keywordless.is_empty())
     }
 
     /// The markers in `hay`, from the scanner's hits on `[REDACTED:`.
@@ -2135,7 +2194,7 @@ impl Redactor {
                     &mut scratch,
                     (sc, &mut workers),
                     &mut pace,
-                    None,
+                    Meanwhile::Wait,
                 );
                 let mut next = None;
                 for (q, r) in rounds {
@@ -3275,6 +3334,91 @@ impl Round {
     }
 }
 
+/// Passes over the unsorted intervals before [`largest_safe`] sorts them.
+const CUT_PASSES: usize = 4;
+
+/// The largest position `c` in `(p, hi]` strictly inside no interval of
+/// `blocked` (open at both ends), and, when `line_starts_only`, at a line
+/// start (`hay[c - 1] == b'\n'`); `None` if there is none.
+///
+/// Walking down from `hi`, a position strictly inside intervals is unsafe
+/// down to the lowest start among them, so the walk jumps there. A round's
+/// cut is near its end and most rounds reach it in one to three jumps: a
+/// few passes over the intervals as they come cost less than sorting them
+/// (the ~1 MiB round of a structured log holds ~10 000, one per line with a
+/// keyword). A walk still unsafe after [`CUT_PASSES`] passes (a chain of
+/// windows) goes on over the sorted and merged intervals, as a whole walk
+/// did before; both find the same position (test
+/// `the_cut_is_the_one_merged_intervals_give`).
+fn largest_safe(
+    hay: &[u8],
+    p: usize,
+    hi: usize,
+    blocked: &mut [(usize, usize)],
+    line_starts_only: bool,
+) -> Option<usize> {
+    let mut c = hi;
+    for _ in 0..CUT_PASSES {
+        c = line_start_at_or_below(hay, p, c, line_starts_only)?;
+        let low = blocked
+            .iter()
+            .filter(|&&(s, e)| s < c && c < e)
+            .map(|&(s, _)| s)
+            .min();
+        match low {
+            None => return Some(c),
+            Some(s) => c = s,
+        }
+    }
+    largest_safe_merged(hay, p, c, blocked, line_starts_only)
+}
+
+/// The largest position at or below `c` and above `p` that may be a cut
+/// as far as lines go (any, or a line start when `line_starts_only`).
+fn line_start_at_or_below(hay: &[u8], p: usize, c: usize, line_starts_only: bool) -> Option<usize> {
+    if c <= p {
+        return None;
+    }
+    if line_starts_only && hay[c - 1] != b'\n' {
+        return memchr::memrchr(b'\n', &hay[p..c - 1]).map(|i| p + i + 1);
+    }
+    Some(c)
+}
+
+/// [`largest_safe`] over the sorted and merged intervals.
+fn largest_safe_merged(
+    hay: &[u8],
+    p: usize,
+    hi: usize,
+    blocked: &mut [(usize, usize)],
+    line_starts_only: bool,
+) -> Option<usize> {
+    blocked.sort_unstable();
+    // Merge into disjoint intervals (open at both ends).
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(blocked.len());
+    for &(s, e) in blocked.iter() {
+        match merged.last_mut() {
+            Some(last) if s < last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    let inside = |c: usize| -> Option<usize> {
+        let i = merged.partition_point(|&(_, e)| e <= c);
+        match merged.get(i) {
+            Some(&(s, _)) if s < c => Some(s),
+            _ => None,
+        }
+    };
+    let mut c = hi;
+    loop {
+        c = line_start_at_or_below(hay, p, c, line_starts_only)?;
+        match inside(c) {
+            None => return Some(c),
+            Some(s) => c = s,
+        }
+    }
+}
+
 /// The fixed cut of a round without a safe one: the last line start in the
 /// block's second half, else the block's end (moved back to a UTF-8 character
 /// start when it would split one).
@@ -3920,6 +4064,73 @@ mod tests {
         )
     }
 
+    /// The cut as a walk down position by position would find it.
+    fn largest_safe_by_steps(
+        hay: &[u8],
+        p: usize,
+        hi: usize,
+        blocked: &[(usize, usize)],
+        line_starts_only: bool,
+    ) -> Option<usize> {
+        (p + 1..=hi).rev().find(|&c| {
+            (!line_starts_only || hay[c - 1] == b'\n')
+                && !blocked.iter().any(|&(s, e)| s < c && c < e)
+        })
+    }
+
+    proptest! {
+        /// The cut found by a few passes over the unsorted intervals, and
+        /// after them over the sorted and merged ones, is the largest safe
+        /// position, on texts with chains of windows longer than the passes.
+        #[test]
+        fn the_cut_is_the_one_merged_intervals_give(
+            lines in prop::collection::vec(0..12usize, 1..40),
+            windows in prop::collection::vec((0..400usize, 0..40usize), 0..60),
+            p in 0..40usize,
+            below in 0..60usize,
+            line_starts_only: bool,
+        ) {
+            let hay: Vec<u8> = lines
+                .iter()
+                .flat_map(|&n| std::iter::repeat_n(b'a', n).chain([b'\n']))
+                .collect();
+            let hi = hay.len().saturating_sub(below);
+            let p = p.min(hi);
+            let blocked: Vec<(usize, usize)> = windows
+                .iter()
+                .map(|&(s, w)| (s.min(hay.len()), (s + w).min(hay.len())))
+                .collect();
+            let want = largest_safe_by_steps(&hay, p, hi, &blocked, line_starts_only);
+            let got = largest_safe(&hay, p, hi, &mut blocked.clone(), line_starts_only);
+            prop_assert_eq!(got, want);
+            let merged = largest_safe_merged(&hay, p, hi, &mut blocked.clone(), line_starts_only);
+            prop_assert_eq!(merged, want);
+        }
+    }
+
+    #[test]
+    fn a_chain_of_windows_longer_than_the_passes_is_walked_to_its_start() {
+        // Ten windows, each starting inside the one before it: the cut lies
+        // below all of them, past the passes over the unsorted intervals.
+        let hay = vec![b'a'; 300];
+        let mut blocked: Vec<(usize, usize)> =
+            (0..10).map(|k| (100 + 10 * k, 115 + 10 * k)).collect();
+        blocked.reverse();
+        assert_eq!(
+            largest_safe(&hay, 0, 250, &mut blocked.clone(), false),
+            Some(250)
+        );
+        assert_eq!(
+            largest_safe(&hay, 0, 205, &mut blocked.clone(), false),
+            Some(205)
+        );
+        assert_eq!(
+            largest_safe(&hay, 0, 199, &mut blocked.clone(), false),
+            Some(100)
+        );
+        assert_eq!(largest_safe(&hay, 100, 199, &mut blocked, false), None);
+    }
+
     proptest! {
         /// Putting off the checks of matches whose candidate is already
         /// covered changes nothing: the same spans and ids as running every
@@ -4239,7 +4450,7 @@ mod tests {
                     &mut scratch,
                     (sc, &mut workers),
                     &mut Pace::new(4),
-                    None,
+                    Meanwhile::Wait,
                 );
                 let want = (one.len() - at).min(4);
                 assert_eq!(batch.len(), want, "batch at round {at}");
@@ -4438,8 +4649,14 @@ mod tests {
         let one = one_thread(&text);
         let block = 160 << 10;
         for (threads, size) in [(2, 1 << 20), (3, 4096), (2, 70_001)] {
-            for ahead in [false, true] {
-                let r = threaded(threads).read_ahead(ahead).build().unwrap();
+            // Not reading ahead; all workers judging while the stream reads;
+            // the stream judging too and reading while it waits.
+            for (ahead, spare) in [(false, false), (true, true), (true, false)] {
+                let r = threaded(threads)
+                    .read_ahead(ahead)
+                    .spare_cpu(spare)
+                    .build()
+                    .unwrap();
                 let read = Arc::new(std::sync::atomic::AtomicUsize::new(0));
                 let reader = SharedCount {
                     data: text.as_bytes(),
@@ -4459,15 +4676,22 @@ mod tests {
                 let stats = r.redact_stream_with(reader, &mut w, opts).unwrap();
                 assert!(
                     w.out == one,
-                    "{threads} threads, reads of {size}, ahead {ahead}"
+                    "{threads} threads, reads of {size}, ahead {ahead}, spare {spare}"
                 );
                 assert_eq!(stats.bytes_in, text.len() as u64);
                 // The first batch needs its rounds and one context past them.
                 let first = threads * block + r.inner.context + 1;
                 let before_first_write = w.seen[0];
-                if ahead {
+                if ahead && spare {
                     assert!(
                         before_first_write >= first + threads * block,
+                        "{before_first_write} read before the first write"
+                    );
+                } else if ahead {
+                    // As much as the workers' time allowed, never more than
+                    // the next batch's rounds.
+                    assert!(
+                        before_first_write < first + size + threads * block,
                         "{before_first_write} read before the first write"
                     );
                 } else {
@@ -4489,8 +4713,12 @@ mod tests {
         let one = one_thread(&text);
         for fail_at in [10_000, 400 << 10, 700 << 10] {
             let mut outs = Vec::new();
-            for ahead in [false, true] {
-                let r = threaded(2).read_ahead(ahead).build().unwrap();
+            for (ahead, spare) in [(false, false), (true, true), (true, false)] {
+                let r = threaded(2)
+                    .read_ahead(ahead)
+                    .spare_cpu(spare)
+                    .build()
+                    .unwrap();
                 let read = Arc::new(std::sync::atomic::AtomicUsize::new(0));
                 let reader = SharedCount {
                     data: text.as_bytes(),
@@ -4505,12 +4733,18 @@ mod tests {
                 };
                 let err = r.redact_stream(reader, &mut w).unwrap_err();
                 assert_eq!(err.to_string(), "disk on fire");
-                assert!(one.starts_with(&w.out), "fail at {fail_at}, ahead {ahead}");
+                assert!(
+                    one.starts_with(&w.out),
+                    "fail at {fail_at}, ahead {ahead}, spare {spare}"
+                );
                 outs.push(w.out.len());
             }
             // Reading ahead, the failure is met while the batch before it is
-            // judged: that batch is still written.
+            // judged: that batch is still written. Read while the stream
+            // waits, the bytes before the failure serve the batches that
+            // need them, and it fails where it fails without.
             assert!(outs[1] >= outs[0], "fail at {fail_at}: {outs:?}");
+            assert_eq!(outs[2], outs[0], "fail at {fail_at}: {outs:?}");
         }
     }
 
@@ -4532,7 +4766,7 @@ mod tests {
                 &mut Scratch::default(),
                 (sc, &mut Workers::idle(2)),
                 &mut pace,
-                None,
+                Meanwhile::Wait,
             )
             .len()
         });
@@ -4580,7 +4814,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(32))]
 
         /// Whatever the thread count, one-shot and streamed output is the
-        /// one of a single thread, reading ahead or not: long log text with
+        /// one of a single thread, reading ahead (either way) or not: long log text with
         /// keyword-dense stretches (where cuts cannot be predicted or rounds
         /// are forced).
         #[test]
@@ -4590,6 +4824,7 @@ mod tests {
             threads in 2..5usize,
             chunk in 4096..300_000usize,
             ahead in any::<bool>(),
+            spare in any::<bool>(),
         ) {
             let mut text = long_log(seed, 400 << 10, 2 + seed % 12, seed % 2 == 0);
             for (k, d) in dense.iter().enumerate() {
@@ -4598,7 +4833,7 @@ mod tests {
                 text.insert_str(at, &d.concat());
             }
             let want = threaded(1).build().unwrap().redact(&text).into_owned();
-            let r = threaded(threads).read_ahead(ahead).build().unwrap();
+            let r = threaded(threads).read_ahead(ahead).spare_cpu(spare).build().unwrap();
             prop_assert_eq!(r.redact(&text), want.as_str());
             let mut out = Vec::new();
             r.redact_stream_with(

@@ -515,8 +515,8 @@ const METHOD: &str = "
   whose every line names `token_count`, `key_id` or `secret_name`, the same
   log without those words, JSON API responses full of `token`/`key` field
   names, the cargo registry's `.rs` files a build leaves on the machine, and
-  the secret-dense text (the command reads ahead while its rounds are
-  judged only where a CPU is left beside its threads: not on 2 CPUs). What
+  the secret-dense text (the command reads its input file ahead while
+  its rounds are judged: on 2 CPUs while it waits for its worker). What
   keeps these rows under their
   goals: every byte goes through the keyword scanner (a four-lane DFA over
   the ~380 built-in keywords, 9–16 instructions per byte, about 1–1.5 GB/s
