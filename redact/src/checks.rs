@@ -249,14 +249,8 @@ fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
 /// `le`: a quoted string with 4 bytes before its closing quote, or 4 bytes of
 /// a bare value. `[`, `{`, an empty string, a backtick or the line end there
 /// rule out the assignment (`"scopes":["a"]`, `key: {`, `token=""`).
+#[inline]
 fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
-    let bare = |b: u8| {
-        !b.is_ascii_whitespace()
-            && !matches!(
-                b,
-                b'"' | b'\'' | b'`' | b',' | b';' | b'&' | b'<' | b'>' | b'\\' | b'|'
-            )
-    };
     match hay.get(v) {
         _ if v >= le => false,
         Some(&q @ (b'"' | b'\'')) => {
@@ -271,10 +265,23 @@ fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
             }
             i >= v + 5
         }
-        Some(_) => le >= v + 4 && hay[v..v + 4].iter().all(|&b| bare(b)),
+        Some(_) => le >= v + 4 && hay[v..v + 4].iter().all(|&b| !NOT_BARE[b as usize]),
         None => false,
     }
 }
+
+/// The bytes a bare value of [`value_may_follow`] cannot hold: ASCII
+/// whitespace, quotes, backticks and `,` `;` `&` `<` `>` `\\` `|`.
+const NOT_BARE: [bool; 256] = {
+    let mut t = [false; 256];
+    let bytes = b" \t\n\r\x0c\"'`,;&<>\\|";
+    let mut k = 0;
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
 
 /// Literal words whose presence in a line decides a line-level guard:
 /// `(guard, words)`. The keyword scanner finds them in the same pass as the
@@ -4732,6 +4739,19 @@ mod hit_reference {
             || r.starts_with(b"??")
             || r.starts_with(b"?:")
             || r.starts_with(b"or ")
+    }
+
+    /// The table of bytes a bare value cannot hold is the test it replaced.
+    #[test]
+    fn the_bare_value_table_is_the_byte_test() {
+        for b in 0..=255u8 {
+            let old = b.is_ascii_whitespace()
+                || matches!(
+                    b,
+                    b'"' | b'\'' | b'`' | b',' | b';' | b'&' | b'<' | b'>' | b'\\' | b'|'
+                );
+            assert_eq!(NOT_BARE[b as usize], old, "{b:#x}");
+        }
     }
 
     /// Hits in prose and logs pass [`no_shape`]; each shape stops it.
