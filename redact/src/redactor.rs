@@ -140,6 +140,8 @@ struct Inner {
     wide: Option<aho_corasick::AhoCorasick>,
     /// The longest scanner pattern.
     max_keyword: usize,
+    /// The pattern of markers (`[REDACTED:`, the one target with `marker`).
+    marker_pattern: u32,
     /// Prefixed rules run anchored at their keyword hits.
     anchored: bool,
     /// Hits whose rules cannot run are dismissed first (see `Redactor::dismissed`).
@@ -985,6 +987,7 @@ impl RedactorBuilder {
         // Existing markers are found by the same scan.
         let i = slot(MARKER_OPEN, &mut patterns, &mut targets);
         targets[i].marker = true;
+        let marker_pattern = i as u32;
         // So are the words of line-level guards, when a rule uses the guard.
         for &(g, words) in checks::LINE_WORDS {
             if rules.iter().any(|r| r.guard == Some(g)) {
@@ -1059,6 +1062,7 @@ impl RedactorBuilder {
                 short,
                 wide,
                 max_keyword,
+                marker_pattern,
                 anchored: self.anchored,
                 quick: self.quick,
                 shape_pretest: self.shape_pretest,
@@ -2161,7 +2165,7 @@ impl Redactor {
         let inner = &*self.inner;
         let mut starts: Vec<usize> = hits
             .iter()
-            .filter(|h| inner.targets[h.pattern as usize].marker)
+            .filter(|h| h.pattern == inner.marker_pattern)
             .map(|h| h.start)
             .collect();
         if starts.is_empty() {
