@@ -249,14 +249,8 @@ fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
 /// `le`: a quoted string with 4 bytes before its closing quote, or 4 bytes of
 /// a bare value. `[`, `{`, an empty string, a backtick or the line end there
 /// rule out the assignment (`"scopes":["a"]`, `key: {`, `token=""`).
+#[inline]
 fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
-    let bare = |b: u8| {
-        !b.is_ascii_whitespace()
-            && !matches!(
-                b,
-                b'"' | b'\'' | b'`' | b',' | b';' | b'&' | b'<' | b'>' | b'\\' | b'|'
-            )
-    };
     match hay.get(v) {
         _ if v >= le => false,
         Some(&q @ (b'"' | b'\'')) => {
@@ -271,10 +265,23 @@ fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
             }
             i >= v + 5
         }
-        Some(_) => le >= v + 4 && hay[v..v + 4].iter().all(|&b| bare(b)),
+        Some(_) => le >= v + 4 && hay[v..v + 4].iter().all(|&b| !NOT_BARE[b as usize]),
         None => false,
     }
 }
+
+/// The bytes a bare value of [`value_may_follow`] cannot hold: ASCII
+/// whitespace, quotes, backticks and `,` `;` `&` `<` `>` `\\` `|`.
+const NOT_BARE: [bool; 256] = {
+    let mut t = [false; 256];
+    let bytes = b" \t\n\r\x0c\"'`,;&<>\\|";
+    let mut k = 0;
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
 
 /// Literal words whose presence in a line decides a line-level guard:
 /// `(guard, words)`. The keyword scanner finds them in the same pass as the
@@ -366,19 +373,18 @@ impl HitCtx {
     /// place (a returned copy read back at once stalls the next loads).
     #[inline(always)]
     fn build(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> HitCtx {
-        let end = le.min(he + 256);
-        // A keyword that carries its operator or quote (`pw=`, `pass\"`): the
-        // name ends before those bytes.
-        let i = name_end_of_hit(hay, hs, he);
-        // Where `Guard::Typed` looks: after the word (`[A-Za-z0-9_]`) of the hit.
-        let word_end = hay[i..end]
-            .iter()
-            .position(|&b| !is_word_byte(b))
-            .map_or(end, |k| i + k);
-        let name_end = hay[word_end..end]
-            .iter()
-            .position(|&b| !is_name_byte(b))
-            .map_or(end, |k| word_end + k);
+        let (end, word_end, name_end) = name_ends(hay, hs, he, le);
+        HitCtx::build_from(hay, (hs, he), (ls, le), (end, word_end, name_end))
+    }
+
+    /// [`HitCtx::build`] once [`name_ends`] are known.
+    #[inline(always)]
+    fn build_from(
+        hay: &[u8],
+        (hs, he): (usize, usize),
+        (ls, le): (usize, usize),
+        (end, word_end, name_end): (usize, usize, usize),
+    ) -> HitCtx {
         let skip_spaces = |mut i: usize| {
             while i < end && matches!(hay[i], b' ' | b'\t') {
                 i += 1;
@@ -408,10 +414,14 @@ impl HitCtx {
             }
         }
         // Usually the same place as `after_q` (no closing quote).
+        // After a closing quote (JSON's `"name":`), `after` is at the quote:
+        // only an operator's first byte there needs the table.
         let assign_after = if after == after_q {
             feat & F_ASSIGN_Q != 0
         } else {
-            assign_at(hay, after, end)
+            after < end
+                && matches!(hay[after], b'=' | b':' | b'?' | b'.' | b'+' | b'|')
+                && assign_at(hay, after, end)
         };
         if assign_after {
             feat |= F_ASSIGN;
@@ -533,6 +543,32 @@ impl HitCtx {
         match self.for_longer_hit(hay, (hs, he), (ls, le)) {
             Some(c) => self.he = c.he,
             None => *self = HitCtx::build(hay, hs, he, ls, le),
+        }
+    }
+
+    /// [`HitCtx::renew`] for a context that may be missing, and may be left
+    /// missing: `None` when the hit has no context shape ([`bare_after_name`]).
+    pub(crate) fn renew_shaped(
+        ctx: &mut Option<HitCtx>,
+        hay: &[u8],
+        (hs, he): (usize, usize),
+        (ls, le): (usize, usize),
+    ) {
+        if let Some(c) = ctx.as_mut() {
+            if let Some(longer) = c.for_longer_hit(hay, (hs, he), (ls, le)) {
+                c.he = longer.he;
+                return;
+            }
+        }
+        let ends = name_ends(hay, hs, he, le);
+        if bare_after_name(hay, (hs, he), (ls, le), ends) {
+            *ctx = None;
+            return;
+        }
+        // Built in place (a returned copy read back at once stalls the next loads).
+        match ctx.as_mut() {
+            Some(c) => *c = HitCtx::build_from(hay, (hs, he), (ls, le), ends),
+            None => *ctx = Some(HitCtx::build_from(hay, (hs, he), (ls, le), ends)),
         }
     }
 
@@ -780,6 +816,124 @@ pub(crate) fn guard_ok_at(
             false
         }
     }
+}
+
+/// Bytes at which, after a name and its spaces, a context shape may begin
+/// (see [`bare_after_name`]): quotes and the bytes `fallback` skips (`\\` `]`
+/// `)`), the first bytes of [`ASSIGN_OPS`], `%` and `?` (`??`, `?:`). An
+/// `o` may begin the fallback `or ` (tested in place).
+const SHAPE_AFTER: [bool; 256] = {
+    let mut t = [false; 256];
+    let bytes = b"\"'`\\])=:?.+|%";
+    let mut k = 0;
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// [`bare_after_name`] for the hit `[hs, he)` on the line `[ls, le)`.
+#[cfg(test)]
+pub(crate) fn no_shape(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> bool {
+    bare_after_name(hay, (hs, he), (ls, le), name_ends(hay, hs, he, le))
+}
+
+/// How far the name guards of the hit `[hs, he)` on a line ending at `le`
+/// look (`le`, at most 256 bytes past the hit), where the word the hit ends
+/// in ends (`[A-Za-z0-9_]`, where `Guard::Typed` looks) and where its name
+/// ends (`[A-Za-z0-9_.-]`). A keyword that carries its operator or quote
+/// (`pw=`, `pass\"`): the name ends before those bytes.
+#[inline(always)]
+fn name_ends(hay: &[u8], hs: usize, he: usize, le: usize) -> (usize, usize, usize) {
+    let end = le.min(he + 256);
+    let i = name_end_of_hit(hay, hs, he);
+    let word_end = hay[i..end]
+        .iter()
+        .position(|&b| !is_word_byte(b))
+        .map_or(end, |k| i + k);
+    let name_end = hay[word_end..end]
+        .iter()
+        .position(|&b| !is_name_byte(b))
+        .map_or(end, |k| word_end + k);
+    (end, word_end, name_end)
+}
+
+/// Whether the hit `[hs, he)` on the line `[ls, le)`, whose [`name_ends`]
+/// are `(end, word_end, name_end)`, has no context shape
+/// at all: `HitCtx::new(hay, hs, he, ls, le).feat()` is 0 whenever this is
+/// true (it may be false for a hit without shapes). It reads what the
+/// shapes need first, the name and the byte after it and its spaces, and
+/// stops at the first byte that may begin one, so that the usual hit in
+/// prose or a log (`auth.keys rotated`, `prod/db/password version`) is
+/// judged without building its context:
+///
+/// - after the name and its spaces (`after`): no quote, no operator, no
+///   `\` `%` `|` `]` `)` `?`, no `or ` (assignments, escapes, cells,
+///   fallbacks, [`F_COLON_Q`]); no tab and no two spaces right after the
+///   name ([`F_COLUMN`]);
+/// - the word of the hit ends the name or is followed by `.`/`-`, and a
+///   space after it is no Go declaration ([`F_TYPED`]);
+/// - no `<` or `${` before the name ([`F_LT_BEFORE`], [`F_CONTEXT`]; a
+///   quote before it matters only with one after it, and a space before it
+///   only with an operator after it);
+/// - the name does not start with `-` and the line is no `ENV`/`ARG` line
+///   ([`F_FLAG`]).
+#[inline(always)]
+fn bare_after_name(
+    hay: &[u8],
+    (hs, _he): (usize, usize),
+    (ls, le): (usize, usize),
+    (end, word_end, name_end): (usize, usize, usize),
+) -> bool {
+    let at = |i: usize| if i < end { hay[i] } else { b'\n' };
+    let c0 = at(name_end);
+    let mut after = name_end;
+    match c0 {
+        b'\t' => return false,
+        b' ' => {
+            if at(name_end + 1) == b' ' {
+                return false;
+            }
+            after += 1;
+            while matches!(at(after), b' ' | b'\t') {
+                after += 1;
+            }
+        }
+        _ => {}
+    }
+    let c = at(after);
+    if SHAPE_AFTER[c as usize] || (c == b'o' && hay[after..end].starts_with(b"or ")) {
+        return false;
+    }
+    let ns = name_start(hay, hs, ls);
+    if ns > ls {
+        match hay[ns - 1] {
+            b'<' => return false,
+            b'{' if ns >= ls + 2 && hay[ns - 2] == b'$' => return false,
+            // `go_declared` holds only after a space (see `typed_feat`).
+            b' ' | b'\t' if word_end == name_end && c0 == b' ' && go_declared(hay, hs, ls) => {
+                return false
+            }
+            _ => {}
+        }
+    }
+    if hay.get(ns) == Some(&b'-') {
+        return false;
+    }
+    // `ENV`/`ARG` after the line's leading spaces.
+    if !matches!(hay[ls], b' ' | b'\t' | b'E' | b'A') {
+        return true;
+    }
+    let line = &hay[ls..le];
+    let t = line
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t'))
+        .unwrap_or(line.len());
+    let t = &line[t..];
+    !(t.len() > 3
+        && (t.starts_with(b"ENV") || t.starts_with(b"ARG"))
+        && matches!(t[3], b' ' | b'\t'))
 }
 
 /// [`Guard::DotSix`] on a line: 23 token bytes (`[A-Za-z0-9_-]`), a dot, 6
@@ -4587,6 +4741,71 @@ mod hit_reference {
             || r.starts_with(b"or ")
     }
 
+    /// The table of bytes a bare value cannot hold is the test it replaced.
+    #[test]
+    fn the_bare_value_table_is_the_byte_test() {
+        for b in 0..=255u8 {
+            let old = b.is_ascii_whitespace()
+                || matches!(
+                    b,
+                    b'"' | b'\'' | b'`' | b',' | b';' | b'&' | b'<' | b'>' | b'\\' | b'|'
+                );
+            assert_eq!(NOT_BARE[b as usize], old, "{b:#x}");
+        }
+    }
+
+    /// Hits in prose and logs pass [`no_shape`]; each shape stops it.
+    #[test]
+    fn hits_without_shapes_are_told_apart() {
+        let bare = |line: &str, word: &str| {
+            let hay = line.as_bytes();
+            let hs = line.find(word).unwrap();
+            let he = hs + word.len();
+            let got = no_shape(hay, hs, he, 0, hay.len());
+            if got {
+                assert_eq!(HitCtx::new(hay, hs, he, 0, hay.len()).feat, 0, "{line:?}");
+            }
+            got
+        };
+        for (line, word) in [
+            ("INFO auth.keys rotated key_id=k", "auth"),
+            ("INFO auth.keys rotated key_id=k", "key"),
+            ("rotated key_id=key_83fefc63f0 owner=team-48", "key_8"),
+            ("secret_name=prod/db/password version=25", "password"),
+            ("the token was refreshed", "token"),
+            ("a token of trust", "token"),
+            ("x secret", "secret"),
+        ] {
+            assert!(bare(line, word), "{line:?} {word:?}");
+        }
+        for (line, word) in [
+            ("key_id=k", "key"),
+            ("\"token\":\"abc\"", "token"),
+            ("token : x", "token"),
+            ("token  x", "token"),
+            ("token\tx", "token"),
+            ("token || 'x'", "token"),
+            ("token or 'x'", "token"),
+            ("token?? 'x'", "token"),
+            ("getenv(\"TOKEN\") ?: 'x'", "TOKEN"),
+            ("<token>x</token>", "token"),
+            ("${TOKEN:-x}", "TOKEN"),
+            ("run --token x", "token"),
+            ("  ENV TOKEN x", "TOKEN"),
+            ("ARG\tTOKEN x", "TOKEN"),
+            ("var token string = x", "token"),
+            ("token| x", "token"),
+            ("token\\\"", "token"),
+            ("token%22", "token"),
+            ("token) x", "token"),
+            ("token] x", "token"),
+            ("token .= x", "token"),
+            ("token += x", "token"),
+        ] {
+            assert!(!bare(line, word), "{line:?} {word:?}");
+        }
+    }
+
     pub(super) fn old_build(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> HitCtx {
         let end = le.min(he + 256);
         // A keyword that carries its operator or quote (`pw=`, `pass\"`): the
@@ -4791,6 +5010,33 @@ mod hit_reference {
                     old_build(&hay, hs, he, ls, le),
                     "{}..{} of {:?}", hs, he, String::from_utf8_lossy(&hay)
                 );
+            }
+        }
+
+        /// A hit [`no_shape`] passes has no context shape: it may be judged
+        /// without its context (checked against the old build, which
+        /// `cheaper_hit_context_is_the_old_one` ties to `HitCtx::new`).
+        #[test]
+        fn a_hit_without_shape_has_a_context_without_shapes(
+            parts in prop::collection::vec(piece(), 1..40),
+            picks in prop::collection::vec((any::<prop::sample::Index>(), 1usize..8), 1..12),
+        ) {
+            let hay = parts.concat();
+            for (at, len) in picks {
+                let hs = at.index(hay.len());
+                let he = (hs + len).min(hay.len());
+                if hs >= he || hay[hs..he].contains(&b'\n') {
+                    continue;
+                }
+                let ls = memchr::memrchr(b'\n', &hay[..hs]).map_or(0, |i| i + 1);
+                let le = memchr::memchr(b'\n', &hay[he..]).map_or(hay.len(), |i| he + i);
+                if no_shape(&hay, hs, he, ls, le) {
+                    prop_assert_eq!(
+                        old_build(&hay, hs, he, ls, le).feat,
+                        0,
+                        "{}..{} of {:?}", hs, he, String::from_utf8_lossy(&hay)
+                    );
+                }
             }
         }
     }

@@ -62,6 +62,9 @@ struct Target {
     /// Patterns whose hit at the same start does all this one's hit would
     /// (see `covering`): this hit is then skipped.
     covered_by: Vec<u32>,
+    /// The pattern holds a `\n` (so does each of its hits: the scanner
+    /// ignores only ASCII letter case).
+    newline: bool,
 }
 
 impl Quick {
@@ -137,10 +140,15 @@ struct Inner {
     wide: Option<aho_corasick::AhoCorasick>,
     /// The longest scanner pattern.
     max_keyword: usize,
+    /// The pattern of markers (`[REDACTED:`, the one target with `marker`).
+    marker_pattern: u32,
     /// Prefixed rules run anchored at their keyword hits.
     anchored: bool,
     /// Hits whose rules cannot run are dismissed first (see `Redactor::dismissed`).
     quick: bool,
+    /// Hits without context shapes are told by `checks::HitCtx::renew_shaped`, without
+    /// their context (see `Redactor::spans_with_hits`).
+    shape_pretest: bool,
     /// See `RedactorBuilder::mispredict`.
     mispredict: bool,
     /// See `RedactorBuilder::spare_cpu` (`None`: the machine says).
@@ -638,6 +646,9 @@ pub struct RedactorBuilder {
     /// Hits are dismissed before their guard groups (off only in tests that
     /// compare both ways).
     quick: bool,
+    /// Hits without context shapes are dismissed without their context (off
+    /// only in tests that compare both ways).
+    shape_pretest: bool,
     /// Every predicted cut is off by one byte (on only in tests of the
     /// check that drops rounds judged from a wrong prediction).
     mispredict: bool,
@@ -737,6 +748,14 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn full_path(mut self) -> Self {
         self.quick = false;
+        self
+    }
+
+    /// Every hit of a dismissal that looks at the hit gets its context: none
+    /// is told to have no shapes by `checks::HitCtx::renew_shaped`.
+    #[cfg(test)]
+    fn full_shapes(mut self) -> Self {
+        self.shape_pretest = false;
         self
     }
 
@@ -968,6 +987,7 @@ impl RedactorBuilder {
         // Existing markers are found by the same scan.
         let i = slot(MARKER_OPEN, &mut patterns, &mut targets);
         targets[i].marker = true;
+        let marker_pattern = i as u32;
         // So are the words of line-level guards, when a rule uses the guard.
         for &(g, words) in checks::LINE_WORDS {
             if rules.iter().any(|r| r.guard == Some(g)) {
@@ -979,6 +999,9 @@ impl RedactorBuilder {
             }
         }
         covering(&patterns, &mut targets, &rules);
+        for (t, p) in targets.iter_mut().zip(&patterns) {
+            t.newline = p.contains(&b'\n');
+        }
         let scanner = Scanner::new(&patterns)?;
         // The longest window any rule can use, plus room for keywords and
         // known values near its ends.
@@ -1039,8 +1062,10 @@ impl RedactorBuilder {
                 short,
                 wide,
                 max_keyword,
+                marker_pattern,
                 anchored: self.anchored,
                 quick: self.quick,
+                shape_pretest: self.shape_pretest,
                 mispredict: self.mispredict,
                 spare_cpu: self.spare_cpu,
                 full_context: self.full_context,
@@ -1161,6 +1186,31 @@ fn covering(patterns: &[Vec<u8>], targets: &mut [Target], rules: &[Rule]) {
     }
     for (t, c) in targets.iter_mut().zip(covered) {
         t.covered_by = c;
+    }
+}
+
+/// Sorts hits by `(start, end)` (no two hits share both: a pattern is its
+/// bytes). The scanner reports them by end, so a hit is out of place only
+/// behind the few that end inside it or with it: an insertion sort moves
+/// each a step or two. Past a budget of moves (odd input: many hits inside
+/// one another) the rest is left to the standard sort.
+fn sort_by_start(hits: &mut [Hit]) {
+    let mut budget = 8 * hits.len() + 64;
+    for i in 1..hits.len() {
+        let h = hits[i];
+        let key = (h.start, h.end);
+        let mut j = i;
+        while j > 0 && (hits[j - 1].start, hits[j - 1].end) > key {
+            if budget == 0 {
+                hits[j] = h;
+                hits.sort_unstable_by_key(|h| (h.start, h.end));
+                return;
+            }
+            budget -= 1;
+            hits[j] = hits[j - 1];
+            j -= 1;
+        }
+        hits[j] = h;
     }
 }
 
@@ -1477,6 +1527,7 @@ impl Redactor {
             read_ahead: false,
             anchored: true,
             quick: true,
+            shape_pretest: true,
             mispredict: false,
             spare_cpu: None,
             full_context: false,
@@ -2114,7 +2165,7 @@ impl Redactor {
         let inner = &*self.inner;
         let mut starts: Vec<usize> = hits
             .iter()
-            .filter(|h| inner.targets[h.pattern as usize].marker)
+            .filter(|h| h.pattern == inner.marker_pattern)
             .map(|h| h.start)
             .collect();
         if starts.is_empty() {
@@ -2224,7 +2275,7 @@ impl Redactor {
         if let Some(b) = blocked.as_deref_mut() {
             b.extend_from_slice(&markers);
         }
-        hits.sort_unstable_by_key(|h| (h.start, h.end));
+        sort_by_start(hits);
         let mut sink = Sink::default();
         let mut cur: Option<(usize, usize)> = None;
         let mut line_key = ((usize::MAX, 0), (usize::MAX, 0));
@@ -2272,7 +2323,7 @@ impl Redactor {
                 Some(p) if reusable && same_line_window(hay, p, h.start, h.end) => p,
                 _ => {
                     // A window holds no `\n` unless its hit does (a custom keyword).
-                    reusable = !hay[h.start..h.end].contains(&b'\n');
+                    reusable = !t.newline;
                     if reusable {
                         lines.window(hay, h.start, h.end)
                     } else {
@@ -2317,7 +2368,13 @@ impl Redactor {
                 // the previous hit serves a longer one at its start.
                 // Only guards that look at the hit read its context (the
                 // line-level ones make it when they need it).
-                if (q.shapeless || q.shapes != 0) && !q.hit_only {
+                // A hit without any context shape (most hits in prose and
+                // logs) fails every guard with a shape: its context is not
+                // built (a guard group that runs after all makes it).
+                let pretest = inner.shape_pretest && !q.shapeless && !q.hit_only && q.shapes != 0;
+                if pretest {
+                    checks::HitCtx::renew_shaped(&mut ctx_store, hay, (h.start, h.end), (ls, le));
+                } else if (q.shapeless || q.shapes != 0) && !q.hit_only {
                     match ctx_store.as_mut() {
                         Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
                         None => {
@@ -2327,6 +2384,7 @@ impl Redactor {
                 } else {
                     ctx_store = None;
                 }
+                let bare = pretest && ctx_store.is_none();
                 let mut line_ok = |g: checks::Guard,
                                    ctx: &mut Option<checks::HitCtx>,
                                    memo: &mut checks::NameMemo| {
@@ -2356,7 +2414,7 @@ impl Redactor {
                     &mut line_ok,
                     &mut line_bits,
                     memo,
-                    &mut passed,
+                    (bare, &mut passed),
                 );
                 if gone {
                     continue;
@@ -2500,6 +2558,8 @@ impl Redactor {
     ///
     /// When the `k`-th of the name guards passes, `passed` becomes `k + 1`
     /// (the earlier ones failed): the caller's guard groups reuse the verdicts.
+    /// A `bare` hit has no context shape (`checks::HitCtx::renew_shaped`, for a target
+    /// without shapeless name guards): its name guards all fail untested.
     #[allow(clippy::too_many_arguments)]
     fn dismissed(
         &self,
@@ -2517,7 +2577,7 @@ impl Redactor {
         ) -> bool,
         (known, pass): &mut (u8, u8),
         memo: &mut checks::NameMemo,
-        passed: &mut usize,
+        (bare, passed): (bool, &mut usize),
     ) -> bool {
         let inner = &*self.inner;
         if q.hit_only {
@@ -2528,7 +2588,7 @@ impl Redactor {
                     return false;
                 }
             }
-        } else if q.shapeless || q.shapes != 0 {
+        } else if !bare && (q.shapeless || q.shapes != 0) {
             let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
             if q.shapeless || c.feat() & q.shapes != 0 {
                 if let Some(mut cand) = q.candidates(c.feat()) {
@@ -3781,6 +3841,43 @@ mod tests {
         assert!(masked >= 2, "{masked}");
     }
 
+    proptest! {
+        /// Hits sorted by start are those the standard sort gives: in the
+        /// scanner's order (by end), and in any order (past the budget of
+        /// moves, reversed runs).
+        #[test]
+        fn hits_sorted_by_start_are_the_standard_sort(
+            spans in prop::collection::btree_set((0usize..400, 1usize..12), 0..300),
+            shuffle in any::<u64>(),
+        ) {
+            let hits: Vec<Hit> = spans
+                .iter()
+                .enumerate()
+                .map(|(k, &(s, n))| Hit { start: s, end: s + n, pattern: k as u32 })
+                .collect();
+            let mut want = hits.clone();
+            want.sort_unstable_by_key(|h| (h.start, h.end));
+            let mut by_end = hits.clone();
+            by_end.sort_by_key(|h| (h.end, h.start));
+            sort_by_start(&mut by_end);
+            prop_assert_eq!(&by_end, &want);
+            let mut rev = want.clone();
+            rev.reverse();
+            sort_by_start(&mut rev);
+            prop_assert_eq!(&rev, &want);
+            let mut mixed = hits;
+            let mut x = shuffle | 1;
+            for i in (1..mixed.len()).rev() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                mixed.swap(i, (x % (i as u64 + 1)) as usize);
+            }
+            sort_by_start(&mut mixed);
+            prop_assert_eq!(&mixed, &want);
+        }
+    }
+
     /// Corpus records and keyword-dense pieces in any order.
     fn mixed_piece() -> impl Strategy<Value = String> {
         prop_oneof![
@@ -3803,6 +3900,59 @@ mod tests {
             prop_assert_eq!(quick.find(&text), full.find(&text));
             let (quick, full) = quick_and_full_at(small);
             prop_assert_eq!(quick.redact(&text), full.redact(&text));
+        }
+    }
+
+    /// The built-in redactor, and the same building the context of every
+    /// hit its dismissal looks at (no pre-test of `checks::HitCtx::renew_shaped`).
+    fn pretest_and_full_shapes() -> &'static (Redactor, Redactor) {
+        static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+        BOTH.get_or_init(|| {
+            (
+                Redactor::builder().env_values(false).build().unwrap(),
+                Redactor::builder()
+                    .env_values(false)
+                    .full_shapes()
+                    .build()
+                    .unwrap(),
+            )
+        })
+    }
+
+    /// Keyword words in prose and log lines around assignments and the
+    /// other shapes: most of their hits have no shape.
+    fn prose_piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => dense_piece(),
+            2 => prop::sample::select(vec![
+                "auth.keys rotated ", "the token was ", " owner=", " or ", "or ", " o",
+                "prod/db/password ", "key_", "token_count=12 ", "secret_name=a/b ",
+                " version ", "vault.sync ", "api.usage ", "\tvalue ", "  ", " -", "<",
+                "${", "var ", "ENV ", "\n", "\nARG ",
+            ])
+            .prop_map(str::to_string),
+        ]
+    }
+
+    proptest! {
+        /// Telling hits without shapes from the bytes after their names
+        /// changes nothing: the same spans as building each one's context.
+        #[test]
+        fn hits_told_to_have_no_shape_change_nothing(
+            parts in prop::collection::vec(prose_piece(), 0..60),
+        ) {
+            let text = parts.concat();
+            let (pre, full) = pretest_and_full_shapes();
+            prop_assert_eq!(pre.find(&text), full.find(&text));
+        }
+    }
+
+    /// The corpus comes out the same with and without the shape pre-test.
+    #[test]
+    fn the_corpus_is_judged_alike_with_and_without_the_shape_pretest() {
+        let (pre, full) = pretest_and_full_shapes();
+        for t in corpus_texts() {
+            assert_eq!(pre.redact(t), full.redact(t), "{t:?}");
         }
     }
 
