@@ -4806,6 +4806,28 @@ mod hit_reference {
         }
     }
 
+    /// The hits `picks` (a place and a length) give in `hay`, each with its
+    /// line: `(hs, he, ls, le)`; picks that are empty or hold a newline are
+    /// left out.
+    pub(super) fn hits_on_lines(
+        hay: &[u8],
+        picks: &[(prop::sample::Index, usize)],
+    ) -> Vec<(usize, usize, usize, usize)> {
+        picks
+            .iter()
+            .filter_map(|&(at, len)| {
+                let hs = at.index(hay.len());
+                let he = (hs + len).min(hay.len());
+                if hs >= he || hay[hs..he].contains(&b'\n') {
+                    return None;
+                }
+                let ls = memchr::memrchr(b'\n', &hay[..hs]).map_or(0, |i| i + 1);
+                let le = memchr::memchr(b'\n', &hay[he..]).map_or(hay.len(), |i| he + i);
+                Some((hs, he, ls, le))
+            })
+            .collect()
+    }
+
     pub(super) fn old_build(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> HitCtx {
         let end = le.min(he + 256);
         // A keyword that carries its operator or quote (`pw=`, `pass\"`): the
@@ -4997,14 +5019,7 @@ mod hit_reference {
             picks in prop::collection::vec((any::<prop::sample::Index>(), 1usize..8), 1..12),
         ) {
             let hay = parts.concat();
-            for (at, len) in picks {
-                let hs = at.index(hay.len());
-                let he = (hs + len).min(hay.len());
-                if hs >= he || hay[hs..he].contains(&b'\n') {
-                    continue;
-                }
-                let ls = memchr::memrchr(b'\n', &hay[..hs]).map_or(0, |i| i + 1);
-                let le = memchr::memchr(b'\n', &hay[he..]).map_or(hay.len(), |i| he + i);
+            for (hs, he, ls, le) in hits_on_lines(&hay, &picks) {
                 prop_assert_eq!(
                     HitCtx::new(&hay, hs, he, ls, le),
                     old_build(&hay, hs, he, ls, le),
@@ -5022,14 +5037,7 @@ mod hit_reference {
             picks in prop::collection::vec((any::<prop::sample::Index>(), 1usize..8), 1..12),
         ) {
             let hay = parts.concat();
-            for (at, len) in picks {
-                let hs = at.index(hay.len());
-                let he = (hs + len).min(hay.len());
-                if hs >= he || hay[hs..he].contains(&b'\n') {
-                    continue;
-                }
-                let ls = memchr::memrchr(b'\n', &hay[..hs]).map_or(0, |i| i + 1);
-                let le = memchr::memchr(b'\n', &hay[he..]).map_or(hay.len(), |i| he + i);
+            for (hs, he, ls, le) in hits_on_lines(&hay, &picks) {
                 if no_shape(&hay, hs, he, ls, le) {
                     prop_assert_eq!(
                         old_build(&hay, hs, he, ls, le).feat,
