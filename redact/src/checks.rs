@@ -762,16 +762,7 @@ pub(crate) fn guard_ok_at(
             if hay.get(ns) == Some(&b'-') {
                 return true;
             }
-            let line = &hay[ls..le];
-            let t = line
-                .iter()
-                .position(|b| !matches!(b, b' ' | b'\t'))
-                .unwrap_or(line.len());
-            let t = &line[t..];
-            t.starts_with(b"ENV ")
-                || t.starts_with(b"ARG ")
-                || t.starts_with(b"ENV\t")
-                || t.starts_with(b"ARG\t")
+            env_or_arg_line(&hay[ls..le])
         }
         Guard::ValueNearby => memchr::memchr2_iter(b'v', b'V', &hay[ls..ne]).any(|i| {
             hay[ls + i..ne].len() >= 5 && hay[ls + i..ls + i + 5].eq_ignore_ascii_case(b"value")
@@ -925,15 +916,18 @@ fn bare_after_name(
     if !matches!(hay[ls], b' ' | b'\t' | b'E' | b'A') {
         return true;
     }
-    let line = &hay[ls..le];
+    !env_or_arg_line(&hay[ls..le])
+}
+
+/// Whether `line` is a Dockerfile `ENV` or `ARG` instruction (after its
+/// leading spaces, the word and a space or tab).
+fn env_or_arg_line(line: &[u8]) -> bool {
     let t = line
         .iter()
         .position(|b| !matches!(b, b' ' | b'\t'))
         .unwrap_or(line.len());
     let t = &line[t..];
-    !(t.len() > 3
-        && (t.starts_with(b"ENV") || t.starts_with(b"ARG"))
-        && matches!(t[3], b' ' | b'\t'))
+    t.len() > 3 && (t.starts_with(b"ENV") || t.starts_with(b"ARG")) && matches!(t[3], b' ' | b'\t')
 }
 
 /// [`Guard::DotSix`] on a line: 23 token bytes (`[A-Za-z0-9_-]`), a dot, 6
