@@ -270,18 +270,20 @@ fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
     }
 }
 
-/// The bytes a bare value of [`value_may_follow`] cannot hold: ASCII
-/// whitespace, quotes, backticks and `,` `;` `&` `<` `>` `\\` `|`.
-const NOT_BARE: [bool; 256] = {
+/// A table of the bytes in `bytes` (`true` for each of them).
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    let bytes = b" \t\n\r\x0c\"'`,;&<>\\|";
     let mut k = 0;
     while k < bytes.len() {
         t[bytes[k] as usize] = true;
         k += 1;
     }
     t
-};
+}
+
+/// The bytes a bare value of [`value_may_follow`] cannot hold: ASCII
+/// whitespace, quotes, backticks and `,` `;` `&` `<` `>` `\\` `|`.
+const NOT_BARE: [bool; 256] = byte_set(b" \t\n\r\x0c\"'`,;&<>\\|");
 
 /// Literal words whose presence in a line decides a line-level guard:
 /// `(guard, words)`. The keyword scanner finds them in the same pass as the
@@ -813,16 +815,7 @@ pub(crate) fn guard_ok_at(
 /// (see [`bare_after_name`]): quotes and the bytes `fallback` skips (`\\` `]`
 /// `)`), the first bytes of [`ASSIGN_OPS`], `%` and `?` (`??`, `?:`). An
 /// `o` may begin the fallback `or ` (tested in place).
-const SHAPE_AFTER: [bool; 256] = {
-    let mut t = [false; 256];
-    let bytes = b"\"'`\\])=:?.+|%";
-    let mut k = 0;
-    while k < bytes.len() {
-        t[bytes[k] as usize] = true;
-        k += 1;
-    }
-    t
-};
+const SHAPE_AFTER: [bool; 256] = byte_set(b"\"'`\\])=:?.+|%");
 
 /// [`bare_after_name`] for the hit `[hs, he)` on the line `[ls, le)`.
 #[cfg(test)]
