@@ -3,16 +3,18 @@
 //!
 //! 1. Builds the harness, the `bench_e2e` binary of the `publish = false`
 //!    crate `benches/` (`toolexec-bench`), in release.
-//! 2. Runs it once per row (`--row NAME`, each in its own process, so one
+//! 2. Finds or fetches gitleaks for the redaction rows' comparison (see
+//!    `gitleaks.rs`; without it those rows say why they are not measured).
+//! 3. Runs the harness once per row (`--row NAME`, each in its own process, so one
 //!    row's memory or failure never touches another) and collects its
 //!    `ROW` / `NOTE` lines (format documented in the harness).
-//! 3. Prints the table and rewrites `BENCHMARKS.md` with the table, the
+//! 4. Prints the table and rewrites `BENCHMARKS.md` with the table, the
 //!    machine's description, the date and the exact command. The file names
 //!    no path of the machine that wrote it: the harness is named by its
 //!    file name, and any absolute path a row or note printed (the
 //!    workspace, the target dir, the temp dir, the home dir) is replaced by
 //!    a placeholder (`<workspace>`, `<target>`, `<tmp>`, `~`).
-//! 4. Runs the crates' divan benches (`cargo bench --workspace --benches`):
+//! 5. Runs the crates' divan benches (`cargo bench --workspace --benches`):
 //!    by default in a full run, with `--divan` also in a quick one,
 //!    never with `--no-divan`.
 //!
@@ -29,6 +31,11 @@ use crate::{cargo, workspace_root};
 
 const PACKAGE: &str = "toolexec-bench";
 const EXAMPLE: &str = "bench_e2e";
+
+/// The gitleaks the harness compares with (see `gitleaks.rs`), or why
+/// there is none.
+const GITLEAKS_ENV: &str = "TOOLEXEC_BENCH_GITLEAKS";
+const GITLEAKS_MISSING_ENV: &str = "TOOLEXEC_BENCH_NO_GITLEAKS";
 
 /// One row of the table, as the harness printed it.
 #[derive(Debug, Clone)]
@@ -65,13 +72,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     let machine = Machine::read();
     let exe = build_harness()?;
+    // The redaction rows compare with gitleaks where there is one.
+    let gitleaks = target_dir_of(&exe)
+        .ok_or_else(|| format!("{} is not in a release dir", exe.display()))
+        .and_then(|target| crate::gitleaks::ensure(&target));
+    if let Err(e) = &gitleaks {
+        eprintln!("==> no gitleaks: {e}");
+    }
     let started = Instant::now();
     let names = harness_rows(&exe)?;
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     for name in &names {
         eprintln!("==> bench row {name}");
-        let (mut got, mut got_notes) = run_row(&exe, name, quick);
+        let (mut got, mut got_notes) = run_row(&exe, name, quick, &gitleaks);
         rows.append(&mut got);
         notes.append(&mut got_notes);
     }
@@ -194,12 +208,21 @@ fn harness_rows(exe: &Path) -> Result<Vec<String>, String> {
 
 /// Runs one row in its own process. A harness that fails or prints no row
 /// yields a `not measured` row naming the cause.
-fn run_row(exe: &Path, name: &str, quick: bool) -> (Vec<Row>, Vec<String>) {
+fn run_row(
+    exe: &Path,
+    name: &str,
+    quick: bool,
+    gitleaks: &Result<PathBuf, String>,
+) -> (Vec<Row>, Vec<String>) {
     let mut cmd = Command::new(exe);
     cmd.args(["--row", name]).current_dir(workspace_root());
     if quick {
         cmd.arg("--quick");
     }
+    match gitleaks {
+        Ok(path) => cmd.env(GITLEAKS_ENV, path),
+        Err(why) => cmd.env(GITLEAKS_MISSING_ENV, why),
+    };
     let output = cmd.stdin(Stdio::null()).stderr(Stdio::inherit()).output();
     let output = match output {
         Ok(o) => o,

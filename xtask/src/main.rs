@@ -10,6 +10,7 @@
 
 mod bench;
 mod ci;
+mod gitleaks;
 
 use std::process::ExitCode;
 
