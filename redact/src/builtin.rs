@@ -498,7 +498,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["nrjs-", "nrii-", "nraa-", "nrra-"],
         ),
         r("dropbox-token", r"\bsl\.[A-Za-z0-9_.\-=]{130,}", &["sl."]),
-        r("facebook-token", r"\bEAA[A-Za-z0-9]{100,}", &["eaa"]),
+        // Inside a base64 blob (`…AAB/EAAB…`) `EAA` is no token's start.
+        r("facebook-token", r"\bEAA[A-Za-z0-9]{100,}", &["eaa"]).bounds(Some(b"/+="), Some(b"/+=")),
         // Twitter app-only bearer tokens open with a run of about 21 `A` (a zero id).
         rb("twitter-bearer-token", r"\bA{20}[A-Za-z0-9%]{80,140}")
             .keywords(["aaaaaaaaaaaaaaaaaaaa"])

@@ -1756,8 +1756,21 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
             return true;
         }
     }
-    if contains(v, b"{{") || contains(v, b"}}") || contains(v, b"${") {
+    if contains(v, b"{{") || contains(v, b"}}") || contains(v, b"${") || contains(v, b"{}") {
         return true;
+    }
+    // `anonymous:$FROM_EMAIL`: ends in a variable (capitals, as shells and
+    // Perl name them).
+    if let Some(d) = v.iter().rposition(|&b| b == b'$') {
+        let var = &v[d + 1..];
+        if var.len() >= 3
+            && var[0].is_ascii_uppercase()
+            && var
+                .iter()
+                .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return true;
+        }
     }
     // Masks: ****, xxxxxxxx, ••••, ....
     if v.iter().all(|&b| {
@@ -1969,6 +1982,13 @@ fn identifier_like(s: &[u8]) -> bool {
 /// (`xAxis`), two acronyms inside camel case (`HTTPServer`) and one digit
 /// run between letters (`oauth2Token`).
 fn reads_as_words(s: &[u8]) -> bool {
+    reads_as_words_ending(s, false)
+}
+
+/// [`reads_as_words`], where with `end4` a word may end in four consonants
+/// (`Insights`, `Strength`; random letters have such runs too, so only
+/// names that must read as words as a whole use it).
+fn reads_as_words_ending(s: &[u8], end4: bool) -> bool {
     let (mut abbrevs, mut singles, mut acronyms, mut inner_digits) = (0, 0, 0, 0);
     let vowel = |b: u8| {
         matches!(
@@ -1979,9 +1999,9 @@ fn reads_as_words(s: &[u8]) -> bool {
     let word = |h: &[u8]| {
         let mut run = 0;
         h.iter().any(|&b| vowel(b))
-            && h.iter().all(|&b| {
+            && h.iter().enumerate().all(|(k, &b)| {
                 run = if vowel(b) { 0 } else { run + 1 };
-                run < 4
+                run < 4 || (end4 && run == 4 && k + 1 == h.len())
             })
     };
     for piece in s
@@ -2035,6 +2055,197 @@ fn reads_as_words(s: &[u8]) -> bool {
     abbrevs <= 1 && singles <= 1 && acronyms <= 2 && inner_digits <= 1
 }
 
+/// Whether the pieces of `v` between `/` and `+` are all words or names
+/// made of words (`com/AmazonS3/latest/dev/UploadingObjects`,
+/// `role/AmazonSSMRoleForInstancesQuickSetup`,
+/// `AmazonSSMManagedEC2InstanceDefaultPolicy`): a URL path, an ARN or a
+/// class name, not 40 random base64 characters. Each piece reads as words,
+/// and words of four letters or more ([`word_hump`]) make up 60 % of the
+/// run or more (random base64 has few: none of 50 000 random runs passes).
+fn words_between_slashes(v: &[u8]) -> bool {
+    let mut pieces = v
+        .split(|&b| b == b'/' || b == b'+')
+        .filter(|p| !p.is_empty())
+        .peekable();
+    let words: usize = component_spans(v)
+        .filter(|&(a, b)| word_hump(&v[a..b]))
+        .map(|(a, b)| b - a)
+        .sum();
+    words * 5 >= v.len() * 3
+        && pieces.peek().is_some()
+        && pieces.all(|p| {
+            p.iter().all(u8::is_ascii_alphanumeric)
+                && p.iter().any(u8::is_ascii_alphabetic)
+                && reads_as_words_ending(p, true)
+        })
+}
+
+/// A word of four letters or more, capitalised or not (`Amazon`, `latest`,
+/// `Insights`): a vowel (`y` only after the first letter), no run of four
+/// consonants but at its end.
+fn word_hump(h: &[u8]) -> bool {
+    if h.len() < 4
+        || !h.iter().all(u8::is_ascii_alphabetic)
+        || !h[1..].iter().all(u8::is_ascii_lowercase)
+    {
+        return false;
+    }
+    let vowel_at =
+        |k: usize| b"aeiouyAEIOUY".contains(&h[k]) && !(k == 0 && h[k].eq_ignore_ascii_case(&b'y'));
+    let mut run = 0;
+    (0..h.len()).any(vowel_at)
+        && (0..h.len()).all(|k| {
+            run = if vowel_at(k) { 0 } else { run + 1 };
+            run < 4 || (run == 4 && k + 1 == h.len())
+        })
+}
+
+/// A name in camel or Pascal case made of words, one of them a secret word
+/// (`AWSAccessKeyId`, `SSECustomerKeyMD5`, `X509KeyUsageExtension`,
+/// `Socks5Auth`, `X448PrivateKey`): a name for a secret, not one. Read hump
+/// by hump: acronyms (2–5 capitals, at most two), words (one capital or
+/// none, then lower-case letters, with a vowel and no run of four
+/// consonants, five in words of seven letters or more: `Constraints`), one
+/// letter alone only first (`X509`), one run of digits but not first; the
+/// words hold 60 % of the letters or more, one has four letters or more.
+/// Random letters and digits (`EhGLJA1cnUyrvGAIY7`, `AprdL6IN`) break it
+/// with vowel-less humps, lone letters or digit runs, and the secret word
+/// makes a chance reading negligible (none in 200 000 random tokens of
+/// 8–40 characters).
+fn camel_secret_name(s: &[u8]) -> bool {
+    if s.len() < 6
+        || !s.iter().all(u8::is_ascii_alphanumeric)
+        || !s[0].is_ascii_alphabetic()
+        || !s.iter().any(u8::is_ascii_lowercase)
+        || !s.iter().any(u8::is_ascii_uppercase)
+    {
+        return false;
+    }
+    const SECRET_WORDS: &[&[u8]] = &[
+        b"key",
+        b"token",
+        b"secret",
+        b"password",
+        b"passwd",
+        b"pass",
+        b"pwd",
+        b"auth",
+        b"credential",
+        b"credentials",
+        b"apikey",
+        b"access",
+    ];
+    let vowel = |b: u8| b"aeiouyAEIOUY".contains(&b);
+    let (mut acronyms, mut digit_runs, mut pieces, mut long) = (0, 0, 0, 0);
+    let (mut word_letters, mut secret_word) = (0, false);
+    let mut i = 0;
+    while i < s.len() {
+        let start = i;
+        if s[i].is_ascii_digit() {
+            if start == 0 {
+                return false;
+            }
+            while i < s.len() && s[i].is_ascii_digit() {
+                i += 1;
+            }
+            digit_runs += 1;
+            continue;
+        }
+        while i < s.len() && s[i].is_ascii_uppercase() {
+            i += 1;
+        }
+        if i - start >= 2 {
+            // An acronym; its last capital opens the next word, if one follows.
+            if s.get(i).is_some_and(u8::is_ascii_lowercase) {
+                i -= 1;
+            }
+            let n = i - start;
+            if n >= 2 {
+                if n > 5 {
+                    return false;
+                }
+                acronyms += 1;
+                pieces += 1;
+                continue;
+            }
+        }
+        while i < s.len() && s[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        let w = &s[start..i];
+        pieces += 1;
+        if w.len() == 1 {
+            if start != 0 {
+                return false;
+            }
+            continue;
+        }
+        // `y` opening a hump is a consonant (`Yfzqj` is no word).
+        let vowel_at = |k: usize| vowel(w[k]) && !(k == 0 && w[k].eq_ignore_ascii_case(&b'y'));
+        let most = if w.len() >= 7 { 5 } else { 4 };
+        let mut run = 0;
+        let word = (0..w.len()).any(vowel_at)
+            && (0..w.len()).all(|k| {
+                run = if vowel_at(k) { 0 } else { run + 1 };
+                run < most
+            });
+        if !word {
+            return false;
+        }
+        word_letters += w.len();
+        long += usize::from(w.len() >= 4);
+        secret_word |= SECRET_WORDS.iter().any(|sw| w.eq_ignore_ascii_case(sw));
+    }
+    let letters = s.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    secret_word
+        && long >= 1
+        && pieces >= 2
+        && acronyms <= 2
+        && digit_runs <= 1
+        && word_letters * 5 >= letters * 3
+}
+
+/// `exports.X509BasicConstraintsExtension`, `module.Name`, `context.eval_ctx`:
+/// a lower-case word, a dot and names (a member of an object or module).
+/// Not `hunter2.prod` (a word and digits first: how passwords are made).
+fn dotted_words(v: &[u8]) -> bool {
+    let mut parts = v.split(|&b| b == b'.');
+    let first = parts.next().unwrap_or_default();
+    v.contains(&b'.')
+        && first.len() >= 2
+        && first.iter().all(|&b| b.is_ascii_lowercase() || b == b'_')
+        && parts.all(|p| {
+            !p.is_empty()
+                && (p[0].is_ascii_alphabetic() || p[0] == b'_' || p[0] == b'$')
+                && p.iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+        })
+}
+
+/// A path of identifiers (`P.isWritable`, `self.token`).
+fn identifier_path(v: &[u8]) -> bool {
+    v.split(|&b| b == b'.').all(|p| {
+        !p.is_empty()
+            && (p[0].is_ascii_alphabetic() || p[0] == b'_' || p[0] == b'$')
+            && p.iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+    })
+}
+
+/// A C or C++ declaration's name after its type (`my_cred;`, `*auth_procs;`,
+/// `_M_token;`): an identifier ending the statement, not a value.
+fn declared_name(v: &[u8]) -> bool {
+    let Some(body) = v.strip_suffix(b";") else {
+        return false;
+    };
+    let body = body.trim_ascii_start();
+    let id = &body[body.iter().take_while(|b| matches!(b, b'*' | b'&')).count()..];
+    !id.is_empty()
+        && (id[0].is_ascii_alphabetic() || id[0] == b'_')
+        && id.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        && (id.contains(&b'_') || id.len() < body.len())
+}
+
 /// Code rather than a literal: `getpass()`, `config.api_key`, `a||b`, `secret_value`.
 pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     let v = trim(v);
@@ -2073,6 +2284,47 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     }
     // `!0`, `!vault`, `!Ref`, `@Value`: YAML tags, JS negations, annotations.
     if matches!(v[0], b'!' | b'@') && (v.len() <= 2 || v[1..].iter().all(u8::is_ascii_alphabetic)) {
+        return true;
+    }
+    // `!er.headers`, `!is_set`: a negated expression.
+    if v[0] == b'!' && v.len() > 1 && looks_like_code(&v[1..]) {
+        return true;
+    }
+    // `/^Unexpected token/`: a regex literal.
+    if v.starts_with(b"/^") {
+        return true;
+    }
+    // `P.isWritable=P.isReadable=void`: a chained assignment.
+    if let Some(eq) = v.iter().position(|&b| b == b'=') {
+        let lhs = &v[..eq];
+        if lhs.contains(&b'.')
+            && identifier_path(lhs)
+            && v.get(eq + 1).is_some_and(|&b| b != b'=' && b != b'>')
+        {
+            return true;
+        }
+    }
+    // `my_cred;`, `*auth_procs;`: a declared name.
+    if declared_name(v) {
+        return true;
+    }
+    // `rust_openssl.hpke.MLKEM768X25519PrivateKey`: a path through modules
+    // (lower-case names) to a name.
+    let ident = |p: &[u8]| {
+        !p.is_empty()
+            && (p[0].is_ascii_alphabetic() || p[0] == b'_')
+            && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+    };
+    let parts = v.split(|&b| b == b'.');
+    let n = parts.clone().count();
+    if n >= 3
+        && parts.clone().all(ident)
+        && parts.take(n - 1).all(|p| {
+            p[0].is_ascii_lowercase()
+                && p.iter()
+                    .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        })
+    {
         return true;
     }
     // Dotted identifier path: self.password, process.env.TOKEN, args.api_key.
@@ -3153,9 +3405,31 @@ fn type_annotation(rest: &[u8]) -> bool {
                 | Some(b'[')
                 | Some(b']')
         );
-    // `key: String = "v"`; not `db_pw: rgp3xh8QpHJW=7vahd` (a value holding `=`).
+    // A class name (`TokenizeResult`, `PKCS7PrivateKeyTypes`).
+    let camel = id[0].is_ascii_uppercase()
+        && id.iter().any(u8::is_ascii_lowercase)
+        && id.iter().all(u8::is_ascii_alphanumeric)
+        && (identifier_like(id) && id.iter().all(u8::is_ascii_alphabetic) || reads_as_words(id));
+    // `key: String = "v"`, `startToken:Token=None` (a Python parameter's
+    // default); not `db_pw: rgp3xh8QpHJW=7vahd` (a value holding `=`).
     if assign_follows {
-        let typeish = j > i || is_word;
+        let default = &rest[j + 1..];
+        let code_default = [
+            &b"None"[..],
+            b"null",
+            b"nil",
+            b"undefined",
+            b"True",
+            b"False",
+        ]
+        .iter()
+        .any(|w| {
+            default.starts_with(w)
+                && default
+                    .get(w.len())
+                    .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+        });
+        let typeish = j > i || is_word || (camel && code_default);
         return typeish && id.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
     }
     if is_word && (code_punct || after == Some(b'}') || after == Some(b'/')) {
@@ -3167,10 +3441,6 @@ fn type_annotation(rest: &[u8]) -> bool {
         return true;
     }
     // `TokenizeResult,` / `PasswdEntry)`: a CamelCase name followed by code punctuation.
-    let camel = id[0].is_ascii_uppercase()
-        && id.iter().any(u8::is_ascii_lowercase)
-        && id.iter().all(u8::is_ascii_alphabetic)
-        && identifier_like(id);
     camel && after.is_some() && code_punct
 }
 
@@ -3275,6 +3545,21 @@ pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
 }
 
 fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
+    // `Token.Name.Function`, `_PassArg.eval_context`: an attribute of a
+    // class is named by its own last segment.
+    if let Some(dot) = name.iter().rposition(|&b| b == b'.') {
+        let first = name
+            .iter()
+            .position(|&b| b != b'_')
+            .map_or(&name[..0], |k| &name[k..]);
+        if first.len() >= 2
+            && first[0].is_ascii_uppercase()
+            && first[1].is_ascii_lowercase()
+            && dot + 1 < name.len()
+        {
+            return classify_name_uncached(&name[dot + 1..]);
+        }
+    }
     // Environment-style names known not to hold secrets (`PWD`, `OLDPWD`,
     // `SSH_AUTH_SOCK`, `XDG_SESSION_*`): the shared secret-name rule decides.
     // Lower-case `pwd` stays a password name (MongoDB's `pwd: "…"`).
@@ -3416,7 +3701,8 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             if v.iter().all(u8::is_ascii_digit) {
                 return len >= 6;
             }
-            if word_like(v) && len < 12 {
+            // A word, also in capitals (`SEQUENCE`, `FAIL`).
+            if (word_like(v) || (v.iter().all(u8::is_ascii_uppercase) && v.len() > 1)) && len < 12 {
                 return false;
             }
             if spaces > 0 && v.iter().all(|&b| b.is_ascii_alphabetic() || b == b' ') && len < 16 {
@@ -3435,13 +3721,20 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             // `StandardTokenResponse`, `io.example/serverInfo`): a token is random.
             // A long one-case value that does not read as words is random
             // letters, not a word (`pexvicsmulnipjkxdofryav`).
+            // One one-letter word among three or more (`HTTP_X_FORWARDED_FOR`,
+            // `x-amazon-apigateway-authorizer`) still reads as words.
             if (word_like(v) && (v.len() < 16 || reads_as_words(v)))
                 || segs.is_some_and(|s| {
-                    s.iter()
-                        .all(|s| s.len() >= 2 || s.iter().all(u8::is_ascii_digit))
+                    let singles = s
+                        .iter()
+                        .filter(|s| s.len() < 2 && !s.iter().all(u8::is_ascii_digit))
+                        .count();
+                    (singles == 0 || (singles == 1 && s.len() >= 3))
                         && s.iter()
                             .any(|s| s.len() >= 4 && s.iter().all(u8::is_ascii_alphabetic))
                 })
+                || camel_secret_name(v)
+                || dotted_words(v)
             {
                 return false;
             }
@@ -3549,6 +3842,31 @@ const COOKIE_ATTRIBUTES: &[&str] = &[
 /// Runs a check. `secret` is the span of the secret group, `name` the span of
 /// the `name` group (if any), `group_alt` tells which alternative group matched
 /// (0 = primary / double-quoted, 1 = single-quoted, 2+ = bare).
+/// Whether the value ending at `ve` is an object whose member is reached
+/// (`$parser->get_token`, `Resolver->findImplPass(PI)`): the value stops at
+/// the `-` of `->`.
+fn member_access(hay: &[u8], ve: usize) -> bool {
+    ve > 0 && hay[ve - 1] == b'-' && hay.get(ve) == Some(&b'>')
+}
+
+/// Whether the name starting at `ns` is the last segment of a path
+/// (`"AWS::SecretsManager::Secret"`, `'Test2::Event::Pass'`): a type or a
+/// module, not a variable.
+fn path_segment(hay: &[u8], ns: usize) -> bool {
+    ns >= 2 && &hay[ns - 2..ns] == b"::"
+}
+
+/// Whether `@name:` before a space opens a member's description
+/// (kernel-doc, `@GNUTLS_KX_RSA_PSK: RSA-PSK key-exchange algorithm.`), not
+/// an assignment.
+fn doc_tag(hay: &[u8], ns: usize, ne: usize, vs: usize) -> bool {
+    ns >= 1
+        && vs > ne + 1
+        && hay[ns - 1] == b'@'
+        && hay[ne] == b':'
+        && hay[ne + 1..vs].iter().all(|&b| b == b' ' || b == b'\t')
+}
+
 pub(crate) fn run(
     check: Check,
     hay: &[u8],
@@ -3561,7 +3879,9 @@ pub(crate) fn run(
     match check {
         Check::Token => ok(!looks_fake(v)),
         Check::Mixed => ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0),
-        Check::AwsSecret => ok(!looks_fake(v) && classes(v) >= 3 && entropy(v) >= 4.0),
+        Check::AwsSecret => {
+            ok(!looks_fake(v) && classes(v) >= 3 && entropy(v) >= 4.0 && !words_between_slashes(v))
+        }
         Check::Azure88 => {
             let ctx = lower(before_on_line(hay, secret.0, 48));
             let bad = [
@@ -3603,6 +3923,9 @@ pub(crate) fn run(
             if group_alt >= 2 && ne <= secret.0 && colon_not_assignment(hay, ne, secret.0) {
                 return Verdict::Reject;
             }
+            if member_access(hay, secret.1) || path_segment(hay, ns) {
+                return Verdict::Reject;
+            }
             match classify_name(&hay[ns..ne]) {
                 Some(tier) => ok(value_ok(tier, v, group_alt < 2)),
                 None => Verdict::Reject,
@@ -3625,6 +3948,9 @@ pub(crate) fn run(
             }
             // `arn:aws:secretsmanager:…:secret:prod/db` names a secret, it is not one.
             if contains_arn(before_on_line(hay, ns, 96)) {
+                return Verdict::Reject;
+            }
+            if member_access(hay, ve) || path_segment(hay, ns) || doc_tag(hay, ns, ne, vs) {
                 return Verdict::Reject;
             }
             if !quoted && colon_not_assignment(hay, ne, vs) {
@@ -3654,7 +3980,10 @@ pub(crate) fn run(
             if short_word(trim(v)) || !typed_name(&hay[ns..ne]) {
                 return Verdict::Reject;
             }
-            ok(value_ok(Tier::Strong, v, true))
+            // A token or key name wants a random value (`request_key: str =
+            // "werkzeug.request"` names a key); a bare `key`/`tok` too.
+            let tier = classify_name(&hay[ns..ne]).unwrap_or(Tier::Token);
+            ok(value_ok(tier, v, true))
         }
         Check::UrlPassword => {
             let l = lower(v);
@@ -3692,7 +4021,21 @@ pub(crate) fn run(
             {
                 return Verdict::Reject;
             }
-            if v.len() < 8 || is_placeholder(v) || looks_like_code(v) || secret_word_phrase(v) {
+            // `authorization=authorization`, `{'Authorization': auth_token}`,
+            // `'Proxy-Authorization' : 'Authorization'`: a word or a variable.
+            let bare = v
+                .strip_suffix(b"}")
+                .or_else(|| v.strip_suffix(b")"))
+                .or_else(|| v.strip_suffix(b"]"))
+                .unwrap_or(v);
+            if v.len() < 8
+                || is_placeholder(v)
+                || looks_like_code(v)
+                || secret_word_phrase(v)
+                || word_like(v)
+                || looks_like_code(bare)
+                || member_access(hay, secret.1)
+            {
                 return Verdict::Reject;
             }
             // `Authorization::{…}` (a path), `Bearer realm="…"` /
@@ -3721,7 +4064,11 @@ pub(crate) fn run(
             }
             ok(entropy(v) >= 2.0)
         }
+        // Base64 is never one character past a multiple of four
+        // (`Basic Operators`, `Basic SFNT/TrueType`), nor a word.
         Check::BasicValue => ok(!is_placeholder(v)
+            && v.len() % 4 != 1
+            && !word_like(v)
             && b64_decode(v).is_some_and(|d| {
                 d.len() >= 3
                     && d.contains(&b':')
@@ -3865,6 +4212,79 @@ fn pem_body(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Random letters and digits never pass for names in words: none of
+    /// 200 000 tokens of 8–40 characters (fixed seed) reads as a secret's
+    /// name in camel case or as a dotted member, and none of 50 000 random
+    /// 40-character base64 runs reads as words between slashes.
+    #[test]
+    fn random_tokens_never_read_as_names_in_words() {
+        let mut x = 0x5eed_c0de_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let b64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for i in 0..200_000 {
+            let t: Vec<u8> = (0..8 + i % 33)
+                .map(|_| b64[(next() % 62) as usize])
+                .collect();
+            assert!(!camel_secret_name(&t), "{}", String::from_utf8_lossy(&t));
+            assert!(!dotted_words(&t), "{}", String::from_utf8_lossy(&t));
+        }
+        for _ in 0..50_000 {
+            let k: Vec<u8> = (0..40).map(|_| b64[(next() % 64) as usize]).collect();
+            assert!(
+                !words_between_slashes(&k),
+                "{}",
+                String::from_utf8_lossy(&k)
+            );
+        }
+    }
+
+    #[test]
+    fn names_in_words_are_told_from_tokens() {
+        for name in [
+            &b"AWSAccessKeyId"[..],
+            b"SSECustomerKeyMD5",
+            b"X509KeyUsageExtension",
+            b"Socks5Auth",
+            b"X448PrivateKey",
+            b"X509BasicConstraintsExtensionKey",
+        ] {
+            assert!(camel_secret_name(name), "{}", String::from_utf8_lossy(name));
+        }
+        for token in [
+            &b"EhGLJA1cnUyrvGAIY7"[..],
+            b"IaOYfzqjXXIcbRXEV9",
+            b"AprdL6IN",
+            b"TableDescription",
+            b"keyQzXw9Lm",
+        ] {
+            assert!(
+                !camel_secret_name(token),
+                "{}",
+                String::from_utf8_lossy(token)
+            );
+        }
+        assert!(dotted_words(b"exports.X509BasicConstraintsExtension"));
+        assert!(!dotted_words(b"hunter2.prod"));
+        assert!(words_between_slashes(
+            b"com/AmazonS3/latest/dev/UploadingObjects"
+        ));
+        assert!(words_between_slashes(
+            b"AmazonSSMManagedEC2InstanceDefaultPolicy"
+        ));
+        assert!(!words_between_slashes(
+            b"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+        ));
+        assert!(declared_name(b"*auth_procs;"));
+        assert!(declared_name(b"my_cred;"));
+        assert!(!declared_name(b"hunter2;"));
+        assert!(!declared_name(b"my_cred"));
+    }
 
     #[test]
     fn short_words_fail_the_value_check_for_every_tier() {

@@ -295,6 +295,26 @@
 //! `Authorization: Digest …` and `AWS4-HMAC-SHA256 … Signature=` are left
 //! (request-bound); the access key id inside is masked.
 //!
+//! Code of other languages (found by redacting Python site packages, npm's
+//! JavaScript, C headers and Perl modules): a typed declaration is judged by
+//! its name's own tier (`request_key: str = "werkzeug.request"` names a key,
+//! whose value must look random), a Python parameter `stopToken:Token=None`
+//! is a type with a default, values for token and key names that are
+//! constants or header names (`'HTTP_X_REAL_IP'`), names in words with a
+//! secret word (`'AWSAccessKeyId'`, `SSECustomerKeyMD5`) or members
+//! (`exports.X509Extension`), declared names (`gss_cred_id_t my_cred;`),
+//! `->` member access (`$parser->get_token`), chained assignments
+//! (`P.a=P.b=void`), negations and regex literals (`!res.headers`,
+//! `/^Unexpected/`), format templates (`'//{}{}:_authToken'`), a trailing
+//! `$VAR`, type paths as names (`"AWS::IAM::AccessKey": …`,
+//! `'Test2::Event::Pass' => …`), kernel-doc tags (`@NAME: text`), an
+//! attribute of a class (`Token.Name.Function: '#ansigreen'`: its last
+//! segment names it), words after `Authorization:`/`Basic` and 40-character
+//! runs near an AWS word that read as words between their slashes (URL
+//! paths, ARNs, policy names). Decision: password names keep taking words
+//! and camel-case words (`password=CorrectHorse` is masked), since people
+//! choose such passwords; only names that want a random value reject them.
+//!
 //! Environment values that are placeholders, plain numbers or absolute paths
 //! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,
 //! since masking them everywhere would only hide ordinary text.

@@ -1867,6 +1867,178 @@ fn real_python_code_is_left_alone() {
     );
 }
 
+/// The shapes of lines of other real code that no secret is in, found by
+/// running `toolexec redact` over the Python site packages, npm's
+/// JavaScript, the C headers and the Perl modules of a Debian machine
+/// (every one was masked before): typed parameters whose default is a
+/// name, constants and header names as values, class names in words, dotted
+/// module paths, variables passed on, format strings, type paths as keys,
+/// C declarations in columns, `->` member access, kernel-doc tags, words
+/// after `Basic`, ASN.1 comments.
+#[test]
+fn real_code_of_other_languages_is_left_alone() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            // Python: typed parameters and constants.
+            "    def lookup(self, base_key: str = \"ItemDescription\") -> dict[str, Any]:",
+            "    session_key: str = \"flask.session\",",
+            "    default_key_scheme: str = \"argon-concat\"",
+            "    environ_key_cflags: str = \"CFLAGS\"  # usually 'CFLAGS'",
+            "_FINISHED_BY_PARAMETER_KEY: Final[str] = \"FinishedBy\"",
+            "REAL_IP_KEY = 'HTTP_X_REAL_IP'",
+            "TRACE_HEADER_KEY = '_X_AMZN_REQUEST_ID'",
+            "GATEWAY_AUTHORIZER_KEY = \"x-example-gateway-authorizer\"",
+            "SECRET_KEY_FIELD = 'AWSSecretKeyName'",
+            "        'CopySourceCustomerKeyMD5': 'SSECustomerKeyMD5',",
+            "X448PrivateKey = rust_openssl.x448.X448PrivateKey",
+            "        private_key: PKCS12PrivateKeyTypes,",
+            "    def __init__(self, parser:Parser, stream:TokenStream=None, stopToken:Token=None,",
+            "            authorization=authorization,",
+            "            return {'Authorization': bearer_token}",
+            "        request.authorization = authorization",
+            "                    Token.Name.Builtin: '#ansigreen',",
+            "            _PassArg.environment: \"context.environment\",",
+            "        npm_token_line = '//{}{}:_authToken'.format(",
+            "    \"AWS::IAM::AccessKey\": \"d41d8cd98f00b204\",",
+            "        # ECPrivateKey ::= SEQUENCE {",
+            // JavaScript.
+            "exports.X509SubjectKeyIDExtension = X509SubjectKeyIDExtension;",
+            "})(Socks4Auth || (exports.Socks4Auth = Socks4Auth = {}));",
+            "exports.X509KeyUsageExtension = exports.X509BasicConstraintsExtension = void 0;",
+            "P.Minipass=P.isWritable=P.isReadable=void 0;",
+            "        const auth = !res.headers || !res.headers['proxy-authenticate']",
+            "const UNEXPECTED_TOKEN = /^Unexpected end of input/i",
+            // C and C++.
+            "\tgss_cred_id_t\t\tdelegated_cred;",
+            "    IceAuthProc\t\t*auth_handlers;",
+            "    _TokenT                       _M_last_token;",
+            "  Pass *FoundPass = Resolver->findPass(ID);",
+            " * @GNUTLS_KX_DHE_PSK: DHE-PSK key-exchange algorithm.",
+            " * @PSK_16:\t16-PSK modulation",
+            "/* Basic Operations */",
+            " *   Basic SFNT/OpenType tables and interface",
+            // Perl.
+            "  my $token = $lexer->next_token;",
+            "    my $pass = $result->{pass};",
+            "            'Test2::Event::Pass'    => '1.302199',",
+            "    my $status = $t->{pass} ? \"PASS\" : \"FAIL\";",
+            "        \"-auth=anonymous:$REPLY_TO\",",
+            "    my $header = $proxy ? 'Proxy-Authorization' : 'Authorization';",
+        ],
+    );
+    // Secrets in the same shapes stay masked.
+    for (input, want) in [
+        (
+            "    session_key: str = \"hN4kTq8ZrW2mLx7Pb5Vc\",",
+            "    session_key: str = \"[REDACTED:generic-secret]\",",
+        ),
+        (
+            "REAL_API_KEY = 'Zq8xL2mTb7RkV0pWn4Hs'",
+            "REAL_API_KEY = '[REDACTED:generic-secret]'",
+        ),
+        (
+            "    api_key: str = \"Xk9mP2vLq7Rt4Zs8Wn3B\",",
+            "    api_key: str = \"[REDACTED:generic-secret]\",",
+        ),
+        (
+            "            return {'Authorization': 'Bearer mF9sT2qX7vLp0ZkR3wYbQ1'}",
+            "            return {'Authorization': 'Bearer [REDACTED:bearer-token]'}",
+        ),
+        (
+            "  my $token = 'Zq8xL2mTb7RkV0pWn4Hs';",
+            "  my $token = '[REDACTED:generic-secret]';",
+        ),
+        (
+            "    my $password = 'Xk9#mP2$vL';",
+            "    my $password = '[REDACTED:generic-secret]';",
+        ),
+    ] {
+        assert_eq!(r.redact(input), want, "{input}");
+    }
+}
+
+/// A 40-character run near an AWS word is a secret access key only when it
+/// does not read as words between its slashes: URL paths, ARNs and class
+/// names of AWS's documentation and policies are left; 5 000 random keys
+/// (fixed seed), with and without slashes, are all masked.
+#[test]
+fn aws_paths_and_names_are_no_secret_key_and_random_keys_are() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "# See: http://docs.aws.amazon.com/AmazonS3/latest/dev/UsingBucketPolicies.html",
+            "# https://docs.aws.amazon.com/AmazonECS/latest/developerguide/task-networking.html",
+            "      \"arn:aws:iam::*:role/AmazonSSMRoleForAutomationQuickSetup\"",
+            " \"AmazonSSMManagedEC2InstanceDefaultRoleForQ\":{",
+            "       \"aws:RequestTag/LakeFormationAuthorizedCallers\":\"EMR on EKS\",",
+            "          \"Resources/AWS::EC2::Instance/Properties/BlockDeviceMappings/*\",",
+            "      \"arn:aws:iam::*:role/aws-service-role/insights.amazonaws.com/AWSServiceRoleForApplicationInsights\"",
+        ],
+    );
+    let mut x = 0xa3_5ec7_u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut missed = Vec::new();
+    for _ in 0..5_000 {
+        let key: String = (0..40)
+            .map(|_| char::from(alphabet[(next() % 64) as usize]))
+            .collect();
+        if key.starts_with(['/', '+']) || key.ends_with(['/', '+']) {
+            continue;
+        }
+        let text = format!("aws configure set secret {key}\n");
+        if r.redact(&text).contains(key.as_str()) {
+            missed.push(key);
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{} left: {:?}",
+        missed.len(),
+        &missed[..missed.len().min(4)]
+    );
+}
+
+/// URL passwords are human passwords: the new code shapes (names in
+/// words, declared names, dotted paths) never apply to them. 5 000 random
+/// 18-character passwords (fixed seed) are all masked.
+#[test]
+fn random_url_passwords_are_all_masked() {
+    let r = redactor();
+    let mut x = 0x70c3_11e5_u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let mut left = Vec::new();
+    for _ in 0..5_000 {
+        let v: String = (0..18)
+            .map(|_| char::from(alphabet[(next() % 62) as usize]))
+            .collect();
+        let text = format!("DATABASE_URL=postgres://app:{v}@db.internal:5432/prod\n");
+        if r.redact(&text).contains(v.as_str()) {
+            left.push(v);
+        }
+    }
+    assert!(
+        left.is_empty(),
+        "{} left: {:?}",
+        left.len(),
+        &left[..left.len().min(6)]
+    );
+}
+
 /// More lines of the cargo registry: numeric literals with type suffixes,
 /// pointer types, Rust paths in strings, names ending in protocol/purpose.
 #[test]
