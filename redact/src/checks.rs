@@ -1713,7 +1713,11 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
             .iter()
             .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
             .count();
-        if n == v.len() || matches!(v[n], b'[' | b'{' | b'(' | b'.') || v[n..].starts_with(b"->") {
+        // `$dir/private/cakey.pem`: a path under a variable.
+        if n == v.len()
+            || matches!(v[n], b'[' | b'{' | b'(' | b'.' | b'/')
+            || v[n..].starts_with(b"->")
+        {
             return true;
         }
     }
@@ -2489,6 +2493,8 @@ const EXCLUDED_LAST: &[&str] = &[
     "format",
     "algorithm",
     "alg",
+    "encryption",
+    "hashing",
     "prefix",
     "suffix",
     "hint",
@@ -3714,7 +3720,8 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             entropy(v) >= 1.5
         }
         Tier::Token => {
-            if len < 8 || spaces > 0 {
+            // `Root%20CA%20Certificates`: a token holds no space, encoded or not.
+            if len < 8 || spaces > 0 || contains(v, b"%20") {
                 return false;
             }
             // Words and identifiers (`progressToken`, `same-csrf`,
@@ -3856,6 +3863,37 @@ fn path_segment(hay: &[u8], ns: usize) -> bool {
     ns >= 2 && &hay[ns - 2..ns] == b"::"
 }
 
+/// Whether `PASS: name` is a test runner's verdict (automake's test driver,
+/// DejaGnu, `make check` logs): the capital word `PASS` and `: `.
+fn test_status(hay: &[u8], ns: usize, ne: usize, vs: usize) -> bool {
+    &hay[ns..ne] == b"PASS" && vs > ne + 1 && hay[ne] == b':' && hay[ne + 1] == b' '
+}
+
+/// Whether the name before `: ` is a file (`* src/chpasswd.c: Usage…` in a
+/// ChangeLog, `man/passwd.1.xml: …`): a path or a name with a file
+/// extension.
+fn file_named(hay: &[u8], ns: usize, ne: usize, vs: usize) -> bool {
+    const EXTENSIONS: &[&[u8]] = &[
+        b"c", b"h", b"cc", b"cpp", b"hpp", b"rs", b"py", b"js", b"ts", b"go", b"rb", b"pl", b"pm",
+        b"sh", b"xml", b"html", b"md", b"txt", b"in", b"am", b"ac", b"java", b"1", b"3", b"5",
+        b"8",
+    ];
+    if vs <= ne || hay[ne] != b':' {
+        return false;
+    }
+    // The name as written before the colon, with its directories.
+    let mut s = ns;
+    while s > 0 && (is_name_byte(hay[s - 1]) || hay[s - 1] == b'/') {
+        s -= 1;
+    }
+    let name = &hay[s..ne];
+    name.contains(&b'/')
+        || name
+            .iter()
+            .rposition(|&b| b == b'.')
+            .is_some_and(|d| EXTENSIONS.contains(&&name[d + 1..]))
+}
+
 /// Whether `@name:` before a space opens a member's description
 /// (kernel-doc, `@GNUTLS_KX_RSA_PSK: RSA-PSK key-exchange algorithm.`), not
 /// an assignment.
@@ -3950,7 +3988,12 @@ pub(crate) fn run(
             if contains_arn(before_on_line(hay, ns, 96)) {
                 return Verdict::Reject;
             }
-            if member_access(hay, ve) || path_segment(hay, ns) || doc_tag(hay, ns, ne, vs) {
+            if member_access(hay, ve)
+                || path_segment(hay, ns)
+                || doc_tag(hay, ns, ne, vs)
+                || test_status(hay, ns, ne, vs)
+                || file_named(hay, ns, ne, vs)
+            {
                 return Verdict::Reject;
             }
             if !quoted && colon_not_assignment(hay, ne, vs) {

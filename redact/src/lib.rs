@@ -311,7 +311,11 @@
 //! attribute of a class (`Token.Name.Function: '#ansigreen'`: its last
 //! segment names it), words after `Authorization:`/`Basic` and 40-character
 //! runs near an AWS word that read as words between their slashes (URL
-//! paths, ARNs, policy names). Decision: password names keep taking words
+//! paths, ARNs, policy names). Tool output likewise: a test runner's
+//! `PASS: name` verdict, a file named before a colon (`* src/chpasswd.c:
+//! …` in a ChangeLog), encoded spaces in a token (`Root%20CA`), settings
+//! about passwords (`password_encryption = scram-sha-256`) and paths under a
+//! variable (`$dir/private/ca.pem`). Decision: password names keep taking words
 //! and camel-case words (`password=CorrectHorse` is masked), since people
 //! choose such passwords; only names that want a random value reject them.
 //!

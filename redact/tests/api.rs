@@ -1959,6 +1959,32 @@ fn real_code_of_other_languages_is_left_alone() {
     }
 }
 
+/// Lines of test logs, ChangeLogs and configuration files of a Debian
+/// machine (`/usr/share/doc`, `/etc`) that hold no secret: test runners'
+/// `PASS: name` verdicts, files named before a colon, PKCS#11 URIs with
+/// encoded spaces, settings about passwords, paths under a variable.
+#[test]
+fn test_logs_changelogs_and_settings_are_left_alone() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "PASS: gas/i386/avx512bw_vl-wig insns",
+            "PASS: ld-elf/pr22450 (map file check)",
+            "PASS: tst-passwd-lookup",
+            "\t* src/chgpasswd.c: Usage() now lists the new options.",
+            "\t* man/passwd.5.xml: Document the shadow fields.",
+            "pkcs11:token=Example%20Root%20Certificates;serial=1%3AROOTS%3ADEFAULT",
+            "#password_encryption = scram-sha-256\t# scram-sha-256 or md5",
+            "private_key\t= $dir/private/ca.key.pem # The private key",
+        ],
+    );
+    assert_eq!(
+        r.redact("PASS=Zq8xL2mTb7RkV0pWn4Hs\n"),
+        "PASS=[REDACTED:generic-secret]\n"
+    );
+}
+
 /// A 40-character run near an AWS word is a secret access key only when it
 /// does not read as words between its slashes: URL paths, ARNs and class
 /// names of AWS's documentation and policies are left; 5 000 random keys
