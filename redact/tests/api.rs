@@ -1190,6 +1190,16 @@ fn assert_masks_value(r: &Redactor, inputs: &[String], v: &str) {
     }
 }
 
+/// A fixed-seed xorshift generator for the tests' random values.
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 fn assert_unchanged(r: &Redactor, inputs: &[&str]) {
     for input in inputs {
         assert_eq!(r.redact(input), *input, "{input}");
@@ -2004,13 +2014,7 @@ fn aws_paths_and_names_are_no_secret_key_and_random_keys_are() {
             "      \"arn:aws:iam::*:role/aws-service-role/insights.amazonaws.com/AWSServiceRoleForApplicationInsights\"",
         ],
     );
-    let mut x = 0xa3_5ec7_u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0xa3_5ec7_u64);
     let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut missed = Vec::new();
     for _ in 0..5_000 {
@@ -2039,13 +2043,7 @@ fn aws_paths_and_names_are_no_secret_key_and_random_keys_are() {
 #[test]
 fn random_url_passwords_are_all_masked() {
     let r = redactor();
-    let mut x = 0x70c3_11e5_u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0x70c3_11e5_u64);
     let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     let mut left = Vec::new();
     for _ in 0..5_000 {
@@ -2240,13 +2238,7 @@ fn hex_secrets_after_a_radix_prefix_are_masked_and_number_literals_kept() {
 #[test]
 fn long_random_letters_are_masked_and_long_identifiers_kept() {
     let r = redactor();
-    let mut x = 0x1e77e25_u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0x1e77e25_u64);
     for (capitals_one_in, most_left) in [(4, 100), (2, 20), (u64::MAX, 400)] {
         let mut missed = Vec::new();
         for _ in 0..2_000 {
@@ -2255,7 +2247,7 @@ fn long_random_letters_are_masked_and_long_identifiers_kept() {
                 .map(|_| {
                     let c = b'a' + (next() % 26) as u8;
                     char::from(
-                        if capitals_one_in != u64::MAX && next() % capitals_one_in == 0 {
+                        if capitals_one_in != u64::MAX && next().is_multiple_of(capitals_one_in) {
                             c.to_ascii_uppercase()
                         } else {
                             c
