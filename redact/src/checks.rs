@@ -636,13 +636,16 @@ impl NameMemo {
 }
 
 /// A small cache of a pure function of short names: two slots per set,
-/// chosen by a hash of the name, the one asked last first. Two ways, not
+/// chosen by a hash of the name, the one remembered last first. Two ways, not
 /// one: with one slot per hash, `GITHUB_TOKEN` and `_authToken` shared a
 /// slot and pushed each other out on every line of secret-dense text (each
 /// miss ~5 500 instructions for the name's words and their classification:
-/// one line in twelve of dense5 missed; dense5 644.5 M → 633.8 M). Tried
-/// first and dropped: remembering names up to 48 bytes instead of 30, on the
-/// guess that the misses were long names (644.5 M → 645.0 M: they were not).
+/// one line in twelve of dense5 missed; dense5 644.5 M → 633.6 M, json5
+/// 329.5 M → 330.3 M and kwlog5 187.4 M → 187.8 M, whose many names miss
+/// anyway and pay the second probe). A hit in the second slot stays there:
+/// moving it first cost another 0.6 M on json5 (330.9 M). Tried first and
+/// dropped: remembering names up to 48 bytes instead of 30, on the guess
+/// that the misses were long names (644.5 M → 645.0 M: they were not).
 struct TwoWay<V: Copy> {
     /// `(length, bytes, value)`; sets of two, the newer first.
     slots: Vec<(u8, [u8; NAME_MEMO_LEN], V)>,
@@ -657,48 +660,41 @@ impl<V: Copy> TwoWay<V> {
 
     /// `f(name)`, remembered when `name` is short enough.
     fn get_or(&mut self, name: &[u8], f: impl FnOnce(&[u8]) -> V) -> V {
-        if let Some(v) = self.get(name) {
-            return v;
+        match self.get(name) {
+            Ok(v) => v,
+            Err(set) => {
+                let v = f(name);
+                self.put(set, name, v);
+                v
+            }
         }
-        let v = f(name);
-        self.put(name, v);
-        v
     }
 
-    /// The set of `name` (which must be short enough).
-    fn set_of(&self, name: &[u8]) -> usize {
+    /// The value remembered for `name`, or the set to [`TwoWay::put`] it
+    /// in (`None`: the name is too long to remember).
+    fn get(&self, name: &[u8]) -> Result<V, Option<usize>> {
+        if name.is_empty() || name.len() > NAME_MEMO_LEN {
+            return Err(None);
+        }
         let mut h: u32 = 0x811c_9dc5;
         for &b in name {
             h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
         }
-        (h as usize ^ (h as usize >> 16)) % (self.slots.len() / 2) * 2
+        let set = (h as usize ^ (h as usize >> 16)) % (self.slots.len() / 2) * 2;
+        for s in &self.slots[set..set + 2] {
+            if usize::from(s.0) == name.len() && s.1[..name.len()] == *name {
+                return Ok(s.2);
+            }
+        }
+        Err(Some(set))
     }
 
-    /// The value remembered for `name`, now the newer of its set.
-    fn get(&mut self, name: &[u8]) -> Option<V> {
-        if name.is_empty() || name.len() > NAME_MEMO_LEN {
-            return None;
-        }
-        let set = self.set_of(name);
-        let holds = |s: &(u8, [u8; NAME_MEMO_LEN], V)| {
-            usize::from(s.0) == name.len() && s.1[..name.len()] == *name
-        };
-        if holds(&self.slots[set]) {
-            return Some(self.slots[set].2);
-        }
-        if holds(&self.slots[set + 1]) {
-            self.slots.swap(set, set + 1);
-            return Some(self.slots[set].2);
-        }
-        None
-    }
-
-    /// Remembers `v` for `name` (not asked for yet) as the newer of its set.
-    fn put(&mut self, name: &[u8], v: V) {
-        if name.is_empty() || name.len() > NAME_MEMO_LEN {
+    /// Remembers `v` for `name` (not remembered yet) in `set`: first in
+    /// it, the set's first moving second (its second is forgotten).
+    fn put(&mut self, set: Option<usize>, name: &[u8], v: V) {
+        let Some(set) = set else {
             return;
-        }
-        let set = self.set_of(name);
+        };
         self.slots[set + 1] = self.slots[set];
         let slot = &mut self.slots[set];
         slot.0 = name.len() as u8;
@@ -3304,11 +3300,12 @@ pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
     if name.is_empty() || name.len() > NAME_MEMO_LEN {
         return classify_name_uncached(name);
     }
-    if let Some(t) = MEMO.with(|m| m.borrow_mut().get(name)) {
-        return t;
-    }
+    let set = match MEMO.with(|m| m.borrow().get(name)) {
+        Ok(t) => return t,
+        Err(set) => set,
+    };
     let t = classify_name_uncached(name);
-    MEMO.with(|m| m.borrow_mut().put(name, t));
+    MEMO.with(|m| m.borrow_mut().put(set, name, t));
     t
 }
 
@@ -4693,15 +4690,15 @@ mod reference {
     fn two_names_of_one_set_both_stay() {
         let mut memo = NameMemo::default();
         let (a, b) = (&b"GITHUB_TOKEN"[..], &b"_authToken"[..]);
-        assert_eq!(memo.memo.set_of(a), memo.memo.set_of(b));
+        assert_eq!(memo.memo.get(a), memo.memo.get(b));
         for _ in 0..3 {
             for n in [a, b] {
                 memo.may_be_secret(n);
             }
         }
-        assert_eq!(memo.memo.get(a), Some(name_may_be_secret(a)));
-        assert_eq!(memo.memo.get(b), Some(name_may_be_secret(b)));
-        assert_eq!(memo.memo.get(b"OPENAI_API_KEY"), None);
+        assert_eq!(memo.memo.get(a), Ok(name_may_be_secret(a)));
+        assert_eq!(memo.memo.get(b), Ok(name_may_be_secret(b)));
+        assert!(memo.memo.get(b"OPENAI_API_KEY").is_err());
     }
 
     #[test]
