@@ -613,17 +613,17 @@ pub(crate) fn guard_ok(
 /// Remembers [`name_may_be_secret`] for recent names: logs and JSON repeat
 /// the same field names on every line.
 pub(crate) struct NameMemo {
-    /// Direct-mapped by a hash of the name: (length, bytes, verdict).
-    slots: Vec<(u8, [u8; NAME_MEMO_LEN], bool)>,
+    memo: TwoWay<bool>,
 }
 
+/// Names up to this long are remembered (by [`NameMemo`] and [`classify_name`]).
 const NAME_MEMO_LEN: usize = 30;
 const NAME_MEMO_SLOTS: usize = 512;
 
 impl Default for NameMemo {
     fn default() -> Self {
         NameMemo {
-            slots: vec![(0, [0; NAME_MEMO_LEN], false); NAME_MEMO_SLOTS],
+            memo: TwoWay::new(NAME_MEMO_SLOTS, false),
         }
     }
 }
@@ -631,22 +631,75 @@ impl Default for NameMemo {
 impl NameMemo {
     /// [`name_may_be_secret`]`(name)`, remembered.
     pub(crate) fn may_be_secret(&mut self, name: &[u8]) -> bool {
+        self.memo.get_or(name, name_may_be_secret)
+    }
+}
+
+/// A small cache of a pure function of short names: two slots per set,
+/// chosen by a hash of the name, the one remembered last first. Two ways, not
+/// one: with one slot per hash, `GITHUB_TOKEN` and `_authToken` shared a
+/// slot and pushed each other out on every line of secret-dense text (each
+/// miss ~5 500 instructions for the name's words and their classification:
+/// one line in twelve of dense5 missed; dense5 644.5 M → 633.6 M, json5
+/// 329.5 M → 330.3 M and kwlog5 187.4 M → 187.8 M, whose many names miss
+/// anyway and pay the second probe). A hit in the second slot stays there:
+/// moving it first cost another 0.6 M on json5 (330.9 M). Tried first and
+/// dropped: remembering names up to 48 bytes instead of 30, on the guess
+/// that the misses were long names (644.5 M → 645.0 M: they were not).
+struct TwoWay<V: Copy> {
+    /// `(length, bytes, value)`; sets of two, the newer first.
+    slots: Vec<(u8, [u8; NAME_MEMO_LEN], V)>,
+}
+
+impl<V: Copy> TwoWay<V> {
+    fn new(slots: usize, empty: V) -> TwoWay<V> {
+        TwoWay {
+            slots: vec![(0, [0; NAME_MEMO_LEN], empty); slots],
+        }
+    }
+
+    /// `f(name)`, remembered when `name` is short enough.
+    fn get_or(&mut self, name: &[u8], f: impl FnOnce(&[u8]) -> V) -> V {
+        match self.get(name) {
+            Ok(v) => v,
+            Err(set) => {
+                let v = f(name);
+                self.put(set, name, v);
+                v
+            }
+        }
+    }
+
+    /// The value remembered for `name`, or the set to [`TwoWay::put`] it
+    /// in (`None`: the name is too long to remember).
+    fn get(&self, name: &[u8]) -> Result<V, Option<usize>> {
         if name.is_empty() || name.len() > NAME_MEMO_LEN {
-            return name_may_be_secret(name);
+            return Err(None);
         }
         let mut h: u32 = 0x811c_9dc5;
         for &b in name {
             h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
         }
-        let slot = &mut self.slots[(h as usize ^ (h as usize >> 16)) % NAME_MEMO_SLOTS];
-        if usize::from(slot.0) == name.len() && slot.1[..name.len()] == *name {
-            return slot.2;
+        let set = (h as usize ^ (h as usize >> 16)) % (self.slots.len() / 2) * 2;
+        for s in &self.slots[set..set + 2] {
+            if usize::from(s.0) == name.len() && s.1[..name.len()] == *name {
+                return Ok(s.2);
+            }
         }
-        let verdict = name_may_be_secret(name);
+        Err(Some(set))
+    }
+
+    /// Remembers `v` for `name` (not remembered yet) in `set`: first in
+    /// it, the set's first moving second (its second is forgotten).
+    fn put(&mut self, set: Option<usize>, name: &[u8], v: V) {
+        let Some(set) = set else {
+            return;
+        };
+        self.slots[set + 1] = self.slots[set];
+        let slot = &mut self.slots[set];
         slot.0 = name.len() as u8;
         slot.1[..name.len()].copy_from_slice(name);
-        slot.2 = verdict;
-        verdict
+        slot.2 = v;
     }
 }
 
@@ -3516,37 +3569,19 @@ pub(crate) fn name_may_be_secret(name: &[u8]) -> bool {
 /// for recent short names: secret-dense text repeats the same few names,
 /// and the classification splits and looks up every word of them).
 pub(crate) fn classify_name(name: &[u8]) -> Option<Tier> {
-    const SLOTS: usize = 256;
-    const LEN: usize = 30;
-    type Slot = (u8, [u8; LEN], Option<Tier>);
     thread_local! {
-        static MEMO: std::cell::RefCell<Vec<Slot>> =
-            std::cell::RefCell::new(vec![(0, [0; LEN], None); SLOTS]);
+        static MEMO: std::cell::RefCell<TwoWay<Option<Tier>>> =
+            std::cell::RefCell::new(TwoWay::new(256, None));
     }
-    if name.is_empty() || name.len() > LEN {
+    if name.is_empty() || name.len() > NAME_MEMO_LEN {
         return classify_name_uncached(name);
     }
-    let mut h: u32 = 0x811c_9dc5;
-    for &b in name {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
-    let i = (h as usize ^ (h as usize >> 16)) % SLOTS;
-    let hit = MEMO.with(|m| {
-        let m = m.borrow();
-        let slot = &m[i];
-        (usize::from(slot.0) == name.len() && slot.1[..name.len()] == *name).then_some(slot.2)
-    });
-    if let Some(t) = hit {
-        return t;
-    }
+    let set = match MEMO.with(|m| m.borrow().get(name)) {
+        Ok(t) => return t,
+        Err(set) => set,
+    };
     let t = classify_name_uncached(name);
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        let slot = &mut m[i];
-        slot.0 = name.len() as u8;
-        slot.1[..name.len()].copy_from_slice(name);
-        slot.2 = t;
-    });
+    MEMO.with(|m| m.borrow_mut().put(set, name, t));
     t
 }
 
@@ -5085,6 +5120,48 @@ mod reference {
             }
             prop_assert_eq!(entropy(&v).to_bits(), old_entropy(&v).to_bits());
         }
+
+        /// The name memos answer what the names' own tests do, for names
+        /// up to and past their length bound, asked again and again (so
+        /// that slots are hit, missed and overwritten).
+        #[test]
+        fn the_name_memos_give_the_verdicts_of_the_tests(names in prop::collection::vec(
+            prop::collection::vec(prop_oneof![
+                prop::sample::select(vec![
+                    "token", "TOKEN", "Token", "key", "KEY", "secret", "password", "pwd",
+                    "auth", "_", ".", "-", "/", ":", "//registry.npmjs.org/:", "_authToken",
+                    "id", "count", "name", "api", "OPENAI", "aws_access", "x", "9",
+                ]).prop_map(str::to_string),
+                "[A-Za-z0-9_]{1,12}",
+            ], 1..10).prop_map(|p| p.concat()),
+            1..40,
+        )) {
+            let mut memo = NameMemo::default();
+            for _ in 0..2 {
+                for n in &names {
+                    let n = n.as_bytes();
+                    prop_assert_eq!(memo.may_be_secret(n), name_may_be_secret(n));
+                    prop_assert_eq!(classify_name(n), classify_name_uncached(n));
+                }
+            }
+        }
+    }
+
+    /// Two names of one set (`GITHUB_TOKEN` and `_authToken` in the name
+    /// memo) both stay remembered, asked in turn.
+    #[test]
+    fn two_names_of_one_set_both_stay() {
+        let mut memo = NameMemo::default();
+        let (a, b) = (&b"GITHUB_TOKEN"[..], &b"_authToken"[..]);
+        assert_eq!(memo.memo.get(a), memo.memo.get(b));
+        for _ in 0..3 {
+            for n in [a, b] {
+                memo.may_be_secret(n);
+            }
+        }
+        assert_eq!(memo.memo.get(a), Ok(name_may_be_secret(a)));
+        assert_eq!(memo.memo.get(b), Ok(name_may_be_secret(b)));
+        assert!(memo.memo.get(b"OPENAI_API_KEY").is_err());
     }
 
     #[test]
