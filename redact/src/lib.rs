@@ -116,6 +116,13 @@
 //!    declaration, an `ENV`/`ARG` line) run only where the byte that starts
 //!    them is there (each shortcut tested against the old reading); the
 //!    per-round buffers and the name verdicts are kept from round to round.
+//!    A hit whose name guards all fail is remembered by a key of the bytes
+//!    around its name (the name as it is, the bytes around it with letters
+//!    and digits read alike, two facts of its line) when every byte those
+//!    guards and its context read lies in the key: a later hit with the same
+//!    key (JSON and logs repeat their fields: `"prompt_tokens":123`) fails
+//!    them without its context being built (the tests judge each such hit
+//!    again).
 //! 3. **Windows.** A rule's regex runs only on the line of a keyword hit (at
 //!    most 4 KiB either side on long lines), or the hit line plus the next line
 //!    (two-line forms such as Kubernetes `name:`/`value:`), or up to 64 KiB after

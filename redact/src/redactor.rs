@@ -102,6 +102,10 @@ struct Quick {
     /// All of them read only the hit and its line's ends
     /// (`checks::reads_hit_only`): the hit's context is not read for them.
     hit_only: bool,
+    /// The shape pre-test applies (`shapes` but no shapeless guard) and no
+    /// guard reads the hit only: the verdict of the name guards may be
+    /// remembered by the hit's key (`checks::VerdictMemo`).
+    memo: bool,
     /// The guards that look at the whole line with a bit of their own (see
     /// `line_bit`): their results are kept per line as bits.
     line_bits: u8,
@@ -149,6 +153,9 @@ struct Inner {
     /// Hits without context shapes are told by `checks::HitCtx::renew_shaped`, without
     /// their context (see `Redactor::spans_with_hits`).
     shape_pretest: bool,
+    /// Hits whose name guards are known to fail are told by their keys
+    /// (`checks::VerdictMemo`), without their context.
+    verdict_memo: bool,
     /// See `RedactorBuilder::mispredict`.
     mispredict: bool,
     /// See `RedactorBuilder::spare_cpu` (`None`: the machine says).
@@ -341,6 +348,8 @@ struct HitBufs {
     bits: Vec<u64>,
     /// Name verdicts: a pure function of the name, so kept across rounds.
     memo: checks::NameMemo,
+    /// Name-guard verdicts by key: a function of the key, kept across rounds.
+    verdicts: checks::VerdictMemo,
 }
 
 /// The keyword starts of prefixed rules: `(pattern, hit start)` in order of
@@ -649,6 +658,9 @@ pub struct RedactorBuilder {
     /// Hits without context shapes are dismissed without their context (off
     /// only in tests that compare both ways).
     shape_pretest: bool,
+    /// Name-guard verdicts are remembered by their keys (off only in tests
+    /// that compare both ways).
+    verdict_memo: bool,
     /// Every predicted cut is off by one byte (on only in tests of the
     /// check that drops rounds judged from a wrong prediction).
     mispredict: bool,
@@ -756,6 +768,14 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn full_shapes(mut self) -> Self {
         self.shape_pretest = false;
+        self
+    }
+
+    /// Every hit of a dismissal that looks at the hit is judged anew: no
+    /// verdict is remembered (`checks::VerdictMemo`).
+    #[cfg(test)]
+    fn no_verdict_memo(mut self) -> Self {
+        self.verdict_memo = false;
         self
     }
 
@@ -1066,6 +1086,7 @@ impl RedactorBuilder {
                 anchored: self.anchored,
                 quick: self.quick,
                 shape_pretest: self.shape_pretest,
+                verdict_memo: self.verdict_memo,
                 mispredict: self.mispredict,
                 spare_cpu: self.spare_cpu,
                 full_context: self.full_context,
@@ -1121,6 +1142,10 @@ fn quick_of(
             }
         }
     }
+    q.memo = !q.shapeless
+        && !q.hit_only
+        && q.shapes != 0
+        && !q.name_guards.iter().any(|&g| checks::reads_hit_only(g));
     Some(q)
 }
 
@@ -1528,6 +1553,7 @@ impl Redactor {
             anchored: true,
             quick: true,
             shape_pretest: true,
+            verdict_memo: true,
             mispredict: false,
             spare_cpu: None,
             full_context: false,
@@ -2259,6 +2285,7 @@ impl Redactor {
             anchors,
             bits,
             memo,
+            verdicts,
         } = bufs;
         words.clear();
         follow.clear();
@@ -2286,6 +2313,11 @@ impl Redactor {
         let mut lines = LineFinder::default();
         // The context of the last hit the dismissal looked at.
         let mut ctx_store: Option<checks::HitCtx> = None;
+        // The key of the hit's name-guard verdict, and the facts of the line
+        // `facts_of` that keys carry.
+        let mut key = checks::VerdictKey::default();
+        let mut facts = checks::LineFacts::default();
+        let mut facts_of = (usize::MAX, 0);
         // Line-level guards of the current line: which bits are known, which passed.
         let mut line_bits = (0u8, 0u8);
         // The name guards of the current hit the dismissal judged: the first
@@ -2372,8 +2404,29 @@ impl Redactor {
                 // logs) fails every guard with a shape: its context is not
                 // built (a guard group that runs after all makes it).
                 let pretest = inner.shape_pretest && !q.shapeless && !q.hit_only && q.shapes != 0;
+                let mut renewed = checks::Renewed::Bare;
                 if pretest {
-                    checks::HitCtx::renew_shaped(&mut ctx_store, hay, (h.start, h.end), (ls, le));
+                    let known = if inner.verdict_memo && q.memo {
+                        if facts_of != (ls, le) {
+                            facts = checks::LineFacts::of(hay, ls, le);
+                            facts_of = (ls, le);
+                        }
+                        Some((&mut *verdicts, &facts, h.pattern))
+                    } else {
+                        None
+                    };
+                    renewed = checks::HitCtx::renew_shaped(
+                        &mut ctx_store,
+                        hay,
+                        (h.start, h.end),
+                        (ls, le),
+                        known,
+                        &mut key,
+                    );
+                    #[cfg(test)]
+                    if renewed == checks::Renewed::Known {
+                        tests::check_known(q, hay, h, (ls, le));
+                    }
                 } else if (q.shapeless || q.shapes != 0) && !q.hit_only {
                     match ctx_store.as_mut() {
                         Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
@@ -2416,6 +2469,15 @@ impl Redactor {
                     memo,
                     (bare, &mut passed),
                 );
+                // Every name guard failed: remembered by the hit's key
+                // where that decides it.
+                if passed == 0 && renewed == checks::Renewed::Built && key.is_some() {
+                    if let Some(c) = &ctx_store {
+                        if c.reads_within(hay, &q.name_guards, key.window()) {
+                            verdicts.remember(&key);
+                        }
+                    }
+                }
                 if gone {
                     continue;
                 }
@@ -3961,6 +4023,268 @@ mod tests {
         let (pre, full) = pretest_and_full_shapes();
         for t in corpus_texts() {
             assert_eq!(pre.redact(t), full.redact(t), "{t:?}");
+        }
+    }
+
+    /// The built-in redactor, and the same judging the name guards of
+    /// every hit anew (no verdict memo).
+    fn memo_and_not() -> &'static (Redactor, Redactor) {
+        static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+        BOTH.get_or_init(|| {
+            (
+                Redactor::builder().env_values(false).build().unwrap(),
+                Redactor::builder()
+                    .env_values(false)
+                    .no_verdict_memo()
+                    .build()
+                    .unwrap(),
+            )
+        })
+    }
+
+    /// A field as JSON, logs, configs and code write them: what opens the
+    /// name, a name with keywords in it, what follows the name.
+    fn memo_field() -> impl Strategy<Value = (String, String, String)> {
+        let open = prop::sample::select(vec![
+            "\"", "", "'", "\\\"", "%22", "<", "${", "--", "-", "(\"", "( '", "var ", "const ",
+            "  ", "| ", "- \"", "{\"", " ", "$", "@", ".", "[\"",
+        ]);
+        let name = prop::sample::select(vec![
+            "prompt_tokens",
+            "max_tokens",
+            "token_count",
+            "key_id",
+            "key_name",
+            "secret_name",
+            "api_key",
+            "auth_token",
+            "password",
+            "passwd",
+            "token",
+            "secret",
+            "client_secret",
+            "tok",
+            "DB_PASSWORD",
+            "apiKey",
+            "token_endpoint",
+            "key",
+            "next_page_token",
+            "x.key",
+            "key-id",
+            "pwd",
+            "secret_key_base",
+            "Token",
+            "PASS",
+            "token_endpoint_auth_methods",
+        ]);
+        let close = prop::sample::select(vec![
+            "\":",
+            "\": ",
+            "=",
+            ": ",
+            ":",
+            " = ",
+            "\"=",
+            "\\\":",
+            "%22:",
+            "%22%3A",
+            ">",
+            " a=1>",
+            ":-",
+            "  ",
+            "\t",
+            " || ",
+            " ?? ",
+            "\") or ",
+            "\", ",
+            " string = ",
+            ": &str = ",
+            " | ",
+            " ",
+            "\":{",
+            ": |",
+            "::",
+            ":=",
+            "=>",
+            ".",
+            "-",
+            "\"]",
+            "\")",
+            " or ",
+            "\" or ",
+            "?:",
+            "\"\t",
+            "\"  ",
+            ":\t",
+            "=\r",
+            "%33",
+            "%33:",
+            " xy ",
+        ]);
+        (open, name, close).prop_map(|(o, n, c)| (o.to_string(), n.to_string(), c.to_string()))
+    }
+
+    /// A value after a field: numbers, strings, ids, objects, operators.
+    fn memo_value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[0-9]{1,5}",
+            "\"[a-z0-9_]{0,12}\"",
+            "'[A-Za-z0-9]{0,10}'",
+            "[a-z]{1,3}_[0-9a-f]{10}",
+            "\"[a-z]{1,3}_[0-9a-f]{10}\"",
+            "[A-Za-z0-9+/]{16,40}",
+            "\"[A-Za-z0-9+/]{16,40}\"",
+            prop::sample::select(vec![
+                "null",
+                "{",
+                "{\"value\": \"x\"}",
+                "[\"a\"]",
+                "\"\"",
+                "or x",
+                "%22ab%22",
+                "\\\"abcdef\\\"",
+                "|",
+                ">",
+                "",
+                " ",
+                "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+                "'v' = 1",
+                "\"v\" = \"hunter2-prod\"",
+                "= \"s3cr3t-value\"",
+                "</password>",
+                "x\\",
+                "\\",
+                "o",
+                "or",
+                "%",
+                "ab x",
+                "or 'v'",
+                "xy 'v'",
+                "%33ab%33",
+                "%2x",
+                "OR 'v'",
+            ])
+            .prop_map(str::to_string),
+        ]
+    }
+
+    proptest! {
+        /// Remembering name-guard verdicts by their keys changes nothing: on
+        /// lines that repeat a few fields with other values (most hits are
+        /// told by the memo, and `check_known` judges each again), the same
+        /// spans as judging every hit anew.
+        #[test]
+        fn remembered_verdicts_change_nothing(
+            fields in prop::collection::vec(memo_field(), 1..6),
+            lines in prop::collection::vec(
+                (
+                    prop::sample::select(vec![
+                        "{", "", "  ", "2024-05-11T04:25:41.049Z INFO api.usage ", "ENV ",
+                        "- ", "var ", "\t", "ARG ", "  -  ", "foo(", "x ",
+                    ]),
+                    prop::collection::vec((any::<prop::sample::Index>(), memo_value()), 1..5),
+                    prop::sample::select(vec![",", " ", ", ", "", "\t", ";", "&", " | "]),
+                ),
+                1..40,
+            ),
+        ) {
+            let mut text = String::new();
+            for (lead, parts, sep) in &lines {
+                text.push_str(lead);
+                for (k, (i, v)) in parts.iter().enumerate() {
+                    if k > 0 {
+                        text.push_str(sep);
+                    }
+                    let (o, n, c) = i.get(&fields);
+                    text.push_str(o);
+                    text.push_str(n);
+                    text.push_str(c);
+                    text.push_str(v);
+                }
+                text.push('\n');
+            }
+            let (memo, fresh) = memo_and_not();
+            prop_assert_eq!(memo.find(&text), fresh.find(&text));
+        }
+    }
+
+    /// The corpus comes out the same with and without the verdict memo,
+    /// record by record and all records in one text (where the memo tells
+    /// most of their hits).
+    #[test]
+    fn the_corpus_is_judged_alike_with_and_without_the_verdict_memo() {
+        let (memo, fresh) = memo_and_not();
+        for t in corpus_texts() {
+            assert_eq!(memo.redact(t), fresh.redact(t), "{t:?}");
+        }
+        let all = corpus_texts().join("\n");
+        let before = KNOWN.with(|k| k.get());
+        assert_eq!(memo.redact(&all), fresh.redact(&all));
+        let told = KNOWN.with(|k| k.get()) - before;
+        assert!(told > 200, "the memo told {told} hits");
+    }
+
+    /// Where the guards read letters or digits after a name as themselves
+    /// (a fallback `or ` after a Go declaration's name, `%22` of URL-encoded
+    /// JSON), hits are not memoized: each line below has the key of the
+    /// one before it (letters and digits read as `a`), and its hit passes
+    /// a guard that the one before fails.
+    #[test]
+    fn letters_the_guards_read_keep_hits_out_of_the_memo() {
+        let (memo, fresh) = memo_and_not();
+        for (fails, passes) in [
+            ("var token ab 'v'", "var token or 'v'"),
+            ("var token %33x%33", "var token %22x%22"),
+        ] {
+            let text = format!("{fails}\n{fails}\n{passes}\n{passes}\n");
+            assert_eq!(memo.find(&text), fresh.find(&text), "{text:?}");
+        }
+    }
+
+    /// A JSON field repeated with other values is told by the memo after
+    /// its first hit, and the memo changes nothing where a line's shape
+    /// changes what the guards see (a value that opens an object, a
+    /// quoted value, an assignment of a real secret).
+    #[test]
+    fn repeated_json_fields_are_told_by_the_memo() {
+        let (memo, fresh) = memo_and_not();
+        let mut text = String::new();
+        for i in 0..200 {
+            text.push_str(&format!(
+                "{{\"id\":\"req_{i:010x}\",\"usage\":{{\"prompt_tokens\":{i},\"total_tokens\":{}}},\"key_id\":\"key_{:010x}\"}}\n",
+                i * 7,
+                i * 7919
+            ));
+        }
+        text.push_str(
+            "{\"prompt_tokens\":{\"value\": \"x\"}, \"auth_token\":\"hunter2-prod-db-77\"}\n",
+        );
+        text.push_str("{\"prompt_tokens\":\"s3cr3t-Value-9911\"}\n");
+        let before = KNOWN.with(|k| k.get());
+        assert_eq!(memo.redact(&text), fresh.redact(&text));
+        assert!(KNOWN.with(|k| k.get()) - before > 400);
+        assert_eq!(memo.find(&text), fresh.find(&text));
+    }
+
+    thread_local! {
+        /// Hits told by the verdict memo on this thread (see `check_known`).
+        pub(super) static KNOWN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Every hit the verdict memo tells (`checks::Renewed::Known`) is judged
+    /// again the slow way, in every test: its context built anew and each
+    /// name guard of its target evaluated; none may pass.
+    pub(super) fn check_known(q: &Quick, hay: &[u8], h: &Hit, (ls, le): (usize, usize)) {
+        KNOWN.with(|k| k.set(k.get() + 1));
+        let c = checks::HitCtx::new(hay, h.start, h.end, ls, le);
+        let mut names = checks::NameMemo::default();
+        for &g in &q.name_guards {
+            assert!(
+                !(c.may_pass(g) && checks::guard_ok_at(g, hay, &c, le, &mut names)),
+                "the verdict memo dismissed a hit whose {g:?} passes: {:?} in {:?}",
+                String::from_utf8_lossy(&hay[h.start..h.end]),
+                String::from_utf8_lossy(&hay[ls..le]),
+            );
         }
     }
 
