@@ -2524,19 +2524,23 @@ fn words_between_slashes(v: &[u8]) -> bool {
 /// `Insights`): a vowel (`y` only after the first letter), no run of four
 /// consonants but at its end.
 fn word_hump(h: &[u8]) -> bool {
-    if h.len() < 4
-        || !h.iter().all(u8::is_ascii_alphabetic)
-        || !h[1..].iter().all(u8::is_ascii_lowercase)
-    {
-        return false;
-    }
+    h.len() >= 4
+        && h.iter().all(u8::is_ascii_alphabetic)
+        && h[1..].iter().all(u8::is_ascii_lowercase)
+        && hump_is_word(h, 4, true)
+}
+
+/// Whether the letters `w` read as a word: a vowel (`y` only after the
+/// first letter: `Yfzqj` is no word) and no run of `most` consonants, but
+/// four at its end where `end4` (`Insights`).
+fn hump_is_word(w: &[u8], most: usize, end4: bool) -> bool {
     let vowel_at =
-        |k: usize| b"aeiouyAEIOUY".contains(&h[k]) && !(k == 0 && h[k].eq_ignore_ascii_case(&b'y'));
+        |k: usize| b"aeiouyAEIOUY".contains(&w[k]) && !(k == 0 && w[k].eq_ignore_ascii_case(&b'y'));
     let mut run = 0;
-    (0..h.len()).any(vowel_at)
-        && (0..h.len()).all(|k| {
+    (0..w.len()).any(vowel_at)
+        && (0..w.len()).all(|k| {
             run = if vowel_at(k) { 0 } else { run + 1 };
-            run < 4 || (run == 4 && k + 1 == h.len())
+            run < most || (end4 && run == 4 && k + 1 == w.len())
         })
 }
 
@@ -2575,7 +2579,6 @@ fn camel_secret_name(s: &[u8]) -> bool {
         b"apikey",
         b"access",
     ];
-    let vowel = |b: u8| b"aeiouyAEIOUY".contains(&b);
     let (mut acronyms, mut digit_runs, mut pieces, mut long) = (0, 0, 0, 0);
     let (mut word_letters, mut secret_word) = (0, false);
     let mut i = 0;
@@ -2620,16 +2623,7 @@ fn camel_secret_name(s: &[u8]) -> bool {
             }
             continue;
         }
-        // `y` opening a hump is a consonant (`Yfzqj` is no word).
-        let vowel_at = |k: usize| vowel(w[k]) && !(k == 0 && w[k].eq_ignore_ascii_case(&b'y'));
-        let most = if w.len() >= 7 { 5 } else { 4 };
-        let mut run = 0;
-        let word = (0..w.len()).any(vowel_at)
-            && (0..w.len()).all(|k| {
-                run = if vowel_at(k) { 0 } else { run + 1 };
-                run < most
-            });
-        if !word {
+        if !hump_is_word(w, if w.len() >= 7 { 5 } else { 4 }, false) {
             return false;
         }
         word_letters += w.len();
@@ -2654,22 +2648,21 @@ fn dotted_words(v: &[u8]) -> bool {
     v.contains(&b'.')
         && first.len() >= 2
         && first.iter().all(|&b| b.is_ascii_lowercase() || b == b'_')
-        && parts.all(|p| {
-            !p.is_empty()
-                && (p[0].is_ascii_alphabetic() || p[0] == b'_' || p[0] == b'$')
-                && p.iter()
-                    .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
-        })
+        && parts.all(script_identifier)
 }
 
 /// A path of identifiers (`P.isWritable`, `self.token`).
 fn identifier_path(v: &[u8]) -> bool {
-    v.split(|&b| b == b'.').all(|p| {
-        !p.is_empty()
-            && (p[0].is_ascii_alphabetic() || p[0] == b'_' || p[0] == b'$')
-            && p.iter()
-                .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
-    })
+    v.split(|&b| b == b'.').all(script_identifier)
+}
+
+/// An identifier of a script language: letters, digits, `_` and `$`, not
+/// opening with a digit.
+fn script_identifier(p: &[u8]) -> bool {
+    !p.is_empty()
+        && (p[0].is_ascii_alphabetic() || p[0] == b'_' || p[0] == b'$')
+        && p.iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
 }
 
 /// A C or C++ declaration's name after its type (`my_cred;`, `*auth_procs;`,
