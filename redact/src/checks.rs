@@ -2727,38 +2727,36 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     if v.starts_with(b"/^") {
         return true;
     }
-    // `P.isWritable=P.isReadable=void`: a chained assignment.
-    if let Some(eq) = v.iter().position(|&b| b == b'=') {
-        let lhs = &v[..eq];
-        if lhs.contains(&b'.')
-            && identifier_path(lhs)
-            && v.get(eq + 1).is_some_and(|&b| b != b'=' && b != b'>')
-        {
-            return true;
-        }
-    }
     // `my_cred;`, `*auth_procs;`: a declared name.
     if declared_name(v) {
         return true;
     }
-    // `rust_openssl.hpke.MLKEM768X25519PrivateKey`: a path through modules
-    // (lower-case names) to a name.
-    let ident = |p: &[u8]| {
-        !p.is_empty()
-            && (p[0].is_ascii_alphabetic() || p[0] == b'_')
-            && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-    };
-    let parts = v.split(|&b| b == b'.');
-    let n = parts.clone().count();
-    if n >= 3
-        && parts.clone().all(ident)
-        && parts.take(n - 1).all(|p| {
-            p[0].is_ascii_lowercase()
+    // Two shapes with a dot (most values, random tokens, have none).
+    if let Some(dot) = memchr::memchr(b'.', v) {
+        // `P.isWritable=P.isReadable=void`: a chained assignment.
+        if let Some(eq) = memchr::memchr(b'=', &v[dot..]).map(|i| dot + i) {
+            if identifier_path(&v[..eq]) && v.get(eq + 1).is_some_and(|&b| b != b'=' && b != b'>') {
+                return true;
+            }
+        }
+        // `rust_openssl.hpke.MLKEM768X25519PrivateKey`: a path through modules
+        // (lower-case names) to a name.
+        let module = |p: &[u8]| {
+            !p.is_empty()
+                && p[0].is_ascii_lowercase()
                 && p.iter()
                     .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-        })
-    {
-        return true;
+        };
+        let name = |p: &[u8]| {
+            !p.is_empty()
+                && (p[0].is_ascii_alphabetic() || p[0] == b'_')
+                && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        };
+        if let Some(last) = v.iter().rposition(|&b| b == b'.') {
+            if last > dot && v[..last].split(|&b| b == b'.').all(module) && name(&v[last + 1..]) {
+                return true;
+            }
+        }
     }
     // Dotted identifier path: self.password, process.env.TOKEN, args.api_key.
     let segs = v.split(|&b| b == b'.');
