@@ -4994,7 +4994,30 @@ mod reference {
         (n.log2() - sum / n).max(0.0)
     }
 
+    /// [`old_is_placeholder_v1`] and the shapes added in stop 25: a
+    /// `{}` template, a trailing `$VAR`, a path under `$name/`.
     fn old_is_placeholder(v: &[u8]) -> bool {
+        let t = trim(v);
+        let var_end = t.iter().rposition(|&b| b == b'$').is_some_and(|d| {
+            let var = &t[d + 1..];
+            var.len() >= 3
+                && var[0].is_ascii_uppercase()
+                && var
+                    .iter()
+                    .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        });
+        let var_path =
+            t.len() > 1 && t[0] == b'$' && (t[1].is_ascii_alphabetic() || t[1] == b'_') && {
+                let n = 1 + t[1..]
+                    .iter()
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                    .count();
+                t.get(n) == Some(&b'/')
+            };
+        old_is_placeholder_v1(v) || old_contains(t, b"{}") || var_end || var_path
+    }
+
+    fn old_is_placeholder_v1(v: &[u8]) -> bool {
         let v = trim(v);
         if v.is_empty() {
             return true;
@@ -5151,7 +5174,39 @@ mod reference {
             })
     }
 
+    /// [`old_looks_like_code_v1`] and the shapes added in stop 25.
     fn old_looks_like_code(v: &[u8]) -> bool {
+        let t = trim(v);
+        if old_looks_like_code_v1(v) || t.starts_with(b"/^") || declared_name(t) {
+            return true;
+        }
+        if t.len() > 1 && t[0] == b'!' && old_looks_like_code(&t[1..]) {
+            return true;
+        }
+        if let Some(eq) = t.iter().position(|&b| b == b'=') {
+            let lhs = &t[..eq];
+            if lhs.contains(&b'.')
+                && identifier_path(lhs)
+                && t.get(eq + 1).is_some_and(|&b| b != b'=' && b != b'>')
+            {
+                return true;
+            }
+        }
+        let parts: Vec<&[u8]> = t.split(|&b| b == b'.').collect();
+        parts.len() >= 3
+            && parts.iter().all(|p| {
+                !p.is_empty()
+                    && (p[0].is_ascii_alphabetic() || p[0] == b'_')
+                    && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            })
+            && parts[..parts.len() - 1].iter().all(|p| {
+                p[0].is_ascii_lowercase()
+                    && p.iter()
+                        .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            })
+    }
+
+    fn old_looks_like_code_v1(v: &[u8]) -> bool {
         let v = trim(v);
         if v.is_empty() {
             return true;
@@ -5376,7 +5431,9 @@ mod reference {
                 if v.iter().all(u8::is_ascii_digit) {
                     return len >= 6;
                 }
-                if word_like(v) && len < 12 {
+                if (word_like(v) || (v.iter().all(u8::is_ascii_uppercase) && v.len() > 1))
+                    && len < 12
+                {
                     return false;
                 }
                 if spaces > 0 && v.iter().all(|&b| b.is_ascii_alphabetic() || b == b' ') && len < 16
@@ -5389,18 +5446,23 @@ mod reference {
                 old_entropy(v) >= 1.5
             }
             Tier::Token => {
-                if len < 8 || spaces > 0 {
+                if len < 8 || spaces > 0 || old_contains(v, b"%20") {
                     return false;
                 }
                 // Words and identifiers (`progressToken`, `same-csrf`,
                 // `StandardTokenResponse`, `io.example/serverInfo`): a token is random.
                 if (word_like(v) && (v.len() < 16 || reads_as_words(v)))
                     || old_word_segments(v).is_some_and(|s| {
-                        s.iter()
-                            .all(|s| s.len() >= 2 || s.iter().all(u8::is_ascii_digit))
+                        let singles = s
+                            .iter()
+                            .filter(|s| s.len() < 2 && !s.iter().all(u8::is_ascii_digit))
+                            .count();
+                        (singles == 0 || (singles == 1 && s.len() >= 3))
                             && s.iter()
                                 .any(|s| s.len() >= 4 && s.iter().all(u8::is_ascii_alphabetic))
                     })
+                    || camel_secret_name(v)
+                    || dotted_words(v)
                 {
                     return false;
                 }
