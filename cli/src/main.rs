@@ -13,6 +13,7 @@
 mod demo;
 mod format;
 mod logging;
+mod mapped;
 mod mcp;
 mod run;
 
@@ -181,6 +182,13 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
     match files {
         (Ok(input), Ok(output)) => {
             let input = std::fs::File::from(input);
+            // A regular file is mapped and redacted in place (see `mapped`).
+            if let Some((map, end)) = mapped::map_rest(&input) {
+                mapped::redact_mapped(&redactor, &map, std::fs::File::from(output))
+                    .map_err(failed)?;
+                mapped::consumed(&input, end);
+                return Ok(());
+            }
             // A regular file never makes a read wait for data to come: the
             // stream may read it ahead while its rounds are judged (see
             // `RedactorBuilder::read_ahead`).

@@ -17,14 +17,17 @@ fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn toolexec");
-    // A process that refuses its arguments exits without reading stdin: a
-    // broken pipe here is expected then.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    child.wait_with_output().expect("wait toolexec")
+    // Written on another thread: a large input would otherwise fill the
+    // pipes both ways. A process that refuses its arguments exits without
+    // reading stdin: a broken pipe here is expected then.
+    let mut input = child.stdin.take().expect("stdin");
+    let bytes = stdin.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    let out = child.wait_with_output().expect("wait toolexec");
+    writer.join().expect("stdin writer");
+    out
 }
 
 fn run_batch(dir: &std::path::Path, extra: &[&str], calls: &str) -> (Vec<Value>, String) {
@@ -369,6 +372,137 @@ fn redact_masks_stdin_to_stdout() {
     assert!(text.contains("[REDACTED:"), "{text}");
     assert!(text.ends_with("plain line\n"));
     assert!(!text.contains(&SECRET[4..12]));
+}
+
+/// A few MB of keyword-dense text with secrets: tokens, a PEM block, a
+/// Kubernetes name/value pair, a long line (the shapes whose windows span
+/// lines and rounds).
+fn secret_dense_log(lines: usize) -> String {
+    let mut s = String::new();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut token = |n: usize| {
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[(x % 62) as usize]
+                    as char
+            })
+            .collect::<String>()
+    };
+    for i in 0..lines {
+        match i % 7 {
+            0 => s.push_str(&format!(
+                "step {i}: export GITHUB_TOKEN=ghp_{}\n",
+                token(36)
+            )),
+            1 => s.push_str(&format!(
+                "key_id=key_{i} token_count={i} secret_name=prod/db\n"
+            )),
+            2 => s.push_str(&format!(
+                "  - name: DB_PASSWORD\n    value: {}\n",
+                token(20)
+            )),
+            3 => s.push_str(&format!(
+                "-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----\n",
+                token(64)
+            )),
+            4 => s.push_str(&format!(
+                "password={} {}\n",
+                token(18),
+                "x".repeat(i % 3000)
+            )),
+            _ => s.push_str(&format!(
+                "{{\"api_key\": \"sk_live_{}\", \"n\": {i}}}\n",
+                token(24)
+            )),
+        }
+    }
+    s
+}
+
+#[test]
+fn redact_of_a_file_on_stdin_equals_redact_of_a_pipe_and_reads_from_the_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input.log");
+    let text = secret_dense_log(20_000);
+    assert!(text.len() > 4 << 20, "{}", text.len());
+    std::fs::write(&path, &text).unwrap();
+    let piped = run_with_stdin(&["redact", "--no-env"], &text);
+    assert!(piped.status.success());
+    let masked = String::from_utf8(piped.stdout.clone()).unwrap();
+    assert!(masked.matches("[REDACTED:").count() >= 15_000);
+    assert!(!masked.contains("ghp_") && !masked.contains("sk_live_"));
+    // A regular file on stdin (mapped), on several thread counts.
+    for threads in ["1", "2", "3"] {
+        let out = toolexec()
+            .args(["redact", "--no-env", "--threads", threads])
+            .stdin(std::fs::File::open(&path).unwrap())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stdout == piped.stdout,
+            "{threads} threads: file and pipe differ"
+        );
+    }
+    // Stdin already read part-way: the rest is redacted, and the offset
+    // (shared with this process) is left at the end, as reading leaves it.
+    use std::io::{Read, Seek};
+    let mut file = std::fs::File::open(&path).unwrap();
+    let mut head = vec![0u8; 1234];
+    file.read_exact(&mut head).unwrap();
+    let out = toolexec()
+        .args(["redact", "--no-env"])
+        .stdin(file.try_clone().unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rest = run_with_stdin(&["redact", "--no-env"], &text[1234..]);
+    assert!(
+        out.stdout == rest.stdout,
+        "the rest after the offset differs"
+    );
+    assert_eq!(file.stream_position().unwrap(), text.len() as u64);
+}
+
+#[test]
+fn redact_of_a_file_truncated_while_mapped_stops_with_a_message() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input.log");
+    std::fs::write(&path, secret_dense_log(60_000)).unwrap();
+    let mut child = toolexec()
+        .args(["redact", "--no-env", "--threads", "1"])
+        .stdin(std::fs::File::open(&path).unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // Output has begun, so the file is mapped; the pipe is not read further
+    // until the file is cut, so the command is still well before its end.
+    let mut first = [0u8; 1];
+    stdout.read_exact(&mut first).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolexec: redact: the input file shrank while it was read\n"
+    );
 }
 
 #[test]

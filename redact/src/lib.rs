@@ -57,7 +57,8 @@
 //! * [`Redactor::redact`] `(&str) -> Cow<str>` (borrowed when nothing matched),
 //!   [`Redactor::redact_bytes`] for non-UTF-8 input, [`Redactor::redact_with_stats`]
 //!   (markers per rule id), [`Redactor::find`] (the spans), and
-//!   [`Redactor::redact_stream`] / [`Redactor::redact_stream_with`].
+//!   [`Redactor::redact_stream`] / [`Redactor::redact_stream_with`], and
+//!   [`Redactor::redact_slice_to`] (a text in memory to a writer).
 //! * `Redactor` is `Send + Sync`, an `Arc` inside: clone it freely.
 //! * Rules are data: [`Rule::builder`] (id, pattern, secret group, keywords,
 //!   minimum entropy, allow patterns, multi-line), and [`RuleSet::from_toml_str`],
@@ -378,7 +379,15 @@
 //!   reads while it waits for the workers' rounds. Only for readers that
 //!   never wait long for data: a pipe's judged output would wait for its
 //!   next input. `toolexec redact` turns it on when its standard input is a
-//!   regular file.
+//!   regular file it cannot map.
+//! * **Text already in memory** ([`Redactor::redact_slice_to`]): the same
+//!   rounds and batches judged straight from the slice and written as each
+//!   batch is done, with a callback telling how much of the slice will not
+//!   be read again. Nothing is copied into a stream buffer and no batch
+//!   waits for a read: `toolexec redact` maps a regular file on its standard
+//!   input and drops the pages of written rounds as it goes (100 MB inputs,
+//!   2 threads, alternated runs: 1–11 % faster than reading ahead, the same
+//!   peak memory within 2 MB).
 //! * A round reads past its highest cut only as far as a window starting
 //!   before that cut can reach: one context (the widest window plus line
 //!   reach) where a keyword of a rule with a window wider than 8 KiB is

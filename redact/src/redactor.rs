@@ -1699,6 +1699,69 @@ impl Redactor {
         self.redact_stream_with(reader, writer, StreamOptions::default())
     }
 
+    /// Writes `bytes` to `writer` with secrets masked, round by round as
+    /// [`Redactor::redact_stream`] does, but straight from `bytes`: nothing
+    /// is copied into a stream buffer, so a text already in memory (or a
+    /// mapped file) is redacted without reading it twice. The output is
+    /// exactly [`Redactor::redact_bytes`] of `bytes`.
+    ///
+    /// `done(n)` is called after each batch of rounds is written: `bytes[..n]`
+    /// will not be read again (a caller that mapped a file may drop those
+    /// pages, so that memory stays bounded by a few rounds).
+    ///
+    /// ```
+    /// let r = toolexec_redact::Redactor::builtin();
+    /// let mut out = Vec::new();
+    /// r.redact_slice_to(b"GITHUB_TOKEN=ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\n", &mut out, |_| {})
+    ///     .unwrap();
+    /// assert_eq!(out, b"GITHUB_TOKEN=[REDACTED:github-token]\n");
+    /// ```
+    pub fn redact_slice_to<W: Write>(
+        &self,
+        bytes: &[u8],
+        mut writer: W,
+        mut done: impl FnMut(usize),
+    ) -> io::Result<RedactStats> {
+        let mut stats = RedactStats {
+            bytes_in: bytes.len() as u64,
+            ..RedactStats::default()
+        };
+        let mut out: Vec<u8> = Vec::new();
+        let mut scratch = Scratch::default();
+        let mut pace = Pace::new(self.threads);
+        let (mut base, mut p, mut skip) = (0usize, 0usize, 0usize);
+        let text = Text::Slice(bytes);
+        std::thread::scope(|sc| -> io::Result<()> {
+            let mut workers = Workers::idle(self.threads - 1);
+            loop {
+                let rounds = self.batch(
+                    &text,
+                    (base, bytes.len() - base),
+                    (p, skip),
+                    true,
+                    &mut scratch,
+                    (sc, &mut workers),
+                    &mut pace,
+                    Meanwhile::Wait,
+                );
+                let mut next = None;
+                for (q, r) in rounds {
+                    let q = base + q;
+                    let end = (q + r.hay_len).min(bytes.len());
+                    self.write_range(&mut writer, &bytes[q..end], &r, &mut out, &mut stats)?;
+                    next = (!r.last).then(|| r.next(q));
+                }
+                let Some((nq, np, nskip)) = next else {
+                    return Ok(());
+                };
+                (base, p, skip) = (nq, np, nskip - nq);
+                done(base);
+            }
+        })?;
+        writer.flush()?;
+        Ok(stats)
+    }
+
     /// [`Redactor::redact_stream`] with explicit read sizes.
     ///
     /// The stream works in the same canonical rounds as one-shot redaction of
@@ -2748,7 +2811,10 @@ impl Redactor {
         mut sink: Sink,
     ) -> Vec<Span> {
         sink.second = true;
-        let deferred = std::mem::take(&mut sink.deferred);
+        let mut deferred = std::mem::take(&mut sink.deferred);
+        // By window, so that each window finds its own in O(log n) (a long
+        // secret-dense line has thousands).
+        deferred.sort_unstable_by_key(|d| (d.r, d.ws, d.we));
         let mut spans = resolve(sink.cands.clone());
         let mut done = 0;
         for round in 0..3 {
@@ -2807,9 +2873,10 @@ impl Redactor {
                 if side.cands.is_empty() && side.rejected.is_empty() {
                     continue;
                 }
-                let rejected = deferred
+                let from = deferred.partition_point(|d| (d.r, d.ws, d.we) < (r, ws, we));
+                let rejected = deferred[from..]
                     .iter()
-                    .filter(|d| (d.r, d.ws, d.we) == (r, ws, we))
+                    .take_while(|d| (d.r, d.ws, d.we) == (r, ws, we))
                     .any(|d| self.deferred_rejected(hay, d));
                 #[cfg(test)]
                 tests::SIDE_KEPT.with(|n| n.set(n.get() + usize::from(rejected)));
@@ -2848,7 +2915,9 @@ impl Redactor {
                 Some(&(s, _)) if s < we => s.max(gs),
                 _ => we,
             };
-            if ge > gs && !seen.contains(&(r, gs, ge)) && !out.contains(&(gs, ge)) {
+            // The pieces come in order (`gs`, then `ge`, never decrease: `vm`
+            // is sorted), so a repeated one is the last one pushed.
+            if ge > gs && !seen.contains(&(r, gs, ge)) && out.last() != Some(&(gs, ge)) {
                 let a = hits.partition_point(|h| h.start < gs);
                 let has_hit = hits[a..]
                     .iter()

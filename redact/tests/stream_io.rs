@@ -140,4 +140,22 @@ fn secret_dense_text_streams_as_one_shot_whatever_the_reads() {
             w.writes.len()
         );
     }
+    // Straight from the text in memory: the same bytes and counts, in
+    // writes as large, with what the rounds are done with reported as it grows.
+    for threads in [1, 2, 4] {
+        let mut w = Counting::default();
+        let mut done = Vec::new();
+        let stats = r
+            .with_threads(threads)
+            .redact_slice_to(text.as_bytes(), &mut w, |n| done.push(n))
+            .unwrap();
+        assert!(w.bytes == one.as_bytes(), "{threads} threads");
+        assert_eq!(stats.bytes_out, one.len() as u64);
+        assert_eq!(stats.bytes_in, text.len() as u64);
+        assert!(w.writes.len() * 20_000 <= one.len() + 20 * 20_000);
+        // One batch of four rounds may hold the whole text; one round not.
+        assert!(threads > 1 || !done.is_empty(), "{}", text.len());
+        assert!(done.windows(2).all(|p| p[0] < p[1]));
+        assert!(done.iter().all(|&n| n < text.len()));
+    }
 }
