@@ -1727,37 +1727,14 @@ impl Redactor {
             ..RedactStats::default()
         };
         let mut out: Vec<u8> = Vec::new();
-        let mut scratch = Scratch::default();
-        let mut pace = Pace::new(self.threads);
-        let (mut base, mut p, mut skip) = (0usize, 0usize, 0usize);
-        let text = Text::Slice(bytes);
-        std::thread::scope(|sc| -> io::Result<()> {
-            let mut workers = Workers::idle(self.threads - 1);
-            loop {
-                let rounds = self.batch(
-                    &text,
-                    (base, bytes.len() - base),
-                    (p, skip),
-                    true,
-                    &mut scratch,
-                    (sc, &mut workers),
-                    &mut pace,
-                    Meanwhile::Wait,
-                );
-                let mut next = None;
-                for (q, r) in rounds {
-                    let q = base + q;
-                    let end = (q + r.hay_len).min(bytes.len());
-                    self.write_range(&mut writer, &bytes[q..end], &r, &mut out, &mut stats)?;
-                    next = (!r.last).then(|| r.next(q));
-                }
-                let Some((nq, np, nskip)) = next else {
-                    return Ok(());
-                };
-                (base, p, skip) = (nq, np, nskip - nq);
-                done(base);
-            }
-        })?;
+        self.slice_rounds(
+            bytes,
+            |q, r| {
+                let end = (q + r.hay_len).min(bytes.len());
+                self.write_range(&mut writer, &bytes[q..end], r, &mut out, &mut stats)
+            },
+            &mut done,
+        )?;
         writer.flush()?;
         Ok(stats)
     }
@@ -2264,16 +2241,17 @@ impl Redactor {
         markers_at(hay, starts.into_iter())
     }
 
-    fn spans(&self, hay: &[u8]) -> Vec<Span> {
-        let inner = &*self.inner;
-        let limit = inner.block + inner.context;
-        if hay.len() <= limit {
-            return self.block_spans(hay, None, &mut Scratch::default());
-        }
-        // Long text: the canonical rounds the stream makes (see `round`).
+    /// The canonical rounds of a whole text in memory, batch by batch:
+    /// `each(q, round)` for every round in order (`q`: where its text starts),
+    /// then `done(n)` after each batch but the last (`hay[..n]` is not read again).
+    fn slice_rounds(
+        &self,
+        hay: &[u8],
+        mut each: impl FnMut(usize, &Round) -> io::Result<()>,
+        mut done: impl FnMut(usize),
+    ) -> io::Result<()> {
         let mut scratch = Scratch::default();
         let mut pace = Pace::new(self.threads);
-        let mut out: Vec<Span> = Vec::new();
         let (mut base, mut p, mut skip) = (0usize, 0usize, 0usize);
         let text = Text::Slice(hay);
         std::thread::scope(|sc| {
@@ -2292,19 +2270,38 @@ impl Redactor {
                 let mut next = None;
                 for (q, r) in rounds {
                     let q = base + q;
-                    out.extend(r.spans.iter().map(|sp| Span {
-                        s: sp.s + q,
-                        e: sp.e + q,
-                        ..*sp
-                    }));
+                    each(q, &r)?;
                     next = (!r.last).then(|| r.next(q));
                 }
                 let Some((nq, np, nskip)) = next else {
-                    break;
+                    return Ok(());
                 };
                 (base, p, skip) = (nq, np, nskip - nq);
+                done(base);
             }
-        });
+        })
+    }
+
+    fn spans(&self, hay: &[u8]) -> Vec<Span> {
+        let inner = &*self.inner;
+        let limit = inner.block + inner.context;
+        if hay.len() <= limit {
+            return self.block_spans(hay, None, &mut Scratch::default());
+        }
+        // Long text: the canonical rounds the stream makes (see `round`).
+        let mut out: Vec<Span> = Vec::new();
+        let _ = self.slice_rounds(
+            hay,
+            |q, r| {
+                out.extend(r.spans.iter().map(|sp| Span {
+                    s: sp.s + q,
+                    e: sp.e + q,
+                    ..*sp
+                }));
+                Ok(())
+            },
+            |_| {},
+        );
         out
     }
 
