@@ -61,9 +61,12 @@ const ASSIGN_OP: &str = r"(?::::=|::=|\?\?=|\|\|=|:=|\?=|\+=|\.=|=>|=|:)";
 const QUOTED: &str =
     r#"(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#;
 
-/// [`VALUE`] without capture groups.
-const VALUE_NC: &str =
-    r#"(?:"(?:[^"\\\r\n]|\\[^\r\n])+"|'[^'\r\n]+'|[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.])"#;
+/// [`VALUE`] without capture groups, and a backtick string without
+/// whitespace: a Go raw string or a JS template literal (`` token :=
+/// `v` ``, `` const apiKey = `v` ``). With whitespace inside it is a
+/// command (`` TOKEN=`cat /run/token` ``) or prose in Markdown, and a
+/// command without (`` `whoami` ``) fails the value checks as a word does.
+const VALUE_NC: &str = r#"(?:"(?:[^"\\\r\n]|\\[^\r\n])+"|'[^'\r\n]+'|`[^`\s]+`|[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.])"#;
 
 /// A value after a space-separated flag: quoted, or a bare word not starting
 /// with `-` (the next flag), unless it is 16+ characters long (`-p -1rhPbyRQ…`:

@@ -248,12 +248,19 @@ fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
 /// Whether a value that the generic rules could take (at least 4 bytes:
 /// shorter values fail every value check) starts at `v` on a line ending at
 /// `le`: a quoted string with 4 bytes before its closing quote, or 4 bytes of
-/// a bare value. `[`, `{`, an empty string, a backtick or the line end there
+/// a bare value, or 4 bytes of a backtick string without whitespace (see the
+/// generic rule's value). `[`, `{`, an empty string or the line end there
 /// rule out the assignment (`"scopes":["a"]`, `key: {`, `token=""`).
 #[inline]
 fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
     match hay.get(v) {
         _ if v >= le => false,
+        Some(b'`') => {
+            le >= v + 5
+                && hay[v + 1..v + 5]
+                    .iter()
+                    .all(|&b| b != b'`' && !b.is_ascii_whitespace())
+        }
         Some(&q @ (b'"' | b'\'')) => {
             let mut i = v + 1;
             while i < (v + 5).min(le) {
@@ -4589,8 +4596,10 @@ pub(crate) fn split_assignment(
         return None;
     }
     match hay[i] {
-        b'"' | b'\'' if e >= i + 2 && hay[e - 1] == hay[i] => Some((ns, ne, i + 1, e - 1, true)),
-        b'"' | b'\'' => None,
+        b'"' | b'\'' | b'`' if e >= i + 2 && hay[e - 1] == hay[i] => {
+            Some((ns, ne, i + 1, e - 1, true))
+        }
+        b'"' | b'\'' | b'`' => None,
         _ => Some((ns, ne, i, e, false)),
     }
 }

@@ -227,6 +227,12 @@
 //! Typed declarations: `const API_TOKEN: &str = "v"`, `let key: String =
 //! "v"`, `val apiKey: String = "v"`, `var tok string = "v"` (Go, also raw
 //! strings in backticks): the string literal is masked, the type never is.
+//! Untyped, a backtick string without whitespace is the value of any
+//! generic assignment below (Go `` token := `v` ``, `` Secret: `v` ``,
+//! JS/TS `` const apiKey = `v` ``); with whitespace inside (`` TOKEN=`cat
+//! /run/token` ``, `` `Bearer ${t}` ``) it is a command or a template and
+//! stays, and so does a word or a template without spaces (`` `whoami` ``,
+//! `` `${prefix}_${id}` ``), which the value checks reject.
 //!
 //! `generic-secret`: assignments whose **name** looks secret — `password passwd
 //! passphrase pwd pw pass psk secret token api_key apikey access_key private_key

@@ -1477,11 +1477,31 @@ fn go_raw_strings_in_backticks() {
         format!("var password string = `{v}`"),
         format!("const apiKey string = `{v}`"),
         format!("\tvar tok string = `{v}`"),
+        // Untyped: short declarations, assignments, constants, struct
+        // fields, and JS/TS template literals.
+        format!("\ttoken := `{v}`"),
+        format!("\tdbPassword := `{v}`"),
+        format!("password = `{v}`"),
+        format!("const apiKey = `{v}`"),
+        format!("\tSecret: `{v}`,"),
+        format!("export const API_TOKEN = `{v}`;"),
     ];
     assert_masks_value(&r, &inputs, v);
     assert_unchanged(
         &r,
-        &["var password string", "const tokenKind string = `ident`"],
+        &[
+            "var password string",
+            "const tokenKind string = `ident`",
+            // Commands (shell, Perl, Ruby, PHP backticks) and templates.
+            "TOKEN=`cat /run/secrets/token`",
+            "export GH_TOKEN=`gh auth token`",
+            "my $password = `pass show db`;",
+            "PASSWORD=`whoami`",
+            "API_KEY=`./gen-key.sh`",
+            "const token = `Bearer ${accessToken}`;",
+            "const key = `${prefix}_${id}`;",
+            "The `password` option: `string`",
+        ],
     );
 }
 

@@ -1660,6 +1660,24 @@ fn typed_decl(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     Some(format!("pub struct Assign {{\n    pub eq_token: Token![=],\n    pub pwd: *mut passwd,\n}}\n{line}\nfn check(password: &str, api_key: Option<String>) -> bool {{ true }}\n"))
 }
 
+/// Go raw strings and JS template literals holding the secret, beside
+/// backtick commands and templates that must stay.
+fn raw_string(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(|c: char| c.is_whitespace() || c == '`') {
+        return None;
+    }
+    let c = camel(f.key);
+    let env = f.env;
+    let line = match r.below(4) {
+        0 => format!("\t{c} := `{v}`"),
+        1 => format!("const {c} = `{v}`"),
+        2 => format!("\t{env} = `{v}`"),
+        _ => format!("export const {env} = `{v}`;"),
+    };
+    Some(format!("func load() {{\n{line}\n\tcmd := `git rev-parse HEAD`\n}}\nTOKEN=`cat /run/secrets/token`\nconst url = `${{base}}/v1/token`;\n"))
+}
+
 fn grep_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     if f.kind == Kind::Pem {
         return None;
@@ -1720,6 +1738,11 @@ fn keeps(context: &str, text: &str) -> Vec<String> {
             }
             out.push("src/token.rs-".into());
         }
+        "raw-string" => {
+            out.push("cmd := `git rev-parse HEAD`".into());
+            out.push("TOKEN=`cat /run/secrets/token`".into());
+            out.push("const url = `${base}/v1/token`;".into());
+        }
         "ps-env" => {
             out.push("PWD=/srv/api-2024_v3/x9Kq ".into());
             out.push("OLDPWD=/srv/releases/2024-05-21_x7Q ".into());
@@ -1765,6 +1788,7 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("xml-next-line", xml_next_line),
         ("shell-default", shell_default),
         ("typed-decl", typed_decl),
+        ("raw-string", raw_string),
         ("grep-output", grep_output),
         ("ps-env", ps_env),
     ]
@@ -1985,6 +2009,10 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     ("prose", "The password combination you entered is incorrect.\n"),
     ("prose", "Pass the token as a bearer token in the Authorization header.\n"),
     ("prose", "secret: the secret used to sign tokens (see docs)\n"),
+    // Backticks that hold no secret: commands, templates, Markdown code.
+    ("backtick-command", "TOKEN=`cat /run/secrets/token`\nexport GH_TOKEN=`gh auth token`\nsecret_key = `openssl rand -hex 32`\nPASSWORD=`whoami`\nAPI_KEY=`./gen-key.sh`\n"),
+    ("backtick-template", "const token = `Bearer ${accessToken}`;\nconst key = `${prefix}_${id}`;\nregKey = `//${parsed.host}${parsed.pathname}`\nkey = `${stat.dev}:${stat.ino}`\n"),
+    ("backtick-markdown", "The `password` option: `string`\n- `api_key`: `ApiKeyConfig` (see `config.key`)\n"),
 ];
 
 /// [`HARD_CLEAN`] as records.
