@@ -1447,6 +1447,30 @@ struct LineFinder {
 }
 
 impl LineFinder {
+    /// Whether the line of a hit without `\n` ending at `he` ends at or
+    /// before `limit` (its first `\n` at or after `he`, or the text's end):
+    /// the line end `window` gives such a hit. A search made here is
+    /// remembered for the next `window`.
+    fn ends_by(&mut self, hay: &[u8], he: usize, limit: usize) -> bool {
+        if limit >= hay.len() {
+            return true;
+        }
+        if limit < he {
+            return false;
+        }
+        if let Some(q) = self.next.filter(|&q| self.from <= he && he <= q) {
+            return q <= limit;
+        }
+        if self.from <= he && he <= self.to && self.next.is_none() && limit < self.to {
+            return false;
+        }
+        let to = limit + 1;
+        self.next = memchr::memchr(b'\n', &hay[he..to]).map(|i| he + i);
+        self.from = he;
+        self.to = to;
+        self.next.is_some()
+    }
+
     /// `line_window(hay, hs, he)` for a hit without `\n`.
     fn window(&mut self, hay: &[u8], hs: usize, he: usize) -> (usize, usize) {
         let lo = hs.saturating_sub(MAX_SIDE);
@@ -1481,6 +1505,17 @@ impl LineFinder {
         };
         (ls, le)
     }
+}
+
+/// Whether a hit of `covered_by` starts where `hits[hi]` does (hits sorted by start).
+fn covered_at(hits: &[Hit], hi: usize, covered_by: &[u32]) -> bool {
+    let start = hits[hi].start;
+    let same = |k: &&Hit| k.start == start;
+    hits[hi + 1..]
+        .iter()
+        .take_while(same)
+        .chain(hits[..hi].iter().rev().take_while(same))
+        .any(|k| covered_by.contains(&k.pattern))
 }
 
 /// Whether [`line_window`] of `[hs, he)` is `(ls, le)`, the line window of an
@@ -2408,6 +2443,17 @@ impl Redactor {
             if t.rules.is_empty() {
                 continue;
             }
+            // A covered hit (see below) whose line end is already known
+            // (the line's earlier hits found it) is skipped before its line
+            // window: the covering hit's window and anchor are the same.
+            if inner.quick
+                && !t.covered_by.is_empty()
+                && !t.newline
+                && lines.ends_by(hay, h.end, h.start + 256)
+                && covered_at(hits, hi, &t.covered_by)
+            {
+                continue;
+            }
             if !t.anchors.is_empty() {
                 anchors.list.push((h.pattern, h.start));
             }
@@ -2440,16 +2486,13 @@ impl Redactor {
                 line_bits = (0, 0);
             }
             // A hit that another hit at its start covers adds nothing.
-            if inner.quick && !t.covered_by.is_empty() && reusable && le <= h.start + 256 {
-                let same = |k: &&Hit| k.start == h.start;
-                let covering = hits[hi + 1..]
-                    .iter()
-                    .take_while(same)
-                    .chain(hits[..hi].iter().rev().take_while(same))
-                    .any(|k| t.covered_by.contains(&k.pattern));
-                if covering {
-                    continue;
-                }
+            if inner.quick
+                && !t.covered_by.is_empty()
+                && reusable
+                && le <= h.start + 256
+                && covered_at(hits, hi, &t.covered_by)
+            {
+                continue;
             }
             line_rules.clear();
             let mut ctx: Option<checks::HitCtx> = None;
@@ -3811,11 +3854,22 @@ mod tests {
         let hay = &text[..];
         let mut f = LineFinder::default();
         let mut hs = 0;
-        let mut checked = 0;
+        let (mut checked, mut ends) = (0, 0);
         while hs + 4 < hay.len() {
             x = x.wrapping_mul(1103515245).wrapping_add(12345);
             let he = hs + 1 + (x >> 16) as usize % 3;
             if !hay[hs..he].contains(&b'\n') {
+                // Asked before the window, as the hit loop asks for covered hits.
+                if x & 1 == 1 {
+                    let limit = hs + (x >> 8) as usize % 300;
+                    let end = memchr::memchr(b'\n', &hay[he..]).map_or(hay.len(), |i| he + i);
+                    assert_eq!(
+                        f.ends_by(hay, he, limit),
+                        end <= limit,
+                        "{hs}..{he} by {limit}"
+                    );
+                    ends += 1;
+                }
                 assert_eq!(
                     f.window(hay, hs, he),
                     line_window(hay, hs, he),
@@ -3825,7 +3879,41 @@ mod tests {
             }
             hs += (x >> 20) as usize % 700;
         }
-        assert!(checked > 500, "{checked}");
+        assert!(checked > 500 && ends > 200, "{checked} {ends}");
+    }
+
+    proptest! {
+        /// `ends_by` answers whether the first `\n` at or after the hit's end
+        /// (or the text's end) comes by the limit, asked once or more before
+        /// a window, and leaves the windows as `line_window` gives them.
+        #[test]
+        fn ends_by_is_the_first_line_break_by_the_limit(
+            text in prop::collection::vec(prop_oneof![9 => Just(b'a'), 1 => Just(b'\n')], 1..1500),
+            steps in prop::collection::vec(
+                (0usize..60, 1usize..4, prop::collection::vec(0usize..300, 0..3)),
+                1..80,
+            ),
+        ) {
+            let hay = &text[..];
+            let mut f = LineFinder::default();
+            let mut hs = 0;
+            for (gap, len, reaches) in steps {
+                hs += gap;
+                let he = hs + len;
+                if he > hay.len() {
+                    break;
+                }
+                if hay[hs..he].contains(&b'\n') {
+                    continue;
+                }
+                let end = memchr::memchr(b'\n', &hay[he..]).map_or(hay.len(), |i| he + i);
+                for reach in reaches {
+                    let limit = hs + reach;
+                    prop_assert_eq!(f.ends_by(hay, he, limit), end <= limit, "{}..{} by {}", hs, he, limit);
+                }
+                prop_assert_eq!(f.window(hay, hs, he), line_window(hay, hs, he));
+            }
+        }
     }
 
     /// Keyword-dense text in the shapes the guards look for: names around
