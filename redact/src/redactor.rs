@@ -2446,12 +2446,9 @@ impl Redactor {
             // A covered hit (see below) whose line end is already known
             // (the line's earlier hits found it) is skipped before its line
             // window: the covering hit's window and anchor are the same.
-            if inner.quick
-                && !t.covered_by.is_empty()
-                && !t.newline
-                && lines.ends_by(hay, h.end, h.start + 256)
-                && covered_at(hits, hi, &t.covered_by)
-            {
+            let covered =
+                inner.quick && !t.covered_by.is_empty() && covered_at(hits, hi, &t.covered_by);
+            if covered && !t.newline && lines.ends_by(hay, h.end, h.start + 256) {
                 continue;
             }
             if !t.anchors.is_empty() {
@@ -2486,12 +2483,7 @@ impl Redactor {
                 line_bits = (0, 0);
             }
             // A hit that another hit at its start covers adds nothing.
-            if inner.quick
-                && !t.covered_by.is_empty()
-                && reusable
-                && le <= h.start + 256
-                && covered_at(hits, hi, &t.covered_by)
-            {
+            if covered && reusable && le <= h.start + 256 {
                 continue;
             }
             line_rules.clear();
