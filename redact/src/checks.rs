@@ -454,13 +454,18 @@ impl HitCtx {
             }
             // A shell default `${NAME:-v}`.
             b'{' if ns >= ls + 2 && hay[ns - 2] == b'$' => feat |= F_CONTEXT,
-            // A call's first argument `("NAME", …`.
+            // A call's first argument `("NAME", …` (as `call_arg` reads it:
+            // not a JSON value `:"key_…",`).
             q @ (b'"' | b'\'' | b'`') if at(name_end) == q => {
                 let mut j = name_end + 1;
                 while j < end && matches!(hay[j], b' ' | b'\t') {
                     j += 1;
                 }
-                if at(j) == b',' {
+                let mut k = ns - 1;
+                while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
+                    k -= 1;
+                }
+                if at(j) == b',' && k > ls && hay[k - 1] == b'(' {
                     feat |= F_CONTEXT;
                 }
             }
@@ -1295,7 +1300,11 @@ fn name_ends(hay: &[u8], hs: usize, he: usize, le: usize) -> (usize, usize, usiz
 /// - after the name and its spaces (`after`): no quote, no operator, no
 ///   `\` `%` `|` `]` `)` `?`, no `or ` (assignments, escapes, cells,
 ///   fallbacks, [`F_COLON_Q`]); no tab and no two spaces right after the
-///   name ([`F_COLUMN`]);
+///   name ([`F_COLUMN`]); or a quote right after the name closing a quoted
+///   value, followed by spaces and `,` or `}` (JSON values `"key_0571…",`
+///   repeat no name the verdict memo could remember), unless a `(` and
+///   spaces come before its opening quote and a `,` after it (a call's
+///   first argument, [`F_CONTEXT`]);
 /// - the word of the hit ends the name or is followed by `.`/`-`, and a
 ///   space after it is no Go declaration ([`F_TYPED`]);
 /// - no `<` or `${` before the name ([`F_LT_BEFORE`], [`F_CONTEXT`]; a
@@ -1327,10 +1336,38 @@ fn bare_after_name(
         _ => {}
     }
     let c = at(after);
+    // A quoted value that ends with the name (`:"key_0571…",`, `"tok"}`):
+    // after its closing quote only a `,` or `}` — no operator, `:`,
+    // fallback or escape (a call's first argument is told below).
+    // The quote closing such a value when a `,` follows it.
+    let mut comma_after = None;
     if SHAPE_AFTER[c as usize] || (c == b'o' && hay[after..end].starts_with(b"or ")) {
-        return false;
+        if !(matches!(c, b'"' | b'\'' | b'`') && after == name_end) {
+            return false;
+        }
+        let mut j = name_end + 1;
+        while matches!(at(j), b' ' | b'\t') {
+            j += 1;
+        }
+        match at(j) {
+            b',' => comma_after = Some(c),
+            b'}' => {}
+            _ => return false,
+        }
     }
     let ns = name_start(hay, hs, ls);
+    // `("NAME", …`: a call's first argument ([`F_CONTEXT`]).
+    if let Some(q) = comma_after {
+        if ns > ls && hay[ns - 1] == q {
+            let mut k = ns - 1;
+            while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
+                k -= 1;
+            }
+            if k > ls && hay[k - 1] == b'(' {
+                return false;
+            }
+        }
+    }
     if ns > ls {
         match hay[ns - 1] {
             b'<' => return false,
@@ -5907,13 +5944,18 @@ mod hit_reference {
             }
             // A shell default `${NAME:-v}`.
             b'{' if ns >= ls + 2 && hay[ns - 2] == b'$' => feat |= F_CONTEXT,
-            // A call's first argument `("NAME", …`.
+            // A call's first argument `("NAME", …` (as `call_arg` reads it:
+            // not a JSON value `:"key_…",`).
             q @ (b'"' | b'\'' | b'`') if at(name_end) == q => {
                 let mut j = name_end + 1;
                 while j < end && matches!(hay[j], b' ' | b'\t') {
                     j += 1;
                 }
-                if at(j) == b',' {
+                let mut k = ns - 1;
+                while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
+                    k -= 1;
+                }
+                if at(j) == b',' && k > ls && hay[k - 1] == b'(' {
                     feat |= F_CONTEXT;
                 }
             }
