@@ -461,11 +461,7 @@ impl HitCtx {
                 while j < end && matches!(hay[j], b' ' | b'\t') {
                     j += 1;
                 }
-                let mut k = ns - 1;
-                while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
-                    k -= 1;
-                }
-                if at(j) == b',' && k > ls && hay[k - 1] == b'(' {
+                if at(j) == b',' && paren_before(hay, ns, ls) {
                     feat |= F_CONTEXT;
                 }
             }
@@ -1338,8 +1334,8 @@ fn bare_after_name(
     let c = at(after);
     // A quoted value that ends with the name (`:"key_0571…",`, `"tok"}`):
     // after its closing quote only a `,` or `}` — no operator, `:`,
-    // fallback or escape (a call's first argument is told below).
-    // The quote closing such a value when a `,` follows it.
+    // fallback or escape. With a `,`, `comma_after` holds the quote (a
+    // call's first argument is told below).
     let mut comma_after = None;
     if SHAPE_AFTER[c as usize] || (c == b'o' && hay[after..end].starts_with(b"or ")) {
         if !(matches!(c, b'"' | b'\'' | b'`') && after == name_end) {
@@ -1357,16 +1353,8 @@ fn bare_after_name(
     }
     let ns = name_start(hay, hs, ls);
     // `("NAME", …`: a call's first argument ([`F_CONTEXT`]).
-    if let Some(q) = comma_after {
-        if ns > ls && hay[ns - 1] == q {
-            let mut k = ns - 1;
-            while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
-                k -= 1;
-            }
-            if k > ls && hay[k - 1] == b'(' {
-                return false;
-            }
-        }
+    if comma_after.is_some_and(|q| ns > ls && hay[ns - 1] == q && paren_before(hay, ns, ls)) {
+        return false;
     }
     if ns > ls {
         match hay[ns - 1] {
@@ -1556,11 +1544,17 @@ fn call_arg(hay: &[u8], ns: usize, i: usize, ls: usize, end: usize, q: u8) -> bo
     while j < end && matches!(hay[j], b' ' | b'\t') {
         j += 1;
     }
+    j < end && hay[j] == b',' && paren_before(hay, ns, ls)
+}
+
+/// Whether a `(` and spaces come before the opening quote at `ns - 1` of a
+/// quoted name on the line from `ls` (a call's first argument, see [`call_arg`]).
+fn paren_before(hay: &[u8], ns: usize, ls: usize) -> bool {
     let mut k = ns - 1;
     while k > ls && matches!(hay[k - 1], b' ' | b'\t') {
         k -= 1;
     }
-    j < end && hay[j] == b',' && k > ls && hay[k - 1] == b'('
+    k > ls && hay[k - 1] == b'('
 }
 
 /// `NAME || 'v'`, `getenv("NAME") ?: 'v'`, `get("NAME") or "v"`: after the

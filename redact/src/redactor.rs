@@ -2443,9 +2443,10 @@ impl Redactor {
             if t.rules.is_empty() {
                 continue;
             }
-            // A covered hit (see below) whose line end is already known
-            // (the line's earlier hits found it) is skipped before its line
-            // window: the covering hit's window and anchor are the same.
+            // A covered hit (see below) whose line ends within 256 bytes of
+            // its start (as the line's earlier hits found, or found here and
+            // kept for the next window) is skipped before its line window:
+            // the covering hit's window and anchor are the same.
             let covered =
                 inner.quick && !t.covered_by.is_empty() && covered_at(hits, hi, &t.covered_by);
             if covered && !t.newline && lines.ends_by(hay, h.end, h.start + 256) {
