@@ -386,10 +386,18 @@
 //!   never wait long for data: a pipe's judged output would wait for its
 //!   next input. `toolexec redact` turns it on when its standard input is a
 //!   regular file it cannot map.
-//! * **Text already in memory** ([`Redactor::redact_slice_to`]): the same
-//!   rounds and batches judged straight from the slice and written as each
-//!   batch is done, with a callback telling how much of the slice will not
-//!   be read again. Nothing is copied into a stream buffer and no batch
+//! * **Text already in memory** ([`Redactor::redact_slice_to`], and
+//!   one-shot redaction of a long text): the same rounds judged straight
+//!   from the slice, without batches: each worker given a round first
+//!   predicts where it cuts and says so, so that an idle worker starts the
+//!   next round at once, and the calling thread writes the rounds in order,
+//!   each only if it starts where the one before really cut (otherwise it
+//!   and the rounds after it are judged again, and the next few one at a
+//!   time). No worker waits for a batch's slowest round or for its writes
+//!   (100 MB inputs, 2 threads, `toolexec redact < file`, 10 alternated
+//!   runs, median: keyword-free log 694 → 731 MB/s, Rust sources 485 →
+//!   532, structured log 263 → 299, JSON 173 → 187). A callback tells how
+//!   much of the slice will not be read again. Nothing is copied into a stream buffer and no batch
 //!   waits for a read: `toolexec redact` maps a regular file on its standard
 //!   input and drops the pages of written rounds as it goes (100 MB inputs,
 //!   2 threads, alternated runs: 1–11 % faster than reading ahead, the same

@@ -362,10 +362,12 @@ struct Anchors {
     from: usize,
 }
 
-/// The text a batch's rounds read: a slice (one-shot), or the stream's
-/// buffer, which the stream refills between batches.
+/// The text a batch's rounds read: the stream's buffer, which the stream
+/// refills between batches, or (in tests of batches) a slice. A text in
+/// memory is judged by [`Redactor::pipelined_rounds`], without batches.
 #[derive(Clone, Copy)]
 enum Text<'a> {
+    #[cfg(test)]
     Slice(&'a [u8]),
     Buffer(&'a RwLock<Vec<u8>>),
 }
@@ -374,6 +376,7 @@ impl Text<'_> {
     /// `f` of the text.
     fn read<T>(&self, f: impl FnOnce(&[u8]) -> T) -> T {
         match self {
+            #[cfg(test)]
             Text::Slice(s) => f(s),
             Text::Buffer(b) => f(&b.read().unwrap_or_else(PoisonError::into_inner)),
         }
@@ -2276,43 +2279,230 @@ impl Redactor {
         markers_at(hay, starts.into_iter())
     }
 
-    /// The canonical rounds of a whole text in memory, batch by batch:
-    /// `each(q, round)` for every round in order (`q`: where its text starts),
-    /// then `done(n)` after each batch but the last (`hay[..n]` is not read again).
+    /// The canonical rounds of a whole text in memory: `each(q, round)` for
+    /// every round in order (`q`: where its text starts), then `done(n)`
+    /// after each round but the last (`hay[..n]` is not read again). On one
+    /// thread they are judged one after the other; on more, see
+    /// [`Redactor::pipelined_rounds`].
     fn slice_rounds(
         &self,
         hay: &[u8],
         mut each: impl FnMut(usize, &Round) -> io::Result<()>,
         mut done: impl FnMut(usize),
     ) -> io::Result<()> {
-        let mut scratch = Scratch::default();
-        let mut pace = Pace::new(self.threads);
-        let (mut base, mut p, mut skip) = (0usize, 0usize, 0usize);
-        let text = Text::Slice(hay);
+        if self.threads > 1 {
+            return self.pipelined_rounds(hay, each, done);
+        }
+        self.rounds_from(
+            hay,
+            (0, 0, 0),
+            &mut Scratch::default(),
+            &mut each,
+            &mut done,
+        )
+    }
+
+    /// The rounds of `hay` from `(q, p, skip)` (a real round start, the
+    /// emission start and the written end relative to it), judged here one
+    /// after the other.
+    fn rounds_from(
+        &self,
+        hay: &[u8],
+        (mut q, mut p, mut skip): (usize, usize, usize),
+        scratch: &mut Scratch,
+        each: &mut impl FnMut(usize, &Round) -> io::Result<()>,
+        done: &mut impl FnMut(usize),
+    ) -> io::Result<()> {
+        loop {
+            // Never `None`: nothing follows the slice.
+            let Some(r) = self.round_at(&hay[q..], 0, (p, skip), true, scratch) else {
+                return Ok(());
+            };
+            each(q, &r)?;
+            if r.last {
+                return Ok(());
+            }
+            let (nq, np, nskip) = r.next(q);
+            (q, p, skip) = (nq, np, nskip - nq);
+            done(q);
+        }
+    }
+
+    /// [`Redactor::slice_rounds`] on `threads` workers kept busy without a
+    /// pause between batches: a worker given a round first predicts where
+    /// it cuts ([`Redactor::predict_cut`]) and says so, so that an idle
+    /// worker can start the round after it at once, then judges its round.
+    /// The calling thread only hands out rounds and writes them in order:
+    /// a round is written when the one before it is, and only if it starts
+    /// where that one really cut; otherwise it and every round after it are
+    /// dropped and judged again from the real cut (and the next
+    /// [`Pace::CALM`] rounds are judged one at a time, unpredicted), so the
+    /// rounds are those one thread makes.
+    ///
+    /// Measured against batches of `threads` rounds (each batch waits for
+    /// its slowest round, then for the writes, before the next starts):
+    /// see the crate docs, "Text already in memory".
+    fn pipelined_rounds(
+        &self,
+        hay: &[u8],
+        mut each: impl FnMut(usize, &Round) -> io::Result<()>,
+        mut done: impl FnMut(usize),
+    ) -> io::Result<()> {
+        /// A round handed to a worker: its start, emission start and
+        /// written end (relative), and whether to predict its cut first.
+        struct Ask {
+            seq: u64,
+            start: (usize, usize, usize),
+            predict: bool,
+        }
+        /// A worker's news about the round `seq`.
+        enum News {
+            /// Where the next round starts, if it can be predicted.
+            Guess(u64, Option<usize>),
+            Judged(u64, Option<Round>),
+        }
+        /// A round handed out and not written yet.
+        struct Slot {
+            seq: u64,
+            start: (usize, usize, usize),
+            /// `None` while not known (or not asked for).
+            guess: Option<Option<usize>>,
+            round: Option<Option<Round>>,
+        }
+        let inner = &*self.inner;
+        let limit = inner.block + inner.context;
         std::thread::scope(|sc| {
-            let mut workers = Workers::idle(self.threads - 1);
-            loop {
-                let rounds = self.batch(
-                    &text,
-                    (base, hay.len() - base),
-                    (p, skip),
-                    true,
-                    &mut scratch,
-                    (sc, &mut workers),
-                    &mut pace,
-                    Meanwhile::Wait,
-                );
-                let mut next = None;
-                for (q, r) in rounds {
-                    let q = base + q;
-                    each(q, &r)?;
-                    next = (!r.last).then(|| r.next(q));
+            let (tell, news) = mpsc::channel::<(usize, News)>();
+            let mut lanes: Vec<mpsc::Sender<Ask>> = Vec::new();
+            for w in 0..self.threads {
+                let (ask, asked) = mpsc::channel::<Ask>();
+                let tell = tell.clone();
+                let started = std::thread::Builder::new()
+                    .name("toolexec-redact".into())
+                    .spawn_scoped(sc, move || {
+                        let mut scratch = Scratch::default();
+                        while let Ok(a) = asked.recv() {
+                            let (q, p, skip) = a.start;
+                            let view = &hay[q..];
+                            if a.predict {
+                                let guess = if view.len() <= p + limit {
+                                    None
+                                } else {
+                                    self.predict_cut(&view[..p + limit], p, &mut scratch)
+                                        .map(|c| q + c)
+                                };
+                                if tell.send((w, News::Guess(a.seq, guess))).is_err() {
+                                    break;
+                                }
+                            }
+                            let r = self.round_at(view, 0, (p, skip), true, &mut scratch);
+                            if tell.send((w, News::Judged(a.seq, r))).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                if started.is_err() {
+                    break;
                 }
-                let Some((nq, np, nskip)) = next else {
-                    return Ok(());
+                lanes.push(ask);
+            }
+            drop(tell);
+            let mut idle: Vec<usize> = (0..lanes.len()).rev().collect();
+            let mut flight: std::collections::VecDeque<Slot> = Default::default();
+            let mut next = (0usize, 0usize, 0usize);
+            let mut seq = 0u64;
+            let mut calm = 0usize;
+            let most = 2 * lanes.len();
+            loop {
+                while flight.len() < most {
+                    let start = match flight.back() {
+                        None => next,
+                        Some(Slot {
+                            guess: Some(Some(nq)),
+                            ..
+                        }) => (*nq, 0, 0),
+                        Some(_) => break,
+                    };
+                    let Some(w) = idle.pop() else { break };
+                    let ask = Ask {
+                        seq,
+                        start,
+                        predict: calm == 0,
+                    };
+                    if lanes[w].send(ask).is_err() {
+                        // That worker is gone: it gets no more rounds.
+                        continue;
+                    }
+                    flight.push_back(Slot {
+                        seq,
+                        start,
+                        guess: None,
+                        round: None,
+                    });
+                    seq += 1;
+                }
+                if flight.is_empty() {
+                    // No worker left to judge: the rest is judged here.
+                    return self.rounds_from(
+                        hay,
+                        next,
+                        &mut Scratch::default(),
+                        &mut each,
+                        &mut done,
+                    );
+                }
+                let Ok((w, n)) = news.recv() else {
+                    return self.rounds_from(
+                        hay,
+                        next,
+                        &mut Scratch::default(),
+                        &mut each,
+                        &mut done,
+                    );
                 };
-                (base, p, skip) = (nq, np, nskip - nq);
-                done(base);
+                // The slots' numbers are consecutive; a dropped round's
+                // number is below the first slot's.
+                let first = flight.front().map_or(0, |f| f.seq);
+                let at = |s: u64| s.checked_sub(first).and_then(|i| usize::try_from(i).ok());
+                match n {
+                    News::Guess(s, g) => {
+                        if let Some(f) = at(s).and_then(|i| flight.get_mut(i)) {
+                            f.guess = Some(g);
+                        }
+                    }
+                    News::Judged(s, r) => {
+                        idle.push(w);
+                        if let Some(f) = at(s).and_then(|i| flight.get_mut(i)) {
+                            f.round = Some(r);
+                        }
+                    }
+                }
+                while let Some(f) = flight.front() {
+                    if f.start != next {
+                        // Mispredicted: it and the rounds after it go.
+                        flight.clear();
+                        calm = Pace::CALM;
+                        break;
+                    }
+                    if f.round.is_none() {
+                        break;
+                    }
+                    let Some(Slot { start, round, .. }) = flight.pop_front() else {
+                        break;
+                    };
+                    let Some(r) = round.flatten() else {
+                        return Ok(());
+                    };
+                    let q = start.0;
+                    each(q, &r)?;
+                    if r.last {
+                        return Ok(());
+                    }
+                    let (nq, np, nskip) = r.next(q);
+                    next = (nq, np, nskip - nq);
+                    calm = calm.saturating_sub(1);
+                    done(nq);
+                }
             }
         })
     }
@@ -5353,6 +5543,92 @@ mod tests {
             let mut out = Vec::new();
             r.redact_stream(text.as_bytes(), &mut out).unwrap();
             assert!(out == want.as_bytes(), "{threads} threads, streamed");
+        }
+    }
+
+    /// The rounds `slice_rounds` hands to `each` (with their starts) and
+    /// the positions `done` hears.
+    fn slice_rounds_of(r: &Redactor, hay: &[u8]) -> (Vec<(usize, Round)>, Vec<usize>) {
+        let (mut rounds, mut done) = (Vec::new(), Vec::new());
+        r.slice_rounds(
+            hay,
+            |q, round| {
+                rounds.push((
+                    q,
+                    Round {
+                        spans: round.spans.clone(),
+                        ..*round
+                    },
+                ));
+                Ok(())
+            },
+            |n| done.push(n),
+        )
+        .unwrap();
+        (rounds, done)
+    }
+
+    /// A text in memory on several threads, predictions right or wrong
+    /// (`mispredict`: every one off by a byte) and with keyword-dense
+    /// stretches (forced cuts): `slice_rounds` hands out exactly the rounds
+    /// one thread makes, in order, and `done` hears each next round's
+    /// start once that round's predecessor is written.
+    #[test]
+    fn pipelined_rounds_are_the_rounds_of_one_thread() {
+        let mut text = long_log(5, 900 << 10, 12, true);
+        let dense_from = text.len();
+        while text.len() < dense_from + (500 << 10) {
+            text.push_str("token_count=3 key_id=k7 secret_name=db ");
+        }
+        text.push('\n');
+        text.push_str(&long_log(6, 600 << 10, 12, false));
+        let hay = text.as_bytes();
+        let one = sequential_rounds(&threaded(1).build().unwrap(), hay);
+        assert!(one.len() >= 10, "{}", one.len());
+        assert!(one.iter().any(|(_, r)| r.forced));
+        let starts: Vec<usize> = one[1..].iter().map(|(q, _)| *q).collect();
+        for threads in [1, 2, 3, 4] {
+            for wrong in [false, true] {
+                let mut b = threaded(threads);
+                if wrong {
+                    b = b.mispredict();
+                }
+                let (rounds, done) = slice_rounds_of(&b.build().unwrap(), hay);
+                assert!(rounds == one, "{threads} threads, mispredicted: {wrong}");
+                assert_eq!(done, starts, "{threads} threads, mispredicted: {wrong}");
+            }
+        }
+    }
+
+    /// A write that fails stops the rounds there: its error is returned,
+    /// no later round is written, and the workers still judging are let go.
+    #[test]
+    fn a_failed_write_stops_the_pipelined_rounds() {
+        let text = long_log(9, 1 << 20, 12, false);
+        let hay = text.as_bytes();
+        let total = sequential_rounds(&threaded(1).build().unwrap(), hay).len();
+        assert!(total >= 5, "{total}");
+        for threads in [1, 2, 4] {
+            let r = threaded(threads).build().unwrap();
+            let mut written = 0;
+            let got = r.slice_rounds(
+                hay,
+                |_, _| {
+                    written += 1;
+                    if written == 3 {
+                        Err(io::Error::other("disk full"))
+                    } else {
+                        Ok(())
+                    }
+                },
+                |_| {},
+            );
+            assert_eq!(
+                got.unwrap_err().to_string(),
+                "disk full",
+                "{threads} threads"
+            );
+            assert_eq!(written, 3, "{threads} threads");
         }
     }
 
