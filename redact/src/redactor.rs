@@ -2360,6 +2360,16 @@ impl Redactor {
             /// Where the next round starts, if it can be predicted.
             Guess(u64, Option<usize>),
             Judged(u64, Option<Round>),
+            /// The worker stopped (a panic unwinding it): its round will
+            /// never come.
+            Gone,
+        }
+        /// Tells the calling thread when its worker stops.
+        struct Farewell(usize, mpsc::Sender<(usize, News)>);
+        impl Drop for Farewell {
+            fn drop(&mut self) {
+                let _ = self.1.send((self.0, News::Gone));
+            }
         }
         /// A round handed out and not written yet.
         struct Slot {
@@ -2380,6 +2390,7 @@ impl Redactor {
                 let started = std::thread::Builder::new()
                     .name("toolexec-redact".into())
                     .spawn_scoped(sc, move || {
+                        let _farewell = Farewell(w, tell.clone());
                         let mut scratch = Scratch::default();
                         while let Ok(a) = asked.recv() {
                             let (q, p, skip) = a.start;
@@ -2441,17 +2452,13 @@ impl Redactor {
                     });
                     seq += 1;
                 }
-                if flight.is_empty() {
-                    // No worker left to judge: the rest is judged here.
-                    return self.rounds_from(
-                        hay,
-                        next,
-                        &mut Scratch::default(),
-                        &mut each,
-                        &mut done,
-                    );
-                }
-                let Ok((w, n)) = news.recv() else {
+                // No worker left to judge, or one stopped with a round: the
+                // rest is judged here.
+                let heard = match flight.is_empty() {
+                    false => news.recv().ok().filter(|(_, n)| !matches!(n, News::Gone)),
+                    true => None,
+                };
+                let Some((w, n)) = heard else {
                     return self.rounds_from(
                         hay,
                         next,
@@ -2476,6 +2483,7 @@ impl Redactor {
                             f.round = Some(r);
                         }
                     }
+                    News::Gone => {}
                 }
                 while let Some(f) = flight.front() {
                     if f.start != next {
