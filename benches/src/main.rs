@@ -2892,6 +2892,10 @@ fn row_redact_stream(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
             500.0,
         ),
     ];
+    // The same responses minified into one array on one line (what `curl`
+    // prints): every hit's window reaches thousands of bytes either side.
+    let one_line = format!("[{}]", inputs[2].1.trim_end().replace('\n', ","));
+    inputs.push(("the same JSON minified on one line".into(), one_line, 500.0));
     match registry_sources(size) {
         Some(src) => inputs.push((
             "Rust sources of the cargo registry (~/.cargo/registry/src)".into(),

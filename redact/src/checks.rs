@@ -1397,17 +1397,35 @@ fn env_or_arg_line(line: &[u8]) -> bool {
 /// was measured: ~600 instructions a JSON line against ~220 for `memchr`,
 /// whose lines of 150+ bytes hold few dots.)
 pub(crate) fn dot_six(line: &[u8]) -> bool {
-    let tok = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     if line.len() < 31 {
         return false;
     }
     let from = &line[23..line.len() - 7];
-    memchr::memchr_iter(b'.', from).any(|k| {
-        let i = k + 23;
-        line[i + 7] == b'.'
-            && line[i + 1..i + 7].iter().all(|&b| tok(b))
-            && line[i - 23..i].iter().all(|&b| tok(b))
-    })
+    memchr::memchr_iter(b'.', from).any(|k| dot_six_at(line, k + 23))
+}
+
+/// Whether the dot at `i` (23 or more, more than 7 before the end of
+/// `hay`) opens [`dot_six`]'s pattern: 23 token bytes before it, 6 after it,
+/// then a dot.
+#[inline(always)]
+fn dot_six_at(hay: &[u8], i: usize) -> bool {
+    let tok = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    hay[i + 7] == b'.'
+        && hay[i + 1..i + 7].iter().all(|&b| tok(b))
+        && hay[i - 23..i].iter().all(|&b| tok(b))
+}
+
+/// Every dot of `hay` that opens [`dot_six`]'s pattern, in order: `dot_six`
+/// of a piece `hay[ls..le]` holds exactly when one of them lies in
+/// `[ls + 23, le - 7)` (the pattern only reads bytes inside the piece).
+pub(crate) fn dot_six_dots(hay: &[u8]) -> Vec<usize> {
+    if hay.len() < 31 {
+        return Vec::new();
+    }
+    memchr::memchr_iter(b'.', &hay[23..hay.len() - 7])
+        .map(|k| k + 23)
+        .filter(|&i| dot_six_at(hay, i))
+        .collect()
 }
 
 /// [`F_TYPED`] for the hit at `hs` whose name starts at `ns` and whose word
@@ -6039,6 +6057,29 @@ mod hit_reference {
         ) {
             let line = parts.concat();
             prop_assert_eq!(dot_six(&line), old_dot_six(&line));
+        }
+
+        /// `dot_six` of every piece of a text is whether one of the text's
+        /// `dot_six_dots` lies in the piece at 23 or more from its start and
+        /// more than 7 before its end.
+        #[test]
+        fn the_texts_dots_judge_every_piece(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    8 => prop::sample::select(b"aZ09_-. \t".to_vec()).prop_map(|b| vec![b]),
+                    1 => (20usize..26).prop_map(|n| b"MTk4NjIyNDgzNDcxOTI1MjQ4x"[..n].to_vec()),
+                    1 => Just(b"Cl2FMQ.".to_vec()),
+                ],
+                0..80,
+            ),
+            cuts in (any::<prop::sample::Index>(), any::<prop::sample::Index>()),
+        ) {
+            let hay = parts.concat();
+            let dots = dot_six_dots(&hay);
+            let (a, b) = (cuts.0.index(hay.len() + 1), cuts.1.index(hay.len() + 1));
+            let (ls, le) = (a.min(b), a.max(b));
+            let from_dots = dots.iter().any(|&i| i >= ls + 23 && i + 7 < le);
+            prop_assert_eq!(dot_six(&hay[ls..le]), from_dots);
         }
 
         /// The operator found at every position of any text made of

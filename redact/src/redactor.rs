@@ -166,6 +166,9 @@ struct Inner {
     defer: bool,
     /// Searches resume where a match may start (see `Rule::resume`).
     resume: bool,
+    /// Windows with more keyword starts than this group them by rule
+    /// (see `Redactor::run_window`).
+    many_anchors: usize,
     /// Groups are read by the pattern's pieces (see `Rule::split`).
     split: bool,
     /// Per rule: what a match needs at its start (anchored rules, built on first use).
@@ -314,8 +317,9 @@ struct Sink {
     deferred: Vec<Deferred>,
     /// The second look runs: no check is put off.
     second: bool,
-    /// Work buffer of `run_window`.
+    /// Work buffers of `run_window`.
     starts: Vec<usize>,
+    by_rule: Vec<(u32, usize)>,
 }
 
 /// Buffers reused from round to round (a round of keyword-dense text holds
@@ -679,6 +683,9 @@ pub struct RedactorBuilder {
     /// Searches resume where a match may start (off only in tests that
     /// compare both ways).
     resume: bool,
+    /// Windows with more keyword starts than this group them by rule
+    /// ([`MANY_ANCHORS`]; `usize::MAX` only in tests that compare both ways).
+    many_anchors: usize,
     /// Groups are read by the pattern's pieces when they can be (off only
     /// in tests that compare both ways).
     split: bool,
@@ -817,6 +824,20 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn no_resume(mut self) -> Self {
         self.resume = false;
+        self
+    }
+
+    /// Every rule filters a window's keyword starts itself, however many.
+    #[cfg(test)]
+    fn anchors_filtered(mut self) -> Self {
+        self.many_anchors = usize::MAX;
+        self
+    }
+
+    /// Every window's keyword starts are grouped by rule, however few.
+    #[cfg(test)]
+    fn anchors_grouped(mut self) -> Self {
+        self.many_anchors = 0;
         self
     }
 
@@ -1095,6 +1116,7 @@ impl RedactorBuilder {
                 full_context: self.full_context,
                 defer: self.defer,
                 resume: self.resume,
+                many_anchors: self.many_anchors,
                 split: self.split,
                 start_needs: (0..rules_len).map(|_| OnceLock::new()).collect(),
             }),
@@ -1273,6 +1295,31 @@ fn has_word(
         .any(|&(k, _, e)| k == g && e <= we)
 }
 
+/// The dots of a text that open [`checks::dot_six`]'s pattern
+/// ([`checks::dot_six_dots`]), found once per text when a long line asks.
+type DotSixes = std::cell::OnceCell<Vec<usize>>;
+
+/// Line windows longer than this judge [`checks::dot_six`] from the text's
+/// [`DotSixes`] instead of reading the window. On a long line (minified
+/// JSON, a log line of thousands of bytes) every hit has its own window of
+/// up to `2 * MAX_SIDE` bytes, and reading each one for its dots was 63 %
+/// of the instructions on a megabyte of one-line JSON (callgrind, 335 M).
+const DOT_SIX_LONG: usize = 512;
+
+/// More keyword starts than this in one window are grouped by rule once
+/// (see `Redactor::run_window`); a line's few are filtered per rule.
+const MANY_ANCHORS: usize = 64;
+
+/// [`checks::dot_six`] on `hay[ls..le]`, from `sixes` when the window is long.
+fn dot_six_in(hay: &[u8], (ls, le): (usize, usize), sixes: &DotSixes) -> bool {
+    if le - ls <= DOT_SIX_LONG {
+        return checks::dot_six(&hay[ls..le]);
+    }
+    let dots = sixes.get_or_init(|| checks::dot_six_dots(hay));
+    let k = dots.partition_point(|&i| i < ls + 23);
+    dots.get(k).is_some_and(|&i| i + 7 < le)
+}
+
 /// A guard of [`LINE_BIT_GUARDS`] on the line window `lw` clamped to
 /// `(ls, le)`: what [`line_guard_ok`] finds for it, without a hit context
 /// (none of them looks at the hit). `next_end` gives the clamped end of the
@@ -1284,6 +1331,7 @@ fn line_bit_ok(
     (ls, le): (usize, usize),
     next_end: impl FnOnce() -> usize,
     words: &[(checks::Guard, usize, usize)],
+    sixes: &DotSixes,
 ) -> bool {
     match g {
         checks::Guard::ValueNearby => {
@@ -1293,7 +1341,7 @@ fn line_bit_ok(
             has_word(words, g, ls, reach) && has_word(words, g, ls, next_end())
         }
         checks::Guard::Closing | checks::Guard::JsonName => has_word(words, g, ls, le),
-        checks::Guard::DotSix => checks::dot_six(&hay[ls..le]),
+        checks::Guard::DotSix => dot_six_in(hay, (ls, le), sixes),
         _ => unreachable!("not a guard of LINE_BIT_GUARDS"),
     }
 }
@@ -1312,6 +1360,7 @@ fn line_guard_ok(
     (ls, le): (usize, usize),
     next_end: impl FnOnce() -> usize,
     words: &[(checks::Guard, usize, usize)],
+    sixes: &DotSixes,
     cache: &mut Vec<(checks::Guard, bool)>,
     ctx: &mut Option<checks::HitCtx>,
     memo: &mut checks::NameMemo,
@@ -1320,7 +1369,7 @@ fn line_guard_ok(
         return ok;
     }
     if line_bit(g) != 0 {
-        let ok = line_bit_ok(g, hay, lw, (ls, le), next_end, words);
+        let ok = line_bit_ok(g, hay, lw, (ls, le), next_end, words, sixes);
         cache.push((g, ok));
         return ok;
     }
@@ -1597,6 +1646,7 @@ impl Redactor {
             full_context: false,
             defer: true,
             resume: true,
+            many_anchors: MANY_ANCHORS,
             split: true,
             builtin: true,
             rules: Vec::new(),
@@ -2598,6 +2648,7 @@ impl Redactor {
         }
         sort_by_start(hits);
         let mut sink = Sink::default();
+        let sixes = DotSixes::new();
         let mut cur: Option<(usize, usize)> = None;
         let mut line_key = ((usize::MAX, 0), (usize::MAX, 0));
         // The previous hit's line window, and windows derived from it alone.
@@ -2744,6 +2795,7 @@ impl Redactor {
                         (ls, le),
                         || clamp(with_next_line(hay, lw)).1,
                         words,
+                        &sixes,
                         line_cache,
                         ctx,
                         memo,
@@ -2758,7 +2810,7 @@ impl Redactor {
                     lw,
                     (ls, le),
                     &mut ctx_store,
-                    (words, &mut next_end),
+                    (words, &sixes, &mut next_end),
                     &mut line_ok,
                     &mut line_bits,
                     memo,
@@ -2789,6 +2841,7 @@ impl Redactor {
                             (ls, le),
                             || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1,
                             words,
+                            &sixes,
                             line_cache,
                             &mut ctx,
                             memo,
@@ -2926,7 +2979,11 @@ impl Redactor {
         lw: (usize, usize),
         (ls, le): (usize, usize),
         ctx: &mut Option<checks::HitCtx>,
-        (words, next_end): (&[(checks::Guard, usize, usize)], &mut impl FnMut() -> usize),
+        (words, sixes, next_end): (
+            &[(checks::Guard, usize, usize)],
+            &DotSixes,
+            &mut impl FnMut() -> usize,
+        ),
         line_ok: &mut impl FnMut(
             checks::Guard,
             &mut Option<checks::HitCtx>,
@@ -2973,7 +3030,7 @@ impl Redactor {
             need &= !bit;
             let g = LINE_BIT_GUARDS[bit.trailing_zeros() as usize];
             *known |= bit;
-            if line_bit_ok(g, hay, lw, (ls, le), &mut *next_end, words) {
+            if line_bit_ok(g, hay, lw, (ls, le), &mut *next_end, words, sixes) {
                 *pass |= bit;
             }
         }
@@ -3193,6 +3250,30 @@ impl Redactor {
         let from = anchors.from;
         let upto = from + anchors.list[from..].partition_point(|&(_, st)| st < we);
         let mut starts = std::mem::take(&mut sink.starts);
+        let targets = &self.inner.targets;
+        // Many keyword starts (a long line's window): each is read once for
+        // the rules it anchors, and each rule takes its own from them
+        // sorted, instead of every rule reading all of them (a megabyte
+        // of one-line JSON: 56 k starts read by each anchored rule).
+        let mut by_rule = std::mem::take(&mut sink.by_rule);
+        by_rule.clear();
+        let grouped = upto - from > self.inner.many_anchors;
+        if grouped {
+            let set = |r: u32| bits[r as usize / 64] & (1 << (r % 64)) != 0;
+            for &(p, st) in &anchors.list[from..upto] {
+                if st >= ws {
+                    for &r in &targets[p as usize].anchors {
+                        if set(r) {
+                            by_rule.push((r, st));
+                        }
+                    }
+                }
+            }
+            // Stable by start within a rule: the list is in order of start.
+            by_rule.sort_by_key(|&(r, _)| r);
+            #[cfg(test)]
+            tests::GROUPED.with(|n| n.set(n.get() + 1));
+        }
         for (wi, word) in bits.iter_mut().enumerate() {
             let mut w = std::mem::take(word);
             while w != 0 {
@@ -3204,15 +3285,20 @@ impl Redactor {
                 match rule.anchored().filter(|_| prefixed) {
                     Some(re) => {
                         starts.clear();
-                        let targets = &self.inner.targets;
-                        starts.extend(
-                            anchors.list[from..upto]
-                                .iter()
-                                .filter(|&&(p, st)| {
-                                    st >= ws && targets[p as usize].anchors.contains(&r)
-                                })
-                                .map(|&(_, st)| st),
-                        );
+                        if grouped {
+                            let lo = by_rule.partition_point(|&(x, _)| x < r);
+                            let hi = by_rule.partition_point(|&(x, _)| x <= r);
+                            starts.extend(by_rule[lo..hi].iter().map(|&(_, st)| st));
+                        } else {
+                            starts.extend(
+                                anchors.list[from..upto]
+                                    .iter()
+                                    .filter(|&&(p, st)| {
+                                        st >= ws && targets[p as usize].anchors.contains(&r)
+                                    })
+                                    .map(|&(_, st)| st),
+                            );
+                        }
                         starts.dedup();
                         self.run_anchored(hay, r, re, ws, we, &starts, markers, sink);
                     }
@@ -3224,6 +3310,7 @@ impl Redactor {
         // moved the rest each time (memmove was ~2 % on keyword-dense JSON).
         anchors.from = upto;
         sink.starts = starts;
+        sink.by_rule = by_rule;
     }
 
     /// [`Redactor::run_rule`] for a rule whose matches start with one of its
@@ -4639,6 +4726,8 @@ mod tests {
         pub(super) static PUT_OFF: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
         /// Windows of put-off checks whose second look counted (a check rejected).
         pub(super) static SIDE_KEPT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        /// Windows whose keyword starts were grouped by rule (see `Redactor::run_window`).
+        pub(super) static GROUPED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
     /// The built-in redactor at round size `block`, and the same running
@@ -4831,6 +4920,52 @@ mod tests {
     }
 
     proptest! {
+        /// A window's `dot_six` from the text's dots is the window's own,
+        /// long or short.
+        #[test]
+        fn long_windows_judge_dot_six_from_the_texts_dots(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    8 => prop::sample::select(b"aZ09_-. \t".to_vec()).prop_map(|b| vec![b]),
+                    1 => (20usize..26).prop_map(|n| b"MTk4NjIyNDgzNDcxOTI1MjQ4x"[..n].to_vec()),
+                    1 => Just(b"Cl2FMQ.".to_vec()),
+                    1 => Just(vec![b'x'; 300]),
+                ],
+                0..60,
+            ),
+            cuts in (any::<prop::sample::Index>(), any::<prop::sample::Index>()),
+        ) {
+            let hay = parts.concat();
+            let (a, b) = (cuts.0.index(hay.len() + 1), cuts.1.index(hay.len() + 1));
+            let (ls, le) = (a.min(b), a.max(b));
+            let sixes = DotSixes::new();
+            prop_assert_eq!(
+                dot_six_in(&hay, (ls, le), &sixes),
+                checks::dot_six(&hay[ls..le])
+            );
+        }
+
+        /// Grouping a window's keyword starts by rule gives the same spans
+        /// and ids as every rule filtering them, on many lines or one long
+        /// line (minified JSON, a log line without breaks).
+        #[test]
+        fn grouping_keyword_starts_changes_nothing(
+            parts in prop::collection::vec(secret_piece(), 0..40),
+        ) {
+            static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+            let both = BOTH.get_or_init(|| {
+                let b = || Redactor::builder().env_values(false);
+                (b().anchors_grouped().build().unwrap(), b().anchors_filtered().build().unwrap())
+            });
+            // On one line or on many.
+            let text = parts.concat();
+            let (grouped, filtered) = masked_both(both, &text);
+            prop_assert_eq!(grouped, filtered);
+            let text = text.replace(['\n', '\r'], " ");
+            let (grouped, filtered) = masked_both(both, &text);
+            prop_assert_eq!(grouped, filtered);
+        }
+
         /// Resuming searches where a match may start changes nothing: the
         /// same spans and ids as restarting one byte after each match.
         #[test]
@@ -4964,6 +5099,28 @@ mod tests {
     /// secrets as the bench's: the same spans and ids with the shortcuts
     /// (checks put off, searches resumed, groups read by pieces) or without;
     /// and checks are put off there (most vendor tokens come assigned).
+    /// The corpus as one line (records joined by `, `, as in minified JSON):
+    /// its windows' keyword starts are grouped by rule, with the same spans
+    /// and ids as when every rule filters them.
+    #[test]
+    fn the_corpus_on_one_line_is_judged_alike_with_keyword_starts_grouped_or_not() {
+        let b = || Redactor::builder().env_values(false);
+        let both = (
+            b().build().unwrap(),
+            b().anchors_filtered().build().unwrap(),
+        );
+        let line = corpus_texts()
+            .iter()
+            .map(|t| t.replace(['\n', '\r'], " "))
+            .collect::<Vec<_>>()
+            .join(", ");
+        GROUPED.with(|n| n.set(0));
+        let (grouped, filtered) = masked_both(&both, &line);
+        assert!(GROUPED.with(|n| n.get()) > 0);
+        assert!(!grouped.is_empty());
+        assert_eq!(grouped, filtered);
+    }
+
     #[test]
     fn the_corpus_is_judged_alike_with_checks_put_off_or_not() {
         let both = put_off_and_at_once_at(0);

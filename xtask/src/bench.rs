@@ -537,7 +537,9 @@ const METHOD: &str = "
   default thread count: the CPUs it may use, at most 4), on a structured log
   whose every line names `token_count`, `key_id` or `secret_name`, the same
   log without those words, JSON API responses full of `token`/`key` field
-  names, the cargo registry's `.rs` files a build leaves on the machine, and
+  names (one object per line, and the same minified into one array on a
+  single line, where every keyword hit's window reaches 4 KiB either side),
+  the cargo registry's `.rs` files a build leaves on the machine, and
   the secret-dense text (the command reads its input file ahead while
   its rounds are judged: on 2 CPUs while it waits for its worker). What
   keeps these rows under their
