@@ -137,11 +137,13 @@
 //!    a Discord bot token) and the keyword starts each anchored rule runs
 //!    from: on minified JSON, where every hit has its own window of up to
 //!    8 KiB, reading them again per hit or per rule cost 3× (100 MB of it on
-//!    one line through `toolexec redact`: 16 MB/s before, 47 after). Such a
-//!    line still runs at a quarter of the speed of the same JSON one object
-//!    per line: its hits cost ~1.7× the instructions, and with no line break
-//!    it offers rounds no safe cut, so they are judged one after another
-//!    (two threads gain ~20 %, not 2×).
+//!    one line through `toolexec redact`, 2 threads: 16 MB/s before, 47
+//!    after). Such a line offers rounds no safe cut, so every round is
+//!    forced (see "Streaming equals one-shot" below); the round after a forced one is
+//!    guessed forced too, which the text alone tells, and a guess that turns
+//!    out wrong (a span across the cut) is dropped and judged again: threads
+//!    judge those rounds side by side (47 -> 90 MB/s). Its hits still cost
+//!    ~1.7× the instructions of the same JSON one object per line.
 //! 4. **Filters.** Each match goes through its rule's allow patterns, entropy
 //!    bound and (for built-ins) a validator: placeholder, code, path, prose and
 //!    fake-token tests, character-class and entropy minimums. A validator

@@ -2072,6 +2072,7 @@ impl Redactor {
             context: inner.context,
             last,
             hay_len: hay.len(),
+            given: (p, skip),
         }
     }
 
@@ -2199,7 +2200,7 @@ impl Redactor {
                     next = (!r.last).then(|| r.next(q));
                     out.push((q, r));
                 }
-                (_, Some(n), Some((q, r))) if n == (q, 0, q) => {
+                (_, Some(n), Some((q, r))) if n == (q, r.given.0, q + r.given.1) => {
                     next = (!r.last).then(|| r.next(q));
                     out.push((q, r));
                 }
@@ -2228,15 +2229,50 @@ impl Redactor {
             return Some((0, self.round_at(view, 0, (p, skip), eof, scratch)?));
         }
         let limit = self.inner.block + self.inner.context;
-        let (mut q, mut p) = (0usize, p);
+        let (mut q, mut p, mut skip) = (0usize, p, skip);
         for _ in 0..k {
             if view.len() - q <= p + limit {
                 return None;
             }
-            q += self.predict_cut(&view[q..q + p + limit], p, scratch)?;
-            p = 0;
+            (q, p, skip) = self.guess_next(&view[q..q + p + limit], q, p, scratch)?;
         }
-        Some((q, self.round_at(view, q, (0, 0), eof, scratch)?))
+        Some((q, self.round_at(view, q, (p, skip), eof, scratch)?))
+    }
+
+    /// Where the round after the one over `hay` (not the last, starting at
+    /// `q` of the text and emitting from `p`) starts, as
+    /// [`Redactor::pipelined_rounds`] hands rounds out and
+    /// [`Redactor::speculate`] judges them ahead: at the predicted
+    /// safe cut ([`Redactor::predict_cut`]); or, when none is found and the
+    /// round itself starts after a forced cut (`p > 0`: a chain of windows,
+    /// such as a long keyword-dense line, minified JSON), where the round
+    /// would start if it is forced too and no span crosses its cut. Only a
+    /// guess: a round that started elsewhere than its predecessor really
+    /// ends is dropped and judged again. Without the second guess, the
+    /// rounds of a line of minified JSON (no safe cut anywhere) were judged
+    /// one after another.
+    fn guess_next(
+        &self,
+        hay: &[u8],
+        q: usize,
+        p: usize,
+        scratch: &mut Scratch,
+    ) -> Option<(usize, usize, usize)> {
+        if let Some(c) = self.predict_cut(hay, p, scratch) {
+            return Some((q + c, 0, 0));
+        }
+        if p == 0 {
+            return None;
+        }
+        let cut = forced_cut(hay, p, self.inner.block);
+        let back = cut.min(self.inner.context);
+        #[cfg(test)]
+        tests::FORCED_GUESSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some((
+            q + cut - back,
+            back,
+            back + usize::from(self.inner.mispredict),
+        ))
     }
 
     /// Where a round over `hay` (not the last, emitting from `p`) cuts, found
@@ -2407,8 +2443,9 @@ impl Redactor {
         }
         /// A worker's news about the round `seq`.
         enum News {
-            /// Where the next round starts, if it can be predicted.
-            Guess(u64, Option<usize>),
+            /// Where the next round starts (its start, emission start and
+            /// written end, as [`Ask::start`]), if it can be predicted.
+            Guess(u64, Option<(usize, usize, usize)>),
             Judged(u64, Option<Round>),
             /// The worker stopped (a panic unwinding it): its round will
             /// never come.
@@ -2426,7 +2463,7 @@ impl Redactor {
             seq: u64,
             start: (usize, usize, usize),
             /// `None` while not known (or not asked for).
-            guess: Option<Option<usize>>,
+            guess: Option<Option<(usize, usize, usize)>>,
             round: Option<Option<Round>>,
         }
         let inner = &*self.inner;
@@ -2449,8 +2486,7 @@ impl Redactor {
                                 let guess = if view.len() <= p + limit {
                                     None
                                 } else {
-                                    self.predict_cut(&view[..p + limit], p, &mut scratch)
-                                        .map(|c| q + c)
+                                    self.guess_next(&view[..p + limit], q, p, &mut scratch)
                                 };
                                 if tell.send((w, News::Guess(a.seq, guess))).is_err() {
                                     break;
@@ -2479,9 +2515,9 @@ impl Redactor {
                     let start = match flight.back() {
                         None => next,
                         Some(Slot {
-                            guess: Some(Some(nq)),
+                            guess: Some(Some(start)),
                             ..
-                        }) => (*nq, 0, 0),
+                        }) => *start,
                         Some(_) => break,
                     };
                     let Some(w) = idle.pop() else { break };
@@ -2538,6 +2574,8 @@ impl Redactor {
                 while let Some(f) = flight.front() {
                     if f.start != next {
                         // Mispredicted: it and the rounds after it go.
+                        #[cfg(test)]
+                        tests::DROPPED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         flight.clear();
                         calm = Pace::CALM;
                         break;
@@ -3780,6 +3818,10 @@ struct Round {
     last: bool,
     /// The length of the round's text.
     hay_len: usize,
+    /// The emission start and the written end it was given (relative to
+    /// its text): a round judged from a guessed start counts only if they
+    /// are what its predecessor left.
+    given: (usize, usize),
 }
 
 impl Round {
@@ -4729,6 +4771,13 @@ mod tests {
         /// Windows whose keyword starts were grouped by rule (see `Redactor::run_window`).
         pub(super) static GROUPED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
+
+    /// Starts of rounds guessed after a forced cut (`Redactor::guess_next`), on any thread.
+    pub(super) static FORCED_GUESSES: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+    /// Mispredicted rounds dropped by `Redactor::pipelined_rounds`.
+    pub(super) static DROPPED: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
 
     /// The built-in redactor at round size `block`, and the same running
     /// every check at once, restarting every search one byte after a match
@@ -5708,6 +5757,55 @@ mod tests {
             let mut out = Vec::new();
             r.redact_stream(text.as_bytes(), &mut out).unwrap();
             assert!(out == want.as_bytes(), "{threads} threads, streamed");
+        }
+    }
+
+    /// One keyword-dense line of many rounds (minified JSON: no safe cut
+    /// anywhere, every round forced): the rounds after a forced one are
+    /// guessed forced too, and the guesses hold (no round is dropped), so
+    /// that threads judge them side by side; the rounds and the output are
+    /// those of one thread, one-shot and streamed, and a wrong guess is
+    /// dropped.
+    #[test]
+    fn rounds_after_a_forced_cut_are_guessed_forced() {
+        use std::sync::atomic::Ordering;
+        let mut text = String::from("[");
+        let mut i = 0u32;
+        while text.len() < 2 << 20 {
+            text.push_str(&format!(
+                "{{\"key_id\":\"key_{i:08x}\",\"token_count\":{i},\"next_page_token\":\"p-{i}\"}},"
+            ));
+            i += 1;
+        }
+        text.push_str("{\"password\":\"Lr8nK3sYbQ-hunter2\"}]");
+        let hay = text.as_bytes();
+        let one = sequential_rounds(&threaded(1).build().unwrap(), hay);
+        assert!(one.len() >= 10, "{}", one.len());
+        assert!(one[..one.len() - 1].iter().all(|(_, r)| r.forced));
+        let want = threaded(1).build().unwrap().redact(&text).into_owned();
+        assert!(!want.contains("Lr8nK3sYbQ"));
+        for threads in [2, 3] {
+            FORCED_GUESSES.store(0, Ordering::Relaxed);
+            DROPPED.store(0, Ordering::Relaxed);
+            let r = threaded(threads).build().unwrap();
+            let (rounds, _) = slice_rounds_of(&r, hay);
+            assert!(rounds == one, "{threads} threads");
+            assert!(FORCED_GUESSES.load(Ordering::Relaxed) >= one.len() / 2);
+            assert_eq!(DROPPED.load(Ordering::Relaxed), 0, "{threads} threads");
+            assert_eq!(r.redact(&text), want, "{threads} threads");
+            DROPPED.store(0, Ordering::Relaxed);
+            let wrong = threaded(threads).mispredict().build().unwrap();
+            let (rounds, _) = slice_rounds_of(&wrong, hay);
+            assert!(rounds == one, "{threads} threads, mispredicted");
+            assert!(DROPPED.load(Ordering::Relaxed) > 0);
+            // Streamed: the batches' workers judge rounds ahead from the same guesses.
+            for r in [&r, &wrong] {
+                FORCED_GUESSES.store(0, Ordering::Relaxed);
+                let mut out = Vec::new();
+                r.redact_stream(hay, &mut out).unwrap();
+                assert!(out == want.as_bytes(), "{threads} threads, streamed");
+                assert!(FORCED_GUESSES.load(Ordering::Relaxed) > 0);
+            }
         }
     }
 
