@@ -350,6 +350,9 @@ struct HitBufs {
     anchors: Anchors,
     /// Rules to run on the current line window, one bit each.
     bits: Vec<u64>,
+    /// Per rule whose bit is set: the part of the current window its own
+    /// hits' windows span (see `Redactor::run_window`).
+    extents: Vec<(usize, usize)>,
     /// Name verdicts: a pure function of the name, so kept across rounds.
     memo: checks::NameMemo,
     /// Name-guard verdicts by key: a function of the key, kept across rounds.
@@ -2666,6 +2669,7 @@ impl Redactor {
             follow_memo,
             anchors,
             bits,
+            extents,
             memo,
             verdicts,
         } = bufs;
@@ -2678,6 +2682,7 @@ impl Redactor {
         anchors.from = 0;
         bits.clear();
         bits.resize(inner.rules.len().div_ceil(64).max(1), 0);
+        extents.resize(inner.rules.len(), (0, 0));
         let markers = self.markers_from(hay, hits);
         hits.retain(|h| !inside_marker(&markers, h.start, h.end));
         let reach = inner.max_variant + 2;
@@ -2931,17 +2936,24 @@ impl Redactor {
             match cur {
                 Some((cs, ce)) if ls < ce => cur = Some((cs, ce.max(le))),
                 Some((cs, ce)) => {
-                    self.run_window(hay, cs, ce, bits, anchors, &markers, &mut sink);
+                    self.run_window(hay, cs, ce, bits, extents, anchors, &markers, &mut sink);
                     cur = Some((ls, le));
                 }
                 None => cur = Some((ls, le)),
             }
             for &r in line_rules.iter() {
-                bits[r as usize / 64] |= 1 << (r % 64);
+                let (w, b) = (r as usize / 64, 1u64 << (r % 64));
+                let e = &mut extents[r as usize];
+                *e = if bits[w] & b == 0 {
+                    (ls, le)
+                } else {
+                    (e.0.min(ls), e.1.max(le))
+                };
+                bits[w] |= b;
             }
         }
         if let Some((cs, ce)) = cur {
-            self.run_window(hay, cs, ce, bits, anchors, &markers, &mut sink);
+            self.run_window(hay, cs, ce, bits, extents, anchors, &markers, &mut sink);
         }
         if let Some(b) = blocked {
             b.extend(follow.iter().map(|&(_, ws, we)| (ws, we)));
@@ -3271,9 +3283,18 @@ impl Redactor {
         self.inner.anchored && rule.prefixed()
     }
 
-    /// Runs the rules set in `bits` on the window `[ws, we)`; `anchors` holds
+    /// Runs the rules set in `bits` on the window `[ws, we)`, each on the
+    /// part of it its own hits' windows span (`extents`); `anchors` holds
     /// the keyword starts of prefixed rules from the window on (those before
     /// `we` are used and passed).
+    ///
+    /// The window is the union of overlapping hit windows. On an ordinary
+    /// line every hit's window is the line, and so is each rule's part; on a
+    /// long line (minified code or JSON, base64) the windows of hits a few
+    /// KiB apart chain into one as long as the round, and a rule that one
+    /// hit asked for searched all of it, far beyond the 4 KiB either side
+    /// of its keyword that a window reaches (50 MB of base64 on one line:
+    /// ~86 MB/s, most of it five rules searching every round whole).
     #[allow(clippy::too_many_arguments)]
     fn run_window(
         &self,
@@ -3281,6 +3302,7 @@ impl Redactor {
         ws: usize,
         we: usize,
         bits: &mut [u64],
+        extents: &[(usize, usize)],
         anchors: &mut Anchors,
         markers: &[(usize, usize)],
         sink: &mut Sink,
@@ -3319,28 +3341,36 @@ impl Redactor {
                 w &= w - 1;
                 let r = (wi * 64) as u32 + b;
                 let rule = &self.inner.rules[r as usize];
+                let (rs, re_end) = extents[r as usize];
+                let (rs, re_end) = (rs.max(ws), re_end.min(we));
                 let prefixed = self.inner.anchored && rule.prefixed();
                 match rule.anchored().filter(|_| prefixed) {
                     Some(re) => {
                         starts.clear();
+                        let within = |st: usize| st >= rs && st < re_end;
                         if grouped {
                             let lo = by_rule.partition_point(|&(x, _)| x < r);
                             let hi = by_rule.partition_point(|&(x, _)| x <= r);
-                            starts.extend(by_rule[lo..hi].iter().map(|&(_, st)| st));
+                            starts.extend(
+                                by_rule[lo..hi]
+                                    .iter()
+                                    .map(|&(_, st)| st)
+                                    .filter(|&st| within(st)),
+                            );
                         } else {
                             starts.extend(
                                 anchors.list[from..upto]
                                     .iter()
                                     .filter(|&&(p, st)| {
-                                        st >= ws && targets[p as usize].anchors.contains(&r)
+                                        within(st) && targets[p as usize].anchors.contains(&r)
                                     })
                                     .map(|&(_, st)| st),
                             );
                         }
                         starts.dedup();
-                        self.run_anchored(hay, r, re, ws, we, &starts, markers, sink);
+                        self.run_anchored(hay, r, re, rs, re_end, &starts, markers, sink);
                     }
-                    None => self.run_rule(hay, r, ws, we, markers, sink),
+                    None => self.run_rule(hay, r, rs, re_end, markers, sink),
                 }
             }
         }

@@ -2326,3 +2326,49 @@ fn long_random_letters_are_masked_and_long_identifiers_kept() {
         assert_eq!(r.redact(code), code);
     }
 }
+
+/// On a long line a rule's window reaches at most 4 KiB either side of its
+/// own keyword, however many other hits chain their windows around it
+/// (minified JSON, base64): a match of the rule 20 KB from its keyword is
+/// its own no more than on another line, one near the keyword is masked,
+/// and streaming in small reads gives the same.
+#[test]
+fn a_rules_window_on_a_long_line_stays_near_its_own_keyword() {
+    let rule = Rule::builder("order-pin", r"\bPIN-([0-9]{8})\b")
+        .secret_group(1)
+        .keywords(["orderpin"])
+        .build()
+        .unwrap();
+    let r = Redactor::builder()
+        .env_values(false)
+        .rule(rule)
+        .build()
+        .unwrap();
+    // Secrets of the built-in rules every ~600 bytes chain their windows
+    // into one.
+    let filler = |n: usize| -> String {
+        let mut s = String::new();
+        while s.len() < n {
+            s.push_str(r#"{"id":7,"db_password":"Lr8nK3sYbQhunter2x","note":"words"},"#);
+            s.push_str(&"x".repeat(500));
+        }
+        s
+    };
+    let near = format!("{}orderpin PIN-12345678 {}", filler(10_000), filler(30_000));
+    let out = r.redact(&near);
+    assert!(out.contains("PIN-[REDACTED:order-pin]"), "near its keyword");
+    let far = format!(
+        "{}orderpin {} PIN-12345678 {}",
+        filler(10_000),
+        filler(20_000),
+        filler(10_000)
+    );
+    assert!(!far.contains('\n'));
+    let out = r.redact(&far);
+    assert!(out.contains("PIN-12345678"), "20 KB from its keyword");
+    for text in [&near, &far] {
+        let one = r.redact(text).into_owned();
+        let streamed = stream(&r, text.as_bytes(), vec![997, 4093, 65_536], 1 << 20);
+        assert_eq!(String::from_utf8(streamed).unwrap(), one);
+    }
+}
