@@ -5003,15 +5003,7 @@ mod tests {
         /// long or short.
         #[test]
         fn long_windows_judge_dot_six_from_the_texts_dots(
-            parts in prop::collection::vec(
-                prop_oneof![
-                    8 => prop::sample::select(b"aZ09_-. \t".to_vec()).prop_map(|b| vec![b]),
-                    1 => (20usize..26).prop_map(|n| b"MTk4NjIyNDgzNDcxOTI1MjQ4x"[..n].to_vec()),
-                    1 => Just(b"Cl2FMQ.".to_vec()),
-                    1 => Just(vec![b'x'; 300]),
-                ],
-                0..60,
-            ),
+            parts in prop::collection::vec(checks::hit_reference::dot_six_piece(), 0..60),
             cuts in (any::<prop::sample::Index>(), any::<prop::sample::Index>()),
         ) {
             let hay = parts.concat();
