@@ -927,6 +927,11 @@ fn on_path(shared: &Shared, st: &mut State, abs: &Path, gone: bool) {
     if in_skipped_dir(&shared.bounds, &rel) {
         return;
     }
+    // Whether `rel` was a watched directory, asked before a removal event
+    // forgets its watches: when a file has taken its place by the time the
+    // event is read (`b/` moved away, then a file `b` written), the files
+    // known under it are gone all the same.
+    let was_dir = st.watched.contains_key(&(r, rel.clone()));
     if gone {
         unwatch_tree(shared, st, r, &rel);
     }
@@ -949,7 +954,7 @@ fn on_path(shared: &Shared, st: &mut State, abs: &Path, gone: bool) {
             watch_tree(shared, st, r, rel, Mode::Touch);
         }
         Ok(_) => {
-            if st.watched.contains_key(&(r, rel.clone())) {
+            if was_dir {
                 unwatch_tree(shared, st, r, &rel);
                 touch_cached_under(shared, st, r, &rel);
             }

@@ -268,6 +268,31 @@ fn moved_directories_are_followed() {
     );
 }
 
+/// A directory moved away and a file written at its name at once (before
+/// the watcher reads the move): the files that were under it are reported
+/// deleted, whichever of the two the watcher sees first.
+#[test]
+fn a_directory_replaced_by_a_file_reports_what_was_under_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let away = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let bounds = Bounds::default();
+    for round in 0..5 {
+        let name = format!("a/b/c/d/e/old{round}");
+        write(root, &format!("{name}/x.txt"), 2);
+        let watcher = Watcher::start(root, vec![], &bounds, opts()).expect("start");
+        let d = call(&watcher, root, &bounds, || {
+            fs::rename(root.join(&name), away.path().join(format!("moved{round}"))).expect("mv");
+            write(root, &name, 3);
+        });
+        assert_eq!(
+            d.report(),
+            format!("[Workspace Changes]\n+ {name} (created, 3 B)\n- {name}/x.txt (deleted)"),
+            "round {round}"
+        );
+    }
+}
+
 #[test]
 fn overlapping_calls_each_see_their_own_start() {
     let dir = tempfile::tempdir().expect("tempdir");
