@@ -196,8 +196,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // ---------------------------------------------------------------- AWS
         r(
             "aws-access-key-id",
-            r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
-            &["akia", "asia", "abia", "acca"],
+            r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+            &["a3t", "akia", "asia", "abia", "acca"],
         )
         .allow("EXAMPLE"),
         secret(r(
@@ -293,7 +293,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .bounds(None, Some(b"_")),
         r(
             "github-fine-grained-token",
-            r"\bgithub_pat_[A-Za-z0-9]{20,30}_[A-Za-z0-9]{50,70}",
+            r"\bgithub_pat_[A-Za-z0-9_]{70,100}",
             &["github_pat_"],
         )
         .bounds(None, Some(b"_")),
@@ -326,12 +326,16 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .needs(Needs::Byte(b"\""))
         .priority(P_STRUCT),
         r("jfrog-token", r"\bAKCp[A-Za-z0-9]{69}\b", &["akcp"]),
+        // Artifactory reference tokens: base64 of `ref…` (`cmVmd…`), 64 characters.
+        r("jfrog-token", r"\bcmVmd[A-Za-z0-9]{59}\b", &["cmvmd"]),
         // ---------------------------------------------------------------- chat / payment / mail
         r(
             "slack-token",
             r"\bxox(?:[abeoprs]|e\.xox[bp])-[0-9]+-[0-9A-Za-z\-]{8,}",
             &["xox"],
         ),
+        // Legacy workspace tokens: `xoxa-` / `xoxr-`, the number optional.
+        r("slack-token", r"\bxox[ar]-(?:[0-9]-)?[0-9A-Za-z]{8,48}\b", &["xox"]),
         r("slack-token", r"\bxapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+", &["xapp-"]),
         secret(r(
             "slack-webhook",
@@ -359,7 +363,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .bounds(None, Some(b"_")),
         r(
             "sendgrid-api-key",
-            r"\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,50}",
+            r"\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,50}|\bSG\.[A-Za-z0-9_\-=.]{66}\b",
             &["sg."],
         )
         .bounds(None, Some(b"_-")),
@@ -440,7 +444,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("postman-api-key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", &["pmak-"]),
         r(
             "terraform-cloud-token",
-            r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-]{60,}",
+            r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,}",
             &["atlasv1"],
         ),
         r("atlassian-api-token", r"\bATATT3[A-Za-z0-9_\-=]{150,}", &["atatt3"]),
@@ -472,21 +476,45 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["vault"],
         ))
         .needs(Needs::DotRun(b"sb", 24)),
-        r("clojars-token", r"\bCLOJARS_[a-z0-9]{60}\b", &["clojars_"]),
+        // Legacy Vault service tokens without `vault` nearby: `s.` and 24
+        // letters and digits, ending the word (`s.x(` is a call).
+        r("vault-token", r"\bs\.[A-Za-z0-9]{24}\b", &["s."])
+            .bounds(Some(b"."), Some(b"(._-"))
+            .check(Check::ShortPrefix),
+        r("adobe-client-secret", r"\bp8e-[A-Za-z0-9]{32}\b", &["p8e-"]),
+        r("clickhouse-api-secret", r"\b4b1d[A-Za-z0-9]{38}\b", &["4b1d"]),
+        r("maxmind-license-key", r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b", &["_mmk"]),
+        r(
+            "aws-bedrock-api-key",
+            r"\bABSK[A-Za-z0-9+/]{109,269}={0,2}|\bbedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%]*",
+            &["absk", "bedrock-api-key-"],
+        )
+        .bounds(None, Some(b"/+")),
+        r(
+            "authress-access-key",
+            r"(?i)\b(?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120}",
+            &[".acc_", ".acc-"],
+        ),
+        secret(r(
+            "gitlab-session-cookie",
+            r"\b_gitlab_session=(?P<secret>[0-9a-z]{32})\b",
+            &["_gitlab_session="],
+        )),
+        r("clojars-token", r"\bCLOJARS_[A-Za-z0-9]{60}\b", &["clojars_"]),
         r("duffel-token", r"\bduffel_(?:test|live)_[A-Za-z0-9_\-=]{43}", &["duffel_"]),
         r("easypost-token", r"\bEZ[AT]K[A-Za-z0-9]{54}\b", &["ezak", "eztk"]),
         r(
             "flutterwave-key",
-            r"\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b|\bFLWSECK_TEST[a-h0-9]{12}\b",
-            &["flwseck"],
+            r"\bFLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X\b|\bFLWSECK_TEST-?[a-hA-H0-9]{12}\b",
+            &["flwseck", "flwpubk"],
         ),
         r("frameio-token", r"\bfio-u-[A-Za-z0-9_\-=]{64}", &["fio-u-"]),
         r("prefect-token", r"\bpnu_[A-Za-z0-9]{36}\b", &["pnu_"]),
-        r("readme-api-key", r"\brdme_[a-z0-9]{70}\b", &["rdme_"]),
+        r("readme-api-key", r"\brdme_[A-Za-z0-9]{70}\b", &["rdme_"]),
         r("brevo-api-key", r"\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}\b", &["xkeysib-", "xsmtpsib-"]),
-        r("shippo-token", r"\bshippo_(?:live|test)_[a-f0-9]{40}\b", &["shippo_"]),
-        r("defined-networking-token", r"\bdnkey-[a-z0-9=_\-]{26}-[a-z0-9=_\-]{52}\b", &["dnkey-"]),
-        r("dynatrace-token", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b", &["dt0c01."]),
+        r("shippo-token", r"\bshippo_(?:live|test)_[a-fA-F0-9]{40}\b", &["shippo_"]),
+        r("defined-networking-token", r"\bdnkey-[A-Za-z0-9=_\-]{26}-[A-Za-z0-9=_\-]{52}\b", &["dnkey-"]),
+        r("dynatrace-token", r"\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b", &["dt0c01."]),
         r("openshift-token", r"\bsha256~[A-Za-z0-9_\-]{43}", &["sha256~"]).bounds(None, Some(b"_-")),
         r("sourcegraph-token", r"\bsgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}\b", &["sgp_"]),
         r("alibaba-access-key-id", r"\bLTAI[A-Za-z0-9]{20}\b", &["ltai"]),
@@ -501,19 +529,20 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["nrjs-", "nrii-", "nraa-", "nrra-"],
         ),
         r("dropbox-token", r"\bsl\.[A-Za-z0-9_.\-=]{130,}", &["sl."]),
-        // Inside a base64 blob (`…AAB/EAAB…`) `EAA` is no token's start.
-        r("facebook-token", r"\bEAA[A-Za-z0-9]{100,}", &["eaa"]).bounds(Some(b"/+="), Some(b"/+=")),
+        // Inside a base64 blob (`…AAB/EAAB…`) `EAA` is no token's start; `=`
+        // before it is an assignment (`FB_TOKEN=EAA…`: base64 pads only at its end).
+        r("facebook-token", r"\bEAA[A-Za-z0-9]{100,}", &["eaa"]).bounds(Some(b"/+"), Some(b"/+=")),
         // Twitter app-only bearer tokens open with a run of about 21 `A` (a zero id).
         rb("twitter-bearer-token", r"\bA{20}[A-Za-z0-9%]{80,140}")
             .keywords(["aaaaaaaaaaaaaaaaaaaa"])
             .priority(P_VENDOR),
         r("typeform-token", r"\btfp_[A-Za-z0-9_\-.=]{59}", &["tfp_"]),
         r("settlemint-token", r"\bsm_(?:pat|aat|sat)_[A-Za-z0-9]{16}\b", &["sm_pat_", "sm_aat_", "sm_sat_"]),
-        r("intra42-secret", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b", &["s-s4t2"]),
+        r("intra42-secret", r"\b[su]-s4t2(?:ud|af)-[a-fA-F0-9]{64}\b", &["s-s4t2", "u-s4t2"]),
         r("infracost-api-key", r"\bico-[A-Za-z0-9]{32}\b", &["ico-"]),
         r(
             "harness-token",
-            r"\b(?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20}\b",
+            r"\b(?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b",
             &["pat.", "sat."],
         ),
         r("cloudflare-origin-ca-key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b", &["v1.0-"]),
@@ -538,7 +567,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ),
         r("netlify-token", r"\bnfp_[A-Za-z0-9]{36}\b", &["nfp_"]),
         r("render-api-key", r"\brnd_[A-Za-z0-9]{32}\b", &["rnd_"]),
-        r("flyio-token", r"\bf[om][12]_[A-Za-z0-9_\-+/=]{40,}", &["fo1_", "fm1_", "fm2_", "fo2_"]),
+        r(
+            "flyio-token",
+            r"\bf[om][12][ar]?_[A-Za-z0-9_\-+/=]{40,}",
+            &["fo1_", "fm1_", "fm2_", "fo2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_"],
+        ),
         r("mapbox-token", r"\bsk\.eyJ[A-Za-z0-9_\-]{50,}\.[A-Za-z0-9_\-]{20,}", &["sk.eyj"]),
         r("onepassword-token", r"\bops_eyJ[A-Za-z0-9+/=_\-]{100,}", &["ops_eyj"]),
         // ---------------------------------------------------------------- JWT

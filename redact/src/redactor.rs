@@ -3733,6 +3733,7 @@ impl Redactor {
             Check::Token
             | Check::Mixed
             | Check::AwsSecret
+            | Check::ShortPrefix
             | Check::Generic
             | Check::Value
             | Check::Typed
