@@ -787,6 +787,14 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .alt_groups(&["s2", "s4"])
         .guard(Guard::Context),
+        // A literal wrapped in a conversion: `jwtKey := []byte("v")`, `let
+        // password: String = String::from("v")`, `token = str("v")`.
+        generic(&format!(
+            r#"(?P<name>{NAME})["'`]?\]?[\t ]*(?::[\t ]*[A-Za-z_&\[][A-Za-z0-9_:<>\[\]&' ]{{0,40}}?[\t ]*)?(?::=|=)[\t ]*(?:String::from|str|\[\]byte|bytes|Buffer\.from|SecretString::(?:new|from)|Secret::new)\([\t ]*{QUOTED}(?:\.(?:into|to_string|to_owned)\(\))?[\t ]*[,)]"#
+        ))
+        .alt_groups(&["s2", "s4"])
+        .guard(Guard::AssignName)
+        .needs(Needs::Byte(b"(")),
         // Shell defaults: `${DB_PASSWORD:-v}`, `${API_TOKEN:=v}` (docker-compose files).
         generic(r#"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=](?P<s3>[^}\s"'$`]+)\}"#)
             .secret_group("s3")

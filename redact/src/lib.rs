@@ -225,15 +225,21 @@
 //! Sentry `sntrys_`/`sntryu_`, Shopify, Atlassian, Terraform Cloud, Groq, xAI,
 //! Replicate, …), and, each by its documented format: Grafana legacy keys
 //! (`eyJrIjoi…`), Okta (`00…` near `okta`), Heroku legacy keys (a UUID after
-//! `heroku … key`), Mailgun `pubkey-`, Vault legacy `s.`/`b.` (near `vault`),
-//! Clojars, Duffel, EasyPost, Flutterwave secret keys, Frame.io, Prefect
+//! `heroku … key`), Mailgun `pubkey-`, Vault legacy `s.`/`b.` (near `vault`;
+//! `s.` + 24 also alone, as a whole word with a digit, a letter and entropy
+//! 3.5), Clojars, Duffel, EasyPost, Flutterwave secret, encryption and public
+//! keys, Frame.io, Prefect
 //! `pnu_`, ReadMe `rdme_`, Brevo `xkeysib-`, Shippo, Defined Networking,
 //! Dynatrace `dt0c01.`, OpenShift `sha256~`, Sourcegraph `sgp_`, Alibaba
 //! `LTAI`, 1Password secret keys `A3-`, New Relic `NRJS-`/`NRII-`/`NRAA-`/
 //! `NRRA-`, Dropbox `sl.`, Facebook `EAA…`, Twitter bearer tokens, Typeform
 //! `tfp_`, SettleMint, Intra42, Infracost `ico-`, Harness `pat.`/`sat.`,
 //! Cloudflare origin CA `v1.0-`, AWS AppSync `da2-`, Razorpay, Mailchimp
-//! `…-usNN` and Microsoft Teams webhooks.
+//! `…-usNN` and Microsoft Teams webhooks; also ClickHouse `4b1d…`, MaxMind
+//! `…_mmk`, Amazon Bedrock `ABSK…`/`bedrock-api-key-…`, Authress, GitLab
+//! session cookies, Artifactory reference tokens `cmVmd…` and Adobe `p8e-`.
+//! Each format accepts what public rule sets (gitleaks) accept for it where
+//! that is wider than the vendor's examples (letter case, separators).
 //!
 //! Structure: `url-password` (`scheme://user:PASS@host`, and a long token used
 //! as the user of a git/http URL), `bearer-token` (`Authorization: Bearer|token|Bot|… X`,
@@ -269,8 +275,10 @@
 //! `getenv('API_KEY') ?: 'v'`, `os.environ.get("TOKEN") or "v"`), of a setter
 //! call whose first argument names a secret (`System.setProperty("X_TOKEN",
 //! "v")`, `os.Setenv(…)`, `env::set_var(…)`, `define('DB_PASSWORD', 'v')`), a
-//! shell default (`${DB_PASSWORD:-v}`) and an XML element whose value is on the
-//! next line (`<password>` / `v` / `</password>`).
+//! shell default (`${DB_PASSWORD:-v}`), a literal wrapped in a conversion
+//! (`jwtKey := []byte("v")`, `String::from("v")`, `str("v")`,
+//! `SecretString::new("v".into())`, `Buffer.from('v')`) and an XML element
+//! whose value is on the next line (`<password>` / `v` / `</password>`).
 //!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
 //! process's environment variables whose names look secret (a secret word

@@ -1390,6 +1390,34 @@ fn assert_unchanged(r: &Redactor, inputs: &[&str]) {
 }
 
 #[test]
+fn literals_wrapped_in_a_conversion_mask_the_literal() {
+    let r = redactor();
+    let v = "Hq3vX8mR2pLw6Tz9";
+    let inputs = [
+        format!("var jwtKey = []byte(\"{v}\")"),
+        format!("\tsigningSecret := []byte(`{v}`)"),
+        format!("let db_password: String = String::from(\"{v}\");"),
+        format!("let api_token = String::from(\"{v}\");"),
+        format!("let api_key = SecretString::new(\"{v}\".into());"),
+        format!("password = str(\"{v}\")"),
+        format!("SECRET_KEY = bytes('{v}', 'utf-8')"),
+        format!("const clientSecret = Buffer.from('{v}');"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "let token = String::from(\"\");",
+            "password = str(password_input)",
+            "let token_name = String::from(\"Hq3vX8mR2pLw6Tz9\");",
+            "let secret = String::from(\"${SECRET}\");",
+            "key := []byte(\"Hq3vX8mR2pLw6Tz9\")",
+            "let password_prompt = String::from(\"Enter your password:\");",
+        ],
+    );
+}
+
+#[test]
 fn js_env_fallbacks_mask_the_literal() {
     let r = redactor();
     let v = "Zq9vK2mL7pXw4Rt8";
