@@ -11,9 +11,9 @@ pub(crate) enum Check {
     Mixed,
     /// A bare 40-character AWS secret near an AWS keyword: 3+ classes, high entropy.
     AwsSecret,
-    /// A token whose prefix is short and common (`s.`): it also
-    /// needs a digit and a letter and entropy 3.5 (`s.getElementsByTagNameNS`
-    /// and other identifiers are not tokens).
+    /// A token whose prefix is short and common (`s.`): the match also needs
+    /// a digit and entropy 3.5 (`s.getElementsByTagNameNS` and other
+    /// identifiers are not tokens).
     ShortPrefix,
     /// A bare 88-character base64 key: not a checksum/signature/integrity value.
     Azure88,
@@ -4410,10 +4410,9 @@ pub(crate) fn run(
     match check {
         Check::Token => ok(!looks_fake(v)),
         Check::Mixed => ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0),
-        Check::ShortPrefix => ok(!looks_fake(v)
-            && v.iter().any(u8::is_ascii_digit)
-            && v.iter().any(u8::is_ascii_alphabetic)
-            && entropy(v) >= 3.5),
+        Check::ShortPrefix => {
+            ok(!looks_fake(v) && v.iter().any(u8::is_ascii_digit) && entropy(v) >= 3.5)
+        }
         Check::AwsSecret => {
             ok(!looks_fake(v) && classes(v) >= 3 && entropy(v) >= 4.0 && !words_between_slashes(v))
         }

@@ -226,9 +226,9 @@
 //! Replicate, …), and, each by its documented format: Grafana legacy keys
 //! (`eyJrIjoi…`), Okta (`00…` near `okta`), Heroku legacy keys (a UUID after
 //! `heroku … key`), Mailgun `pubkey-`, Vault legacy `s.`/`b.` (near `vault`;
-//! `s.` + 24 also alone, as a whole word with a digit, a letter and entropy
-//! 3.5), Clojars, Duffel, EasyPost, Flutterwave secret, encryption and public
-//! keys, Frame.io, Prefect
+//! `s.` + 24 also alone, as a whole word with a digit and entropy 3.5),
+//! Clojars, Duffel, EasyPost, Flutterwave secret, encryption and public keys,
+//! Frame.io, Prefect
 //! `pnu_`, ReadMe `rdme_`, Brevo `xkeysib-`, Shippo, Defined Networking,
 //! Dynatrace `dt0c01.`, OpenShift `sha256~`, Sourcegraph `sgp_`, Alibaba
 //! `LTAI`, 1Password secret keys `A3-`, New Relic `NRJS-`/`NRII-`/`NRAA-`/
