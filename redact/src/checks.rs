@@ -3197,55 +3197,20 @@ const EXCLUDED_LAST: &[&str] = &[
     "bits",
 ];
 
-/// Components that make `…_key` / `…_token` a non-secret.
+/// Components that make a secret name a non-secret wherever they stand
+/// before its last word (`next_sync_token`, `max_output_tokens`,
+/// `show_api_key`, `public_api_key`), and two-word tails that do
+/// (`primary_key`, `sort_key`).
 const EXCLUDED_QUALIFIERS: &[&str] = &[
-    "meta",
-    "progress",
-    "page",
-    "pagination",
-    "continuation",
     "next",
     "prev",
     "previous",
-    "cursor",
-    "sync",
-    "resume",
     "max",
     "num",
-    "cache",
-    "foreign",
-    "sort",
-    "partition",
-    "hash",
-    "routing",
-    "shard",
-    "idempotency",
-    "dedup",
-    "dedupe",
-    "deduplication",
-    "lookup",
     "public",
     "pub",
     "publishable",
     "tokenizer",
-    "i18n",
-    "translation",
-    "event",
-    "group",
-    "row",
-    "unique",
-    "composite",
-    "index",
-    "join",
-    "cancel",
-    "cancellation",
-    "input",
-    "output",
-    "completion",
-    "prompt",
-    "reasoning",
-    "cached",
-    "cache_read",
     "forgot",
     "show",
     "hide",
@@ -3270,41 +3235,87 @@ const EXCLUDED_QUALIFIERS: &[&str] = &[
     "rotate",
     "generate",
     "validate",
-    "verify_ssl",
     "sign",
     "hotkey",
     "shortcut",
     "keyboard",
+    "keyed",
+    "emoji",
+    "mouse",
+    "press",
+    "pressed",
+    "up",
+    "down",
+    "cache_read",
+    "verify_ssl",
     "primary_key",
+    "foreign_key",
+    "sort_key",
+    "partition_key",
+    "object_key",
+    "key_value",
+    "api_version",
+];
+
+/// Components that say what kind of key or token a name holds when they
+/// stand right before that word (`page_token`, `cache_key`,
+/// `completion_tokens`, `s3_object_key`), and only then: `S3_SECRET_KEY`,
+/// `REDIS_CACHE_PASSWORD`, `MESSAGE_BIRD_API_KEY`, `INPUT_GITHUB_TOKEN` and
+/// `EVENT_HUB_KEY` name secrets.
+const KIND_QUALIFIERS: &[&str] = &[
+    "meta",
+    "progress",
+    "page",
+    "pagination",
+    "continuation",
+    "cursor",
+    "sync",
+    "resume",
+    "cache",
+    "foreign",
+    "sort",
+    "partition",
+    "hash",
+    "routing",
+    "shard",
+    "idempotency",
+    "dedup",
+    "dedupe",
+    "deduplication",
+    "lookup",
+    "i18n",
+    "translation",
+    "event",
+    "group",
+    "row",
+    "unique",
+    "composite",
+    "index",
+    "join",
+    "cancel",
+    "cancellation",
+    "input",
+    "output",
+    "completion",
+    "prompt",
+    "reasoning",
+    "cached",
     "lang",
     "locale",
     "map",
     "dict",
     "object",
-    "foreign_key",
-    "sort_key",
     "range",
-    "partition_key",
     "s3",
     "bucket",
-    "object_key",
     "file",
     "message",
     "msg",
     "i",
     "j",
     "k",
-    "keyed",
-    "key_value",
     "kv",
     "unicode",
-    "emoji",
-    "api_version",
-    "mouse",
-    "press",
-    "pressed",
-    "up",
-    "down",
 ];
 
 /// Qualifiers that turn a bare `key` into a secret name (`api_key`, `signing_key`).
@@ -3682,6 +3693,29 @@ fn excluded_qualifiers() -> &'static WordSet {
     set_of(EXCLUDED_QUALIFIERS, &S)
 }
 
+fn kind_qualifiers() -> &'static WordSet {
+    static S: std::sync::OnceLock<WordSet> = std::sync::OnceLock::new();
+    set_of(KIND_QUALIFIERS, &S)
+}
+
+/// The words a [`KIND_QUALIFIERS`] entry qualifies.
+fn key_like(word: &str) -> bool {
+    matches!(word, "key" | "keys" | "token" | "tokens" | "tok" | "toks")
+}
+
+/// Whether the words before the last of `comps` (lower case) make the name
+/// a non-secret: an [`EXCLUDED_QUALIFIERS`] word anywhere, or a
+/// [`KIND_QUALIFIERS`] word right before a key or token word.
+fn qualified_away(comps: &[String]) -> bool {
+    let Some((_, rest)) = comps.split_last() else {
+        return false;
+    };
+    rest.iter().enumerate().any(|(i, c)| {
+        excluded_qualifiers().contains(c.as_str())
+            || (kind_qualifiers().contains(c.as_str()) && key_like(&comps[i + 1]))
+    })
+}
+
 fn key_qualifiers() -> &'static WordSet {
     static S: std::sync::OnceLock<WordSet> = std::sync::OnceLock::new();
     set_of(KEY_QUALIFIERS, &S)
@@ -3767,14 +3801,10 @@ fn typed_name(name: &[u8]) -> bool {
     // A bare `key` / `tok` word, unless the name says what else it is
     // (`PROGRESS_TOKEN_FIELD`, `STOP_REASON_MAX_TOKEN`, `SERVER_INFO_META_KEY`).
     let comps = components(name);
-    let Some((last, rest)) = comps.split_last() else {
+    let Some(last) = comps.last() else {
         return false;
     };
-    if excluded_last().contains(last.as_str())
-        || rest
-            .iter()
-            .any(|c| excluded_qualifiers().contains(c.as_str()))
-    {
+    if excluded_last().contains(last.as_str()) || qualified_away(&comps) {
         return false;
     }
     comps.iter().any(|c| {
@@ -4013,9 +4043,20 @@ pub(crate) fn name_may_be_secret(name: &[u8]) -> bool {
             return false;
         }
     }
-    for &c in &comps[..k - 1] {
-        if let Some(l) = word(c, &mut buf) {
-            if std::str::from_utf8(&buf[..l]).is_ok_and(|w| excluded_qualifiers().contains(w)) {
+    let mut next = [0u8; 40];
+    for j in 0..k - 1 {
+        let Some(l) = word(comps[j], &mut buf) else {
+            continue;
+        };
+        let Ok(w) = std::str::from_utf8(&buf[..l]) else {
+            continue;
+        };
+        if excluded_qualifiers().contains(w) {
+            return false;
+        }
+        if kind_qualifiers().contains(w) {
+            let l = word(comps[j + 1], &mut next).unwrap_or(0);
+            if std::str::from_utf8(&next[..l]).is_ok_and(key_like) {
                 return false;
             }
         }
@@ -4086,11 +4127,7 @@ fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
             return None;
         }
     }
-    if comps
-        .iter()
-        .take(comps.len() - 1)
-        .any(|c| excluded_qualifiers().contains(c.as_str()))
-    {
+    if qualified_away(&comps) {
         return None;
     }
     let mut best: Option<Tier> = None;
@@ -4955,6 +4992,52 @@ mod tests {
             "passed",
         ] {
             assert_eq!(classify_name(n.as_bytes()), None, "{n}");
+        }
+    }
+
+    #[test]
+    fn kind_qualifiers_exclude_only_right_before_a_key_word() {
+        // A word that says what kind of key or token a name holds.
+        for n in [
+            "cache_key",
+            "S3_OBJECT_KEY",
+            "page_token",
+            "nextPageToken",
+            "SYNC_TOKEN",
+            "input_tokens",
+            "cache_read_input_tokens",
+            "messageKey",
+            "group_key_id",
+        ] {
+            assert_eq!(classify_name(n.as_bytes()), None, "{n}");
+            assert!(!name_may_be_secret(n.as_bytes()), "{n}");
+            assert!(!typed_name(n.as_bytes()), "{n}");
+        }
+        // The same words elsewhere in a secret name.
+        for n in [
+            "AWS_S3_SECRET_ACCESS_KEY",
+            "S3_SECRET_KEY",
+            "REDIS_CACHE_PASSWORD",
+            "MESSAGE_BIRD_API_KEY",
+            "message_bird_secret",
+            "INPUT_GITHUB_TOKEN",
+            "FILE_STORAGE_SECRET",
+            "eventHubAccessKey",
+            "GROUP_API_TOKEN",
+        ] {
+            assert!(classify_name(n.as_bytes()).is_some(), "{n}");
+            assert!(name_may_be_secret(n.as_bytes()), "{n}");
+            assert!(typed_name(n.as_bytes()), "{n}");
+        }
+        // Modifiers exclude wherever they stand.
+        for n in [
+            "show_api_key",
+            "PUBLIC_API_KEY",
+            "max_output_tokens",
+            "next_sync_token",
+        ] {
+            assert_eq!(classify_name(n.as_bytes()), None, "{n}");
+            assert!(!name_may_be_secret(n.as_bytes()), "{n}");
         }
     }
 

@@ -320,7 +320,12 @@
 //! prefixes (kept, so grep output keeps its line numbers), names whose last
 //! word says what the value is not (`token_count`, `key_id`, `secret_name`,
 //! `authDomain`, `next_page_token`: their keyword hits are dropped before
-//! any regex runs), file paths
+//! any regex runs), names where a word before the last says it is no
+//! secret (`max_output_tokens`, `show_api_key`, `public_api_key`) or says
+//! what kind of key or token it is, right before that word (`cache_key`,
+//! `page_token`, `s3_object_key`, `input_tokens`; decision: only right
+//! before it, so `S3_SECRET_KEY`, `REDIS_CACHE_PASSWORD` and
+//! `MESSAGE_BIRD_API_KEY` are secret names), file paths
 //! and URLs as values, prose (`the token expired`, schema descriptions), git
 //! SHAs, UUIDs (unless a secret-looking name holds them), lockfile checksums
 //! (`checksum = "…"`, `"integrity": "sha512-…"`, `h1:…`), image digests,

@@ -665,6 +665,40 @@ pub fn families() -> Vec<Family> {
             header: None,
             gen: |r| Secret::plain(password(r)),
         },
+        // A word that says what kind of key a name holds (`cache_key`,
+        // `s3_object_key`) does not when another word follows it.
+        Family {
+            name: "s3-secret-key",
+            kind: Kind::ContextToken,
+            env: "AWS_S3_SECRET_ACCESS_KEY",
+            key: "s3_secret_key",
+            header: None,
+            gen: |r| Secret::plain(r.chars(B64, 40).replace('/', "Q")),
+        },
+        Family {
+            name: "cache-password",
+            kind: Kind::Password,
+            env: "REDIS_CACHE_PASSWORD",
+            key: "cache_password",
+            header: None,
+            gen: |r| Secret::plain(password(r)),
+        },
+        Family {
+            name: "messagebird-key",
+            kind: Kind::ContextToken,
+            env: "MESSAGE_BIRD_API_KEY",
+            key: "message_bird_api_key",
+            header: None,
+            gen: |r| Secret::plain(r.chars(ALNUM, 25)),
+        },
+        Family {
+            name: "action-input-token",
+            kind: Kind::ContextToken,
+            env: "INPUT_DEPLOY_TOKEN",
+            key: "input_deploy_token",
+            header: None,
+            gen: |r| Secret::plain(r.chars(ALNUM, 32)),
+        },
         Family {
             name: "mysql-pwd",
             kind: Kind::Password,
@@ -2005,6 +2039,11 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     ("pwd", " 4242 ?        Ss     0:00 bash PWD=/tmp/tmp.Xa8s9dK2 OLDPWD=/home/u/proj-2024_v3 SHELL=/bin/bash\n"),
     ("pwd", "SSH_AUTH_SOCK=/tmp/ssh-XXXXabc12DeF/agent.1234\n"),
     ("pwd", "XDG_SESSION_ID=c2\nDBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus\n"),
+    // A word that says what kind of key or token a name holds, right before it.
+    ("kind-qualifier", "{\"cache_key\": \"user:42:profile:v3\", \"s3_object_key\": \"uploads/2024/05/a7f3c9e2.png\"}\n"),
+    ("kind-qualifier", "SYNC_TOKEN=CAESEQoPCgt0b2tlbi0xMjM0EAE\npage_token: \"CgsIARIHCgVhYmNkZQ\"\n"),
+    ("kind-qualifier", "idempotency_key = \"9f2c7e1a-5b3d-4e8f-a6c2-1d0b9e8f7a6c\"\n"),
+    ("kind-qualifier", "\"usage\": {\"input_tokens\": 812, \"cache_read_input_tokens\": 64, \"output_tokens\": 301}\n"),
     // Prose.
     ("prose", "The password combination you entered is incorrect.\n"),
     ("prose", "Pass the token as a bearer token in the Authorization header.\n"),
