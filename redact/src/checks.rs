@@ -2956,6 +2956,12 @@ fn word_like(v: &[u8]) -> bool {
 /// How secret a name looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Tier {
+    /// `<word>_key` in lower or camel case with a word that is no known
+    /// qualifier (`kaggle_key`, `tavilyKey`): the value must look random
+    /// as a token does, and be a 20+ character string of one token alphabet
+    /// with letters and digits and entropy 3.5 (`item_key: "item-42"`,
+    /// `redis_key: "session:9f8e7d6c"` are keys into something).
+    Keyed,
     /// Token/key-like names: the value must look random.
     Token,
     /// Password-like names: short human passwords count too.
@@ -3439,6 +3445,10 @@ const KEY_QUALIFIERS: &[&str] = &[
     "heroku",
     "cloudflare",
     "cf",
+    "sdk",
+    "launchdarkly",
+    "kaggle",
+    "fal",
     "fastly",
     "akamai",
     "mapbox",
@@ -3933,13 +3943,23 @@ fn type_annotation(rest: &[u8]) -> bool {
     let after = rest.get(j).copied();
     let assign_follows = after == Some(b'=') && !matches!(rest.get(j + 1), Some(b'=') | Some(b'>'));
     let is_word = std::str::from_utf8(id).is_ok_and(|w| TYPE_WORDS.contains(&w));
-    // A nullable type (`String?,`, `str? = null`) ends at its `?`; in
-    // `Sad?ngMdf3` the `?` is part of a value.
+    // A nullable type (`String?,`, `str? = null`, `String?=null`) ends at
+    // its `?`; in `Sad?ngMdf3` and `QpX?=fzPf4E` the `?` is part of a value.
+    let default_after = |k: usize| {
+        let d = rest.get(k..).unwrap_or_default();
+        d.first().is_none_or(|b| !b.is_ascii_alphanumeric())
+            || [&b"null"[..], b"nil", b"None", b"undefined"]
+                .iter()
+                .any(|w| d.starts_with(w))
+    };
     let nullable = after == Some(b'?')
-        && matches!(
-            rest.get(j + 1),
-            None | Some(b',' | b')' | b' ' | b';' | b'=' | b'>' | b'\r' | b'\n' | b']' | b'}')
-        );
+        && match rest.get(j + 1) {
+            Some(b'=') => default_after(j + 2),
+            next => matches!(
+                next,
+                None | Some(b',' | b')' | b' ' | b';' | b'>' | b'\r' | b'\n' | b']' | b'}')
+            ),
+        };
     let code_punct = nullable
         || matches!(
             after,
@@ -4169,6 +4189,11 @@ fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
             let q = comps[i - 1].as_str();
             if key_qualifiers().contains(q) || (upper_env && i == comps.len() - 1) {
                 bump(Tier::Token);
+            } else if i == comps.len() - 1
+                && q.len() >= 2
+                && q.bytes().all(|b| b.is_ascii_lowercase())
+            {
+                bump(Tier::Keyed);
             }
         }
     }
@@ -4249,6 +4274,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             }
             entropy(v) >= 1.5
         }
+        Tier::Keyed => keyed_value(v) && value_checks(Tier::Token, v, quoted),
         Tier::Token => {
             // `Root%20CA%20Certificates`: a token holds no space, encoded or not.
             if len < 8 || spaces > 0 || contains(v, b"%20") {
@@ -4285,6 +4311,28 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             entropy(v) >= 2.5
         }
     }
+}
+
+/// What a [`Tier::Keyed`] value needs beyond a token's checks: 20+
+/// characters of one token alphabet (letters, digits, `-_+/=.`) with letters
+/// and digits, and entropy 3.5 (hex keys have ~3.7); not a UUID or a
+/// SHA-1 / SHA-256 digest in hex (`state_key`, `sha_key`).
+fn keyed_value(v: &[u8]) -> bool {
+    let v = trim(v);
+    let hex = |s: &[u8]| s.iter().all(u8::is_ascii_hexdigit);
+    let uuid = v.len() == 36
+        && [8, 13, 18, 23].iter().all(|&i| v[i] == b'-')
+        && v.split(|&b| b == b'-').all(hex);
+    let digest = (v.len() == 40 || v.len() == 64) && hex(v);
+    !uuid
+        && !digest
+        && v.len() >= 20
+        && v.iter().all(|&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'=' | b'.')
+        })
+        && v.iter().any(u8::is_ascii_digit)
+        && v.iter().any(u8::is_ascii_alphabetic)
+        && entropy(v) >= 3.5
 }
 
 /// A short lowercase word (`password`, `Secret`): [`value_ok`] rejects it for
@@ -4870,7 +4918,7 @@ mod tests {
         for &w in words {
             assert!(short_word(w), "{w:?}");
             for quoted in [false, true] {
-                for tier in [Tier::Token, Tier::Strong] {
+                for tier in [Tier::Keyed, Tier::Token, Tier::Strong] {
                     // The checks behind the shortcut reject it on their own too.
                     assert!(!value_checks(tier, w, quoted), "{w:?}");
                     assert!(!value_ok(tier, w, quoted));
@@ -5039,6 +5087,41 @@ mod tests {
             assert_eq!(classify_name(n.as_bytes()), None, "{n}");
             assert!(!name_may_be_secret(n.as_bytes()), "{n}");
         }
+    }
+
+    #[test]
+    fn lower_case_vendor_keys_need_a_token_shaped_value() {
+        for n in ["tavily_key", "tursoKey", "neon-key"] {
+            assert_eq!(classify_name(n.as_bytes()), Some(Tier::Keyed), "{n}");
+        }
+        // A known qualifier, an environment name: the token tier.
+        for n in ["stripe_key", "kaggle_key", "TAVILY_KEY"] {
+            assert_eq!(classify_name(n.as_bytes()), Some(Tier::Token), "{n}");
+        }
+        for n in ["entry_keys", "x_key", "e2b_key", "key"] {
+            assert_eq!(classify_name(n.as_bytes()), None, "{n}");
+        }
+        for v in [
+            "Xk3jR9sLm2QpW7vN4tYb8cZd1",
+            "0123456789abcdef0123456789abcdef",
+            "tvly-dev-Xk3jR9sLm2QpW7vN4tYb",
+        ] {
+            assert!(value_ok(Tier::Keyed, v.as_bytes(), true), "{v}");
+        }
+        for v in [
+            "item-42",
+            "b3a1f9d2-4c5e-4a7b-9d8c-2f1e0a9b8c7d",
+            "3f786850e387550fdab836ed7e6dc881de23001b",
+            "lock:user:12345:profile",
+            "prod_NZ8xKq3LmT4vWp",
+            "Xk3jR9sLm2QpW7vN4tY",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaa11",
+        ] {
+            assert!(!value_ok(Tier::Keyed, v.as_bytes(), true), "{v}");
+        }
+        // The token tier takes what the keyed one refuses for its length.
+        assert!(value_ok(Tier::Token, b"a1b2c3d4e5f6a7b8", true));
+        assert!(!value_ok(Tier::Keyed, b"a1b2c3d4e5f6a7b8", true));
     }
 
     #[test]
@@ -5596,6 +5679,7 @@ mod reference {
         let len = std::str::from_utf8(v).map_or(v.len(), |s| s.chars().count());
         let spaces = v.iter().filter(|&&b| b == b' ').count();
         match tier {
+            Tier::Keyed => keyed_value(v) && old_value_ok(Tier::Token, v, quoted),
             Tier::Strong => {
                 if len < 4 || (spaces > 0 && (!quoted || is_prose(v))) {
                     return false;
@@ -5693,7 +5777,7 @@ mod reference {
             for n in [&b"${"[..], b"::", b"://", b"x", b"arn:", b""] {
                 prop_assert_eq!(find(v, n), memchr::memmem::find(v, n));
             }
-            for tier in [Tier::Strong, Tier::Token] {
+            for tier in [Tier::Strong, Tier::Token, Tier::Keyed] {
                 prop_assert_eq!(value_ok(tier, v, quoted), old_value_ok(tier, v, quoted));
             }
         }

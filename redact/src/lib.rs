@@ -260,7 +260,11 @@
 //! `generic-secret`: assignments whose **name** looks secret — `password passwd
 //! passphrase pwd pw pass psk secret token api_key apikey access_key private_key
 //! client_secret auth credentials` and `…_KEY` with a qualifier (`signing_key`,
-//! `STRIPE_KEY`; `DB_PW`, `MYSQL_PWD`) — with any assignment operator of
+//! `STRIPE_KEY`; `DB_PW`, `MYSQL_PWD`); a lower- or camel-case `<word>_key`
+//! whose word is no known qualifier (`tavily_key`, `tursoKey`) when its value
+//! is a 20+ character token (one token alphabet, letters and digits,
+//! entropy 3.5, not a UUID or a hex SHA-1/SHA-256: `item_key: "item-42"`,
+//! `sha_key: "3f78…"` stay) — with any assignment operator of
 //! one table (`=`, `:`, `:=`, `=>`, PHP `.=`, Make `?=` `+=` `::=` `:::=`, JS
 //! `??=` `||=`), in env dumps, `.env`, JSON (also escaped and URL-encoded),
 //! YAML (also block scalars and `name:`/`value:` pairs), TOML, INI, XML,
@@ -310,7 +314,8 @@
 //! getpass()`, `token = config.token`), type annotations (`password: str`,
 //! `pwd: *mut passwd`, `eq_token: Token![=]`, `refreshToken: string)`,
 //! `key: Option<T>`: after `name:` a reference, pointer, generic, macro,
-//! primitive type, a C type (`__u32`, `uid_t`), a nullable type (`String?,`)
+//! primitive type, a C type (`__u32`, `uid_t`), a nullable type (`String?,`,
+//! `String?=null`; not `QpX?=fzPf4E`, a value holding `?=`)
 //! or a CamelCase name followed by code punctuation is a type; so is
 //! `NAME: T = …` when a space comes before the `=`, not `pw: rgp3xh8Q=7v`),
 //! `Authorization::{…}` paths, challenge parameters (`Bearer realm="…"`,

@@ -1599,6 +1599,54 @@ fn pw_and_pwd_names_are_passwords() {
     );
 }
 
+#[test]
+fn a_question_mark_before_an_equals_sign_in_a_value_is_no_nullable_type() {
+    let r = redactor();
+    let v = "QpX?=fzPf4E";
+    let inputs = [
+        format!("password: {v}"),
+        format!("> X-Db-Password: {v}"),
+        format!("  db_password: {v}"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "val password: String?=null",
+            "fun login(password: String?=null, token: String? = null) {}",
+            "var token: String? = nil",
+        ],
+    );
+}
+
+#[test]
+fn names_with_a_kind_word_elsewhere_than_before_the_key_word_are_secret() {
+    let r = redactor();
+    let v = "Xk3jR9sLm2QpW7vN4tYb8cZd1";
+    let inputs = [
+        format!("AWS_S3_SECRET_ACCESS_KEY={v}"),
+        format!("REDIS_CACHE_PASSWORD={v}"),
+        format!("message_bird_api_key = \"{v}\""),
+        format!("MESSAGE_BIRD_SECRET={v}"),
+        format!("INPUT_GITHUB_TOKEN={v}"),
+        format!("{{\"group_api_token\": \"{v}\"}}"),
+        format!("tavily_key: {v}"),
+        format!("  \"tursoKey\": \"{v}\","),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "cache_key: Xk3jR9sLm2QpW7vN4tYb8cZd1",
+            "{\"next_page_token\": \"Xk3jR9sLm2QpW7vN4tYb8cZd1\", \"input_tokens\": 812}",
+            "S3_OBJECT_KEY=Xk3jR9sLm2QpW7vN4tYb8cZd1",
+            "item_key: \"item-42\"",
+            "state_key: \"b3a1f9d2-4c5e-4a7b-9d8c-2f1e0a9b8c7d\"",
+            "sha_key: \"3f786850e387550fdab836ed7e6dc881de23001b\"",
+        ],
+    );
+}
+
 /// `PWD` and `OLDPWD` (and the other names SPEC §4 knows not to hold
 /// secrets) are left alone by the generic rule, as by `is_secret_env_name`:
 /// `ps axeww` and `env` output keep their working directories.

@@ -699,6 +699,15 @@ pub fn families() -> Vec<Family> {
             header: None,
             gen: |r| Secret::plain(r.chars(ALNUM, 32)),
         },
+        // `<vendor>_key` for a vendor the rule set does not name.
+        Family {
+            name: "unnamed-vendor-key",
+            kind: Kind::ContextToken,
+            env: "TAVILY_KEY",
+            key: "tavily_key",
+            header: None,
+            gen: |r| Secret::plain(format!("{}{}", r.chars(ALNUM, 31), r.chars(DIGITS, 1))),
+        },
         Family {
             name: "mysql-pwd",
             kind: Kind::Password,
@@ -2044,6 +2053,9 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     ("kind-qualifier", "SYNC_TOKEN=CAESEQoPCgt0b2tlbi0xMjM0EAE\npage_token: \"CgsIARIHCgVhYmNkZQ\"\n"),
     ("kind-qualifier", "idempotency_key = \"9f2c7e1a-5b3d-4e8f-a6c2-1d0b9e8f7a6c\"\n"),
     ("kind-qualifier", "\"usage\": {\"input_tokens\": 812, \"cache_read_input_tokens\": 64, \"output_tokens\": 301}\n"),
+    // `<word>_key` holding a key into something, not a secret.
+    ("keyed", "item_key: \"item-42\"\nstate_key: \"b3a1f9d2-4c5e-4a7b-9d8c-2f1e0a9b8c7d\"\nsha_key: \"3f786850e387550fdab836ed7e6dc881de23001b\"\n"),
+    ("keyed", "{\"flag_key\": \"new-checkout-flow-v2-2024\", \"lock_key\": \"lock:user:12345:profile\", \"product_key\": \"prod_NZ8xKq3LmT4vWp\"}\n"),
     // Prose.
     ("prose", "The password combination you entered is incorrect.\n"),
     ("prose", "Pass the token as a bearer token in the Authorization header.\n"),
