@@ -4276,6 +4276,9 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         }
         Tier::Keyed => keyed_value(v) && value_checks(Tier::Token, v, quoted),
         Tier::Token => {
+            if quoted && spaced_random(v, spaces) {
+                return true;
+            }
             // `Root%20CA%20Certificates`: a token holds no space, encoded or not.
             if len < 8 || spaces > 0 || contains(v, b"%20") {
                 return false;
@@ -4333,6 +4336,46 @@ fn keyed_value(v: &[u8]) -> bool {
         && v.iter().any(u8::is_ascii_digit)
         && v.iter().any(u8::is_ascii_alphabetic)
         && entropy(v) >= 3.5
+}
+
+/// A quoted key generated from the whole printable alphabet, spaces
+/// included (WordPress' `define('AUTH_KEY', 'q1}+zK#2L(~y<9PV.w!|R:Vb
+/// e@%…')`): 32+ bytes, at most one space per 16, all four character
+/// classes and entropy 4.8 (prose has ~4, random printable text ~5.8);
+/// not a regular expression (`(?:`, `\d`, `[0-9a-f]`, `{32}`).
+fn spaced_random(v: &[u8], spaces: usize) -> bool {
+    v.len() >= 32
+        && spaces * 16 <= v.len()
+        && classes(v) == 4
+        && entropy(v) >= 4.8
+        && !regex_like(v)
+}
+
+/// Whether `v` holds a construct of a regular expression: a group `(?`, an
+/// escape class (`\d`, `\w`, `\s`, `\b`), a range right after `[`
+/// (`[a-z`, `[A-Z`, `[0-9`) or a counted repetition (`{2}`, `{2,}`, `{0,2}`).
+fn regex_like(v: &[u8]) -> bool {
+    let range = |w: &[u8]| {
+        w[1] == b'-'
+            && ((w[0].is_ascii_lowercase() && w[2].is_ascii_lowercase())
+                || (w[0].is_ascii_uppercase() && w[2].is_ascii_uppercase())
+                || (w[0].is_ascii_digit() && w[2].is_ascii_digit()))
+            && w[0] < w[2]
+    };
+    let counted = |i: usize| {
+        let rest = &v[i + 1..];
+        let digits = rest
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || **b == b',')
+            .count();
+        digits > 0 && rest.get(digits) == Some(&b'}') && rest[0].is_ascii_digit()
+    };
+    contains(v, b"(?")
+        || v.windows(2).any(|w| {
+            w[0] == b'\\' && matches!(w[1], b'd' | b'w' | b's' | b'b' | b'D' | b'W' | b'S')
+        })
+        || v.windows(4).any(|w| w[0] == b'[' && range(&w[1..]))
+        || v.iter().enumerate().any(|(i, &b)| b == b'{' && counted(i))
 }
 
 /// A short lowercase word (`password`, `Secret`): [`value_ok`] rejects it for
@@ -5702,6 +5745,9 @@ mod reference {
                 old_entropy(v) >= 1.5
             }
             Tier::Token => {
+                if quoted && spaced_random(v, spaces) {
+                    return true;
+                }
                 if len < 8 || spaces > 0 || old_contains(v, b"%20") {
                     return false;
                 }

@@ -264,7 +264,10 @@
 //! whose word is no known qualifier (`tavily_key`, `tursoKey`) when its value
 //! is a 20+ character token (one token alphabet, letters and digits,
 //! entropy 3.5, not a UUID or a hex SHA-1/SHA-256: `item_key: "item-42"`,
-//! `sha_key: "3f78…"` stay) — with any assignment operator of
+//! `sha_key: "3f78…"` stay); a quoted key of the whole printable alphabet
+//! with a space or two (WordPress' `define('AUTH_KEY', 'q1}+zK#2L(~y<9PV.w!|R:Vb
+//! e@%…')`: 32+ bytes, all four character classes, entropy 4.8, not a
+//! regular expression) — with any assignment operator of
 //! one table (`=`, `:`, `:=`, `=>`, PHP `.=`, Make `?=` `+=` `::=` `:::=`, JS
 //! `??=` `||=`), in env dumps, `.env`, JSON (also escaped and URL-encoded),
 //! YAML (also block scalars and `name:`/`value:` pairs), TOML, INI, XML,

@@ -1620,6 +1620,30 @@ fn a_question_mark_before_an_equals_sign_in_a_value_is_no_nullable_type() {
 }
 
 #[test]
+fn wordpress_keys_with_spaces_are_masked_and_regexes_are_not() {
+    let r = redactor();
+    let salts = [
+        "q1}+zK#2L(~y<9PV.w!|R:Vb e@%Tuc8M(n0]Ha,DkU*/h=C3]Z7Q-s+Js-Ei{BO",
+        ")w:4L]u^Q)aX+ <g@1WZ(!3v%FcNq~n8Yz#J.kT0bR,e=D{M-6sP_o/h>2j",
+        "Xk3jR9sLm2QpW7vN4tYb8cZd1 -|+Qp7vN4tYb8cZd1Xk3jR9sLm2Q",
+    ];
+    for (name, v) in ["AUTH_KEY", "SECURE_AUTH_KEY", "LOGGED_IN_KEY"]
+        .iter()
+        .zip(salts)
+    {
+        assert_masks_value(&r, &[format!("define('{name}',  '{v}');")], v);
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "define('NONCE_KEY', 'put your unique phrase here');",
+            "TOKEN_RE = \"^[A-Za-z0-9+/]{40}={0,2} ?(?:Bearer|Token) [0-9a-f]{32}$\"",
+            "token = \"The token is used to sign requests, see docs at https://x.io\"",
+        ],
+    );
+}
+
+#[test]
 fn names_with_a_kind_word_elsewhere_than_before_the_key_word_are_secret() {
     let r = redactor();
     let v = "Xk3jR9sLm2QpW7vN4tYb8cZd1";
