@@ -736,6 +736,26 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .priority(P_STRUCT)
         .check(Check::Value)
         .needs(Needs::Byte(b"'")),
+        // PowerShell: `ConvertTo-SecureString "v" -AsPlainText -Force`.
+        rb(
+            "generic-secret",
+            r#"(?i)\bConvertTo-SecureString[\t ]+(?:-String[\t ]+)?(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)')[^\r\n]*?-AsPlainText"#,
+        )
+        .keywords(["convertto-securestring"])
+        .secret_group("secret")
+        .alt_groups(&["s2"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        // MySQL takes a double-quoted password too (`IDENTIFIED BY "v"`).
+        rb(
+            "generic-secret",
+            r#"(?i)\bidentified[\t ]+(?:with[\t ]+[A-Za-z0-9_]+[\t ]+)?by[\t ]+"(?P<secret>[^"\r\n]+)""#,
+        )
+        .keywords(["identified"])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Value)
+        .needs(Needs::Byte(b"\"")),
         rb(
             "generic-secret",
             r"(?i)\b(?:smbclient|smbmap|rpcclient|crackmapexec|netexec|nxc|smbget)\b[^\r\n]*?-U[\t ]+[^\s%]+%(?P<secret>\S+)",
@@ -831,7 +851,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .guard(Guard::Flag),
         generic3(&format!(
-            r#"(?m)^[\t ]*(?:ENV|ARG)[\t ]+(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
+            r#"(?m)^[\t ]*(?:ENV|ARG|setenv|setx|set(?:[\t ]+-[A-Za-z]+)+)[\t ]+(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
         ))
         .guard(Guard::Flag),
         generic3(&format!(

@@ -499,20 +499,10 @@ impl HitCtx {
             feat |= F_COLUMN;
         }
         feat |= typed_feat(hay, hs, ls, ns, word_end, end);
-        let env_arg = || {
-            let line = &hay[ls..le];
-            let t = line
-                .iter()
-                .position(|b| !matches!(b, b' ' | b'\t'))
-                .unwrap_or(line.len());
-            let t = &line[t..];
-            t.len() > 3
-                && (t.starts_with(b"ENV") || t.starts_with(b"ARG"))
-                && matches!(t[3], b' ' | b'\t')
-        };
-        // `ENV`/`ARG` after the line's leading spaces.
+        let env_arg = || env_or_arg_line(&hay[ls..le]);
+        // `ENV`/`ARG`/`setenv`/`setx`/`set -x` after the line's leading spaces.
         if hay.get(ns) == Some(&b'-')
-            || (matches!(hay[ls], b' ' | b'\t' | b'E' | b'A') && env_arg())
+            || (matches!(hay[ls], b' ' | b'\t' | b'E' | b'A' | b's') && env_arg())
         {
             feat |= F_FLAG;
         }
@@ -1374,22 +1364,26 @@ fn bare_after_name(
     if hay.get(ns) == Some(&b'-') {
         return false;
     }
-    // `ENV`/`ARG` after the line's leading spaces.
-    if !matches!(hay[ls], b' ' | b'\t' | b'E' | b'A') {
+    // `ENV`/`ARG`/`setenv`/`setx`/`set -x` after the line's leading spaces.
+    if !matches!(hay[ls], b' ' | b'\t' | b'E' | b'A' | b's') {
         return true;
     }
     !env_or_arg_line(&hay[ls..le])
 }
 
-/// Whether `line` is a Dockerfile `ENV` or `ARG` instruction (after its
-/// leading spaces, the word and a space or tab).
+/// Whether `line` is a Dockerfile `ENV` or `ARG` instruction, or sets a
+/// variable by a space-separated command (csh `setenv`, Windows `setx`,
+/// fish `set -x` / `set -gx`): after its leading spaces, the word and a
+/// space or tab (`set` and a flag).
 fn env_or_arg_line(line: &[u8]) -> bool {
     let t = line
         .iter()
         .position(|b| !matches!(b, b' ' | b'\t'))
         .unwrap_or(line.len());
     let t = &line[t..];
-    t.len() > 3 && (t.starts_with(b"ENV") || t.starts_with(b"ARG")) && matches!(t[3], b' ' | b'\t')
+    let word =
+        |w: &[u8]| t.len() > w.len() && t.starts_with(w) && matches!(t[w.len()], b' ' | b'\t');
+    word(b"ENV") || word(b"ARG") || word(b"setenv") || word(b"setx") || t.starts_with(b"set -")
 }
 
 /// [`Guard::DotSix`] on a line: 23 token bytes (`[A-Za-z0-9_-]`), a dot, 6
@@ -2764,6 +2758,43 @@ fn declared_name(v: &[u8]) -> bool {
 }
 
 /// Code rather than a literal: `getpass()`, `config.api_key`, `a||b`, `secret_value`.
+/// A PowerShell cmdlet (`ConvertTo-SecureString`, `Read-Host`,
+/// `Get-Content`): an approved verb, `-` and a CamelCase noun — the command
+/// of `$password = ConvertTo-SecureString "v" -AsPlainText`, not its value.
+fn powershell_cmdlet(v: &[u8]) -> bool {
+    const VERBS: &[&[u8]] = &[
+        b"Get",
+        b"Set",
+        b"New",
+        b"Read",
+        b"Write",
+        b"ConvertTo",
+        b"ConvertFrom",
+        b"Import",
+        b"Export",
+        b"Invoke",
+        b"Add",
+        b"Remove",
+        b"Select",
+        b"Test",
+        b"Join",
+        b"Resolve",
+        b"Protect",
+        b"Unprotect",
+        b"Out",
+        b"Format",
+    ];
+    let Some(d) = v.iter().position(|&b| b == b'-') else {
+        return false;
+    };
+    let noun = &v[d + 1..];
+    VERBS.contains(&&v[..d])
+        && noun.len() >= 3
+        && noun[0].is_ascii_uppercase()
+        && noun.iter().any(u8::is_ascii_lowercase)
+        && noun.iter().all(u8::is_ascii_alphanumeric)
+}
+
 pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     let v = trim(v);
     if v.is_empty() {
@@ -2804,6 +2835,9 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
         return true;
     }
     // `!er.headers`, `!is_set`: a negated expression.
+    if powershell_cmdlet(v) {
+        return true;
+    }
     if v[0] == b'!' && v.len() > 1 && looks_like_code(&v[1..]) {
         return true;
     }
@@ -5472,10 +5506,14 @@ mod reference {
             })
     }
 
-    /// [`old_looks_like_code_v1`] and the shapes added in stop 25.
+    /// [`old_looks_like_code_v1`] and the shapes added in stops 25 and 35.
     fn old_looks_like_code(v: &[u8]) -> bool {
         let t = trim(v);
-        if old_looks_like_code_v1(v) || t.starts_with(b"/^") || declared_name(t) {
+        if old_looks_like_code_v1(v)
+            || t.starts_with(b"/^")
+            || declared_name(t)
+            || powershell_cmdlet(t)
+        {
             return true;
         }
         if t.len() > 1 && t[0] == b'!' && old_looks_like_code(&t[1..]) {
@@ -6205,17 +6243,7 @@ pub(crate) mod hit_reference {
             b' ' | b'\t' if go_declared(hay, hs, ls) => feat |= F_TYPED,
             _ => {}
         }
-        let env_arg = || {
-            let line = &hay[ls..le];
-            let t = line
-                .iter()
-                .position(|b| !matches!(b, b' ' | b'\t'))
-                .unwrap_or(line.len());
-            let t = &line[t..];
-            t.len() > 3
-                && (t.starts_with(b"ENV") || t.starts_with(b"ARG"))
-                && matches!(t[3], b' ' | b'\t')
-        };
+        let env_arg = || env_or_arg_line(&hay[ls..le]);
         if hay.get(ns) == Some(&b'-') || env_arg() {
             feat |= F_FLAG;
         }

@@ -276,8 +276,11 @@
 //! layouts (`vault kv get`), HTTP headers (`X-API-Key`, `api-key`,
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
 //! `mysql -pX`, `docker login -p X`, `echo X | … --password-stdin`,
-//! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `PGPASSWORD=`), .NET/ADO
-//! connection strings (`Password=…;`), `.netrc`, SQL `IDENTIFIED BY '…'`;
+//! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `PGPASSWORD=`), space-separated
+//! setters (Dockerfile `ENV`/`ARG`, csh `setenv`, Windows `setx`, fish
+//! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
+//! (a cmdlet after `=` is no value), .NET/ADO connection strings
+//! (`Password=…;`), `.netrc`, SQL `IDENTIFIED BY '…'` / `"…"`;
 //! and the literal of an env fallback (`process.env.API_TOKEN || 'v'`,
 //! `getenv('API_KEY') ?: 'v'`, `os.environ.get("TOKEN") or "v"`), of a setter
 //! call whose first argument names a secret (`System.setProperty("X_TOKEN",

@@ -1620,6 +1620,32 @@ fn a_question_mark_before_an_equals_sign_in_a_value_is_no_nullable_type() {
 }
 
 #[test]
+fn shell_setters_double_quoted_sql_and_powershell_literals_are_masked() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("set -x API_KEY {v}"),
+        format!("    set -gx GITHUB_TOKEN {v}"),
+        format!("setenv DB_PASSWORD {v}"),
+        format!("setx API_TOKEN \"{v}\""),
+        format!("ALTER USER app IDENTIFIED BY \"{v}\";"),
+        format!("CREATE USER 'bob'@'%' IDENTIFIED WITH mysql_native_password BY \"{v}\";"),
+        format!("$password = ConvertTo-SecureString \"{v}\" -AsPlainText -Force"),
+        format!("$s = ConvertTo-SecureString -String '{v}' -AsPlainText -Force"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "$pw = Read-Host -AsSecureString \"Password\"",
+            "$password = Get-Content .\\pw.txt | ConvertTo-SecureString",
+            "set -x PATH $HOME/.cargo/bin $PATH",
+            "set -e API_KEY",
+        ],
+    );
+}
+
+#[test]
 fn wordpress_keys_with_spaces_are_masked_and_regexes_are_not() {
     let r = redactor();
     let salts = [
