@@ -810,9 +810,15 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // A literal wrapped in a conversion: `jwtKey := []byte("v")`, `let
         // password: String = String::from("v")`, `token = str("v")`.
         generic(&format!(
-            r#"(?P<name>{NAME})["'`]?\]?[\t ]*(?::[\t ]*[A-Za-z_&\[][A-Za-z0-9_:<>\[\]&' ]{{0,40}}?[\t ]*)?(?::=|=)[\t ]*(?:String::from|str|\[\]byte|bytes|Buffer\.from|SecretString::(?:new|from)|Secret::new)\([\t ]*{QUOTED}(?:\.(?:into|to_string|to_owned)\(\))?[\t ]*[,)]"#
+            r#"(?P<name>{NAME})["'`]?\]?[\t ]*(?::[\t ]*[A-Za-z_&\[][A-Za-z0-9_:<>\[\]&' ]{{0,40}}?[\t ]*)?(?::=|=)[\t ]*(?:String::from|str|\[\]byte|bytes|Buffer\.from|SecretString::(?:new|from)|Secret::new|Some)\([\t ]*{QUOTED}(?:\.(?:into|to_string|to_owned)\(\))?[\t ]*[,)]"#
         ))
         .alt_groups(&["s2", "s4"])
+        .guard(Guard::AssignName)
+        .needs(Needs::Byte(b"(")),
+        // Rust's `Debug` of an `Option<String>`: `Config { password: Some("v") }`.
+        generic(&format!(
+            r#"(?P<name>{NAME})[\t ]*:[\t ]*Some\([\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"[\t ]*\)"#
+        ))
         .guard(Guard::AssignName)
         .needs(Needs::Byte(b"(")),
         // Shell defaults: `${DB_PASSWORD:-v}`, `${API_TOKEN:=v}` (docker-compose files).

@@ -287,7 +287,8 @@
 //! "v")`, `os.Setenv(…)`, `env::set_var(…)`, `define('DB_PASSWORD', 'v')`), a
 //! shell default (`${DB_PASSWORD:-v}`), a literal wrapped in a conversion
 //! (`jwtKey := []byte("v")`, `String::from("v")`, `str("v")`,
-//! `SecretString::new("v".into())`, `Buffer.from('v')`) and an XML element
+//! `SecretString::new("v".into())`, `Buffer.from('v')`, `Some("v")`), Rust's
+//! `Debug` of an option (`Config { password: Some("v") }`) and an XML element
 //! whose value is on the next line (`<password>` / `v` / `</password>`).
 //!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this

@@ -1620,6 +1620,27 @@ fn a_question_mark_before_an_equals_sign_in_a_value_is_no_nullable_type() {
 }
 
 #[test]
+fn rust_debug_options_and_some_literals_are_masked() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("Config {{ host: \"db\", password: Some(\"{v}\") }}"),
+        format!("Options {{ api_token: Some(\"{v}\"), retries: 3 }}"),
+        format!("let password: Option<&str> = Some(\"{v}\");"),
+        format!("let api_key = Some(\"{v}\".to_string());"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "token = Some(token)",
+            "Config { password: None, token_count: Some(\"Zq9vK2mL7pXw4Rt8\") }",
+            "password: Some(\"***\")",
+        ],
+    );
+}
+
+#[test]
 fn shell_setters_double_quoted_sql_and_powershell_literals_are_masked() {
     let r = redactor();
     let v = "Zq9vK2mL7pXw4Rt8";
