@@ -436,11 +436,22 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("replicate-token", r"\br8_[A-Za-z0-9]{37}\b", &["r8_"]),
         r("perplexity-api-key", r"\bpplx-[A-Za-z0-9]{48}\b", &["pplx-"]),
         r("langsmith-api-key", r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b", &["lsv2_"]),
+        r("nvidia-api-key", r"\bnvapi-[A-Za-z0-9_\-]{64}\b", &["nvapi-"]),
+        r("tavily-api-key", r"\btvly-(?:dev-|prod-)?[A-Za-z0-9]{32}\b", &["tvly-"]),
+        r("cerebras-api-key", r"\bcsk-[A-Za-z0-9]{48}\b", &["csk-"]),
+        r("jina-api-key", r"\bjina_[A-Za-z0-9_\-]{50,80}\b", &["jina_"]),
+        r("fireworks-api-key", r"\bfw_[A-Za-z0-9]{24}\b", &["fw_"]),
         // ---------------------------------------------------------------- infra / SaaS
         r("vault-token", r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}", &["hvs.", "hvb.", "hvr."]),
         r("digitalocean-token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", &["_v1_"]),
         r("linear-api-key", r"\blin_api_[A-Za-z0-9]{40}\b", &["lin_api_"]),
         r("databricks-token", r"\bdapi[a-f0-9]{32}(?:-[0-9])?\b", &["dapi"]),
+        r(
+            "tailscale-key",
+            r"\btskey-(?:auth|client|api|webhook|scim)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,40}\b",
+            &["tskey-"],
+        ),
+        r("square-token", r"\bEAAA[A-Za-z0-9_\-]{22,60}\b", &["eaaa"]),
         r("postman-api-key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", &["pmak-"]),
         r(
             "terraform-cloud-token",

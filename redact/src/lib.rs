@@ -223,7 +223,9 @@
 //! base64-encoded PEM as in Kubernetes secrets), `age-secret-key`, and about
 //! thirty more prefixed formats (Vault, DigitalOcean, Databricks, Grafana,
 //! Sentry `sntrys_`/`sntryu_`, Shopify, Atlassian, Terraform Cloud, Groq, xAI,
-//! Replicate, …), and, each by its documented format: Grafana legacy keys
+//! NVIDIA `nvapi-`, Tavily `tvly-`, Cerebras `csk-`, Jina `jina_`, Fireworks
+//! `fw_`, Tailscale `tskey-`, Square `EAAA`, Replicate, …), and, each by its
+//! documented format: Grafana legacy keys
 //! (`eyJrIjoi…`), Okta (`00…` near `okta`), Heroku legacy keys (a UUID after
 //! `heroku … key`), Mailgun `pubkey-`, Vault legacy `s.`/`b.` (near `vault`;
 //! `s.` + 24 also alone, as a whole word with a digit and entropy 3.5),

@@ -1329,6 +1329,41 @@ fn rule_set_forms_of_the_vendor_families_are_masked() {
     }
 }
 
+#[test]
+fn model_provider_and_infra_keys_beyond_the_issue_list_are_masked() {
+    let r = redactor();
+    let cases: Vec<(String, &str)> = vec![
+        (format!("nvapi-{}", body(AN, 64, 201)), "nvidia-api-key"),
+        (format!("tvly-{}", body(AN, 32, 202)), "tavily-api-key"),
+        (format!("tvly-dev-{}", body(AN, 32, 203)), "tavily-api-key"),
+        (format!("csk-{}", body(AN, 48, 204)), "cerebras-api-key"),
+        (format!("jina_{}", body(AN, 60, 205)), "jina-api-key"),
+        (format!("fw_{}", body(AN, 24, 206)), "fireworks-api-key"),
+        (
+            format!("tskey-auth-{}-{}", body(AN, 17, 207), body(AN, 33, 208)),
+            "tailscale-key",
+        ),
+        (format!("EAAA{}", body(AN, 60, 209)), "square-token"),
+    ];
+    for (tok, id) in &cases {
+        for text in [
+            format!("found {tok} in the output\n"),
+            format!("DEPLOY_VALUE={tok}\n"),
+            format!("{{\"value\": \"{tok}\"}}\n"),
+        ] {
+            let want = text.replace(tok.as_str(), &format!("[REDACTED:{id}]"));
+            assert_eq!(r.redact(&text), want, "{id}: {text}");
+        }
+    }
+    for clean in [
+        "fw_version=1.2.3 fw_update_available=true\n",
+        "let fw_buffer_size_in_bytes_x = 4;\n",
+        "tskey-auth is the prefix of Tailscale auth keys\n",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 // ---------------------------------------------------------------------------- issue 15: contexts
 
 /// Asserts that each input masks exactly the value `v` (every occurrence,
