@@ -3799,6 +3799,20 @@ pub(crate) fn components(name: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// The [`components`] that name what `name` holds: a trailing number is
+/// dropped (`API_KEY_2` is a key, `PuTTY-User-Key-File-3` a file).
+fn named_components(name: &[u8]) -> Vec<String> {
+    let mut comps = components(name);
+    while comps.len() > 1
+        && comps
+            .last()
+            .is_some_and(|c| c.bytes().all(|b| b.is_ascii_digit()))
+    {
+        comps.pop();
+    }
+    comps
+}
+
 /// Where the [`components`] of `name` lie (start, end), without copying them.
 fn component_spans(name: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
     let n = name.len();
@@ -3844,7 +3858,7 @@ fn typed_name(name: &[u8]) -> bool {
     }
     // A bare `key` / `tok` word, unless the name says what else it is
     // (`PROGRESS_TOKEN_FIELD`, `STOP_REASON_MAX_TOKEN`, `SERVER_INFO_META_KEY`).
-    let comps = components(name);
+    let comps = named_components(name);
     let Some(last) = comps.last() else {
         return false;
     };
@@ -4079,6 +4093,14 @@ pub(crate) fn name_may_be_secret(name: &[u8]) -> bool {
             cs = Some(i);
         }
     }
+    // A trailing number names nothing (as in `named_components`).
+    while k > 1
+        && name[comps[k - 1].0..comps[k - 1].1]
+            .iter()
+            .all(u8::is_ascii_digit)
+    {
+        k -= 1;
+    }
     if k == 0 {
         return false;
     }
@@ -4169,7 +4191,7 @@ fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
     {
         return None;
     }
-    let comps = components(name);
+    let comps = named_components(name);
     let last = comps.last()?;
     if excluded_last().contains(last.as_str()) {
         return None;
@@ -5153,6 +5175,16 @@ mod tests {
             assert!(classify_name(n.as_bytes()).is_some(), "{n}");
             assert!(name_may_be_secret(n.as_bytes()), "{n}");
             assert!(typed_name(n.as_bytes()), "{n}");
+        }
+        // A trailing number names nothing: the word before it decides.
+        for n in ["PuTTY-User-Key-File-3", "key_file_1", "secret_name_2"] {
+            assert_eq!(classify_name(n.as_bytes()), None, "{n}");
+            assert!(!name_may_be_secret(n.as_bytes()), "{n}");
+            assert!(!typed_name(n.as_bytes()), "{n}");
+        }
+        for n in ["API_KEY_2", "TOKEN_1", "db_password_2"] {
+            assert!(classify_name(n.as_bytes()).is_some(), "{n}");
+            assert!(name_may_be_secret(n.as_bytes()), "{n}");
         }
         // Modifiers exclude wherever they stand.
         for n in [
