@@ -3510,12 +3510,9 @@ const KEY_QUALIFIERS: &[&str] = &[
     "moralis",
     "elastic",
     "es",
-    "redis",
-    "db",
-    "database",
-    "mongo",
-    "postgres",
-    "mysql",
+    // Not the data stores (`redis`, `db`, `mongo`, …): in code their
+    // `<store>_key` is a key into the store (`redis_key: "session:42"`), so
+    // lower-case names of theirs are `Tier::Keyed`.
     "smtp",
     "mail",
     "email",

@@ -263,7 +263,9 @@
 //! passphrase pwd pw pass psk secret token api_key apikey access_key private_key
 //! client_secret auth credentials` and `…_KEY` with a qualifier (`signing_key`,
 //! `STRIPE_KEY`; `DB_PW`, `MYSQL_PWD`); a lower- or camel-case `<word>_key`
-//! whose word is no known qualifier (`tavily_key`, `tursoKey`) when its value
+//! whose word is no known qualifier (`tavily_key`, `tursoKey`; decision: a
+//! data store's too, `redis_key`, `dbKey`, as in code they key into the
+//! store, while `REDIS_KEY` stays a secret name) when its value
 //! is a 20+ character token (one token alphabet, letters and digits,
 //! entropy 3.5, not a UUID or a hex SHA-1/SHA-256: `item_key: "item-42"`,
 //! `sha_key: "3f78…"` stay); a quoted key of the whole printable alphabet

@@ -1750,6 +1750,35 @@ fn names_with_a_kind_word_elsewhere_than_before_the_key_word_are_secret() {
     );
 }
 
+/// In code a data store's `<store>_key` is a key into the store: lower-case
+/// and camel-case names of theirs mask only a token-shaped value, while the
+/// environment-variable form stays a secret name.
+#[test]
+fn data_store_keys_in_code_are_keys_into_the_store() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "redis_key: \"session:9f8e7d6c\"",
+            "redisKey = \"user:42:profile\"",
+            "db_key = \"orders_2024\"",
+            "  \"mongo_key\": \"tenant/17\",",
+            "database_key: \"region-eu\"",
+            "mysqlKey := \"pk_users\"",
+        ],
+    );
+    let v = "Xk3jR9sLm2QpW7vN4tYb8cZd1";
+    let inputs = [
+        format!("redis_key: \"{v}\""),
+        format!("dbKey = \"{v}\""),
+        format!("REDIS_KEY={v}"),
+        format!("DB_KEY=\"{v}\""),
+        format!("REDIS_PASSWORD={v}"),
+        format!("db_password = \"{v}\""),
+    ];
+    assert_masks_value(&r, &inputs, v);
+}
+
 /// `PWD` and `OLDPWD` (and the other names SPEC §4 knows not to hold
 /// secrets) are left alone by the generic rule, as by `is_secret_env_name`:
 /// `ps axeww` and `env` output keep their working directories.

@@ -2056,6 +2056,8 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     // `<word>_key` holding a key into something, not a secret.
     ("keyed", "item_key: \"item-42\"\nstate_key: \"b3a1f9d2-4c5e-4a7b-9d8c-2f1e0a9b8c7d\"\nsha_key: \"3f786850e387550fdab836ed7e6dc881de23001b\"\n"),
     ("keyed", "{\"flag_key\": \"new-checkout-flow-v2-2024\", \"lock_key\": \"lock:user:12345:profile\", \"product_key\": \"prod_NZ8xKq3LmT4vWp\"}\n"),
+    // A data store's key in code: a key into the store.
+    ("keyed", "redis_key = \"sess:7a3f9c1e\"\nredisKey: \"lock:4b7e9a2c81\"\ndb_key = \"user:5c1d8f3a\"\nmongo_key: \"tenant_9e2b7d4f1a\"\n"),
     // Prose.
     ("prose", "The password combination you entered is incorrect.\n"),
     ("prose", "Pass the token as a bearer token in the Authorization header.\n"),
