@@ -704,6 +704,16 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r"\bldap[a-z]*\b[^\r\n|;&]*?[\t ]-w[\t ]+",
             &["ldap"],
         ),
+        // `openssl enc -k PASS`; `zip -P PASS`, `unzip -P PASS`; `htpasswd -b
+        // [-c] [FILE] USER PASS` (`-nb` prints and takes no file). Not 7-Zip's
+        // `-pPASS`: a keyword that opens with a digit (`7z `) costs 16 % more
+        // instructions on logs full of digits.
+        command_flag(r"\bopenssl\b[^\r\n|;&]*?[\t ]-k[\t ]+", &["openssl"]),
+        command_flag(r"\b(?:un)?zip\b[^\r\n|;&]*?[\t ]-P[\t ]+", &["zip "]),
+        command_flag(
+            r"\bhtpasswd\b[^\r\n|;&]*?[\t ]-[A-Za-z]*b[A-Za-z]*(?:[\t ]+-[A-Za-z]+)*[\t ]+(?:[^\s\-]\S*[\t ]+)?[^\s\-]\S*[\t ]+",
+            &["htpasswd"],
+        ),
         rb(
             "generic-secret",
             r"(?i)-pass(?:in|out|word)?[\t ]+pass:(?P<secret>[^\s'\x22]+)",

@@ -280,7 +280,8 @@
 //! layouts (`vault kv get`), HTTP headers (`X-API-Key`, `api-key`,
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
 //! `mysql -pX`, `docker login -p X`, `echo X | … --password-stdin`,
-//! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `PGPASSWORD=`), space-separated
+//! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `openssl -k`, `zip -P`,
+//! `htpasswd -b`, `PGPASSWORD=`), space-separated
 //! setters (Dockerfile `ENV`/`ARG`, csh `setenv`, Windows `setx`, fish
 //! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
 //! (a cmdlet after `=` is no value), .NET/ADO connection strings

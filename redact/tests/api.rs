@@ -1750,6 +1750,34 @@ fn names_with_a_kind_word_elsewhere_than_before_the_key_word_are_secret() {
     );
 }
 
+/// `zip`, `unzip`, `openssl` and `htpasswd` take a password on the command line.
+#[test]
+fn archive_openssl_and_htpasswd_passwords_on_a_command_line_are_masked() {
+    let r = redactor();
+    let v = "Wq8rT3yU1iO5pL";
+    let inputs = [
+        format!("openssl enc -aes-256-cbc -salt -k {v} -in a.txt -out a.enc"),
+        format!("openssl enc -d -aes-256-cbc -k '{v}' -in a.enc"),
+        format!("zip -r -P {v} backup.zip ./data"),
+        format!("unzip -P \"{v}\" backup.zip"),
+        format!("htpasswd -b -c /etc/nginx/.htpasswd admin {v}"),
+        format!("htpasswd -cb .htpasswd admin {v}"),
+        format!("htpasswd -nb admin {v}"),
+        format!("$ htpasswd -B -b users.db alice '{v}' && echo ok"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "openssl s_client -connect example.com:443 -servername example.com",
+            "zip -r -9 backup.zip ./data",
+            "for (a, b) in xs.iter().zip(ys) { p += a * b; }",
+            "htpasswd -c /etc/nginx/.htpasswd admin",
+            "unzip -P $ZIP_PASSWORD backup.zip",
+        ],
+    );
+}
+
 /// In code a data store's `<store>_key` is a key into the store: lower-case
 /// and camel-case names of theirs mask only a token-shaped value, while the
 /// environment-variable form stays a secret name.
