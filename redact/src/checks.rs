@@ -4273,6 +4273,29 @@ fn command_flag(v: &[u8]) -> bool {
             .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
 }
 
+/// An unquoted value that is itself the next `name=value` field of a log
+/// line (`auth.session: session_token_ttl=3600`, `vault: lease_id=ab12`):
+/// a lower-case name of two or more words joined by `_` or `.` that reads
+/// as words, `=`, and a value that is no base64 padding (`Xk_Q9=w7` and
+/// `A_Jmwo=jcLE` are random). What follows the colon is that field, not a secret
+/// (a secret in the field is found at its own name).
+fn next_field(v: &[u8]) -> bool {
+    let Some(eq) = memchr::memchr(b'=', v) else {
+        return false;
+    };
+    let (name, rest) = (&v[..eq], &v[eq + 1..]);
+    let mut parts = name.split(|&b| b == b'_' || b == b'.');
+    !rest.is_empty()
+        && rest[0] != b'='
+        && name.first().is_some_and(u8::is_ascii_lowercase)
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.')
+        && parts.clone().count() >= 2
+        && parts.all(|p| p.len() >= 2 && p.iter().all(u8::is_ascii_lowercase))
+        && reads_as_words(name)
+}
+
 /// [`value_ok`] without its [`short_word`] shortcut.
 fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     let v = trim(v);
@@ -4287,7 +4310,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     if secret_words_in(segs.as_deref()) || command_flag(v) || rust_path(v) {
         return false;
     }
-    if !quoted && looks_like_code(v) {
+    if !quoted && (looks_like_code(v) || next_field(v)) {
         return false;
     }
     if quoted && (v.starts_with(b"{") || v.starts_with(b"[")) {

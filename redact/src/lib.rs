@@ -353,6 +353,10 @@
 //! (`arn:aws:secretsmanager:…:secret:name`) and names ending in
 //! `_id/_url/_file/_path/_type/_length/…` (`token_type`, `max_tokens`,
 //! `password_min_length`, `aws_access_key_id` is covered by the key-id rule).
+//! A log line's next field after a colon (`auth.session:
+//! session_token_ttl=3600`: a lower-case name of two or more words, `=`, a
+//! value) is that field, not the value of a secret name before the colon;
+//! decision: a random password holding `=` (`A_Jmwo=jcLE…`) is still one.
 //! `Authorization: Digest …` and `AWS4-HMAC-SHA256 … Signature=` are left
 //! (request-bound); the access key id inside is masked.
 //!

@@ -1807,6 +1807,38 @@ fn data_store_keys_in_code_are_keys_into_the_store() {
     assert_masks_value(&r, &inputs, v);
 }
 
+/// A logger's name before a colon (`auth.session:`) reads like a secret
+/// name, but what follows it is the line's next `name=value` field, not a
+/// value: the log line is unchanged. A password holding `=` is still masked,
+/// and so is a secret in the field itself.
+#[test]
+fn a_logger_name_before_a_field_is_no_secret_assignment() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "2024-06-07 06:59:58,053 [DEBUG] auth.session: session_token_ttl=3600 refresh_token_rotated=true",
+            "auth: user_id=5 tenant=acme",
+            "password.policy: min_length=12 max_age=90d",
+            "[WARN] credentials.cache: cache_hit_ratio=0.93",
+        ],
+    );
+    for v in [
+        "A_Jmwo=jcLEgFyXbGLe3YM",
+        "P-ZT=6Ft7XGpLWQ",
+        "Xk9q=w7bbQ2",
+        "dXNlcjpwYXNzd29yZA==",
+    ] {
+        assert_masks_value(
+            &r,
+            &[format!("password: {v}"), format!("auth.session: {v}")],
+            v,
+        );
+    }
+    let t = "Xk3jR9sLm2QpW7vN4tYb8cZd1";
+    assert_masks_value(&r, &[format!("auth.session: session_token={t}")], t);
+}
+
 /// `PWD` and `OLDPWD` (and the other names SPEC §4 knows not to hold
 /// secrets) are left alone by the generic rule, as by `is_secret_env_name`:
 /// `ps axeww` and `env` output keep their working directories.

@@ -2058,6 +2058,8 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     ("keyed", "{\"flag_key\": \"new-checkout-flow-v2-2024\", \"lock_key\": \"lock:user:12345:profile\", \"product_key\": \"prod_NZ8xKq3LmT4vWp\"}\n"),
     // A data store's key in code: a key into the store.
     ("keyed", "redis_key = \"sess:7a3f9c1e\"\nredisKey: \"lock:4b7e9a2c81\"\ndb_key = \"user:5c1d8f3a\"\nmongo_key: \"tenant_9e2b7d4f1a\"\n"),
+    // A logger's name before the line's next `name=value` field.
+    ("log-fields", "2024-06-07 06:59:58,053 [INFO] auth.session: session_token_ttl=3600 refresh_token_rotated=true user=ccd268a2\n"),
     // Prose.
     ("prose", "The password combination you entered is incorrect.\n"),
     ("prose", "Pass the token as a bearer token in the Authorization header.\n"),
