@@ -811,7 +811,9 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .alt_groups(&["s2", "s4"])
         .priority(P_GENERIC)
         .guard(Guard::Typed)
-        .check(Check::Typed),
+        .check(Check::Typed)
+        // The literal's quote: a log line's `logger: name=42` is no declaration.
+        .needs(Needs::Byte(b"\"'`")),
         // Env fallbacks: `process.env.API_TOKEN || 'v'`, `getenv("API_KEY") ?: "v"`,
         // `os.environ.get("TOKEN") or "v"`, `ENV["API_KEY"] ?? "v"`: the literal is a
         // hard-coded secret.
@@ -864,7 +866,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .alt_groups(&["s4"])
         .priority(P_GENERIC)
         .guard(Guard::Typed)
-        .check(Check::Typed),
+        .check(Check::Typed)
+        .needs(Needs::Byte(b"\"`")),
         generic(&format!(
             r#"\\+"(?P<name>{NAME})\\+"[\t ]*:[\t ]*\\+"(?P<secret>[^"\\\r\n]+)\\+""#
         ))
@@ -898,7 +901,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         generic(
             r#"(?i)\b(?:key|name)[\t ]*=[\t ]*"(?P<name>[^"\r\n]{1,100})"[\t ]+value[\t ]*=[\t ]*"(?P<secret>[^"\r\n]+)""#,
         )
-        .guard(Guard::ValueNearby),
+        .guard(Guard::ValueNearby)
+        .needs(Needs::Byte(b"=")),
         generic(
             r#"(?i)<[A-Za-z0-9_:.\-]+[^>\r\n]*?\b(?:key|name)[\t ]*=[\t ]*"(?P<name>[^"\r\n]{1,100})"[^>\r\n]*>(?P<s3>[^<\r\n]+)</"#,
         )
@@ -917,7 +921,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .window_bytes(1024)
         .guard(Guard::AssignObject)
-        .needs(Needs::Byte(b"{")),
+        .needs(Needs::Word(b"\"value\"")),
         // `vault kv get`, `kubectl describe`-like columns: `password    hunter2`.
         generic(&format!(
             r#"(?m)^[\t ]*(?P<name>{NAME})(?:[\t ]{{2,}}|\t)(?P<s3>[^\s"']+)[\t ]*$"#
@@ -928,7 +932,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r#"(?m)\bname:[\t ]*["']?(?P<name>[A-Za-z0-9_.\-]+)["']?[\t ]*\r?\n[\t ]*(?:-[\t ]+)?value:[\t ]*{VALUE}"#
         ))
         .next_line()
-        .guard(Guard::ValueNearby),
+        .guard(Guard::ValueNearby)
+        .needs(Needs::Word(b"value:")),
         generic(&format!(
             r#"(?m)(?P<name>{NAME})["']?:[\t ]*(?:[|>][\-+0-9]*)?[\t ]*\r?\n[\t ]+(?P<s3>[^\s#][^\r\n]*)"#
         ))

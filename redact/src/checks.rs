@@ -120,6 +120,9 @@ pub(crate) enum Needs {
     /// lower case) and before at least this many ASCII letters or digits: the
     /// legacy Vault tokens `s.` / `b.` + 24.
     DotRun(&'static [u8], usize),
+    /// This word occurs in the window, ASCII case-insensitive (given in lower
+    /// case, opening with a letter): `"value"` of a terraform output object.
+    Word(&'static [u8]),
 }
 
 /// Whether the window `win` meets `n`.
@@ -142,6 +145,12 @@ pub(crate) fn needs_ok(n: Needs, win: &[u8]) -> bool {
             };
             starts_with_word(0) || memchr::memchr_iter(b'\n', win).any(|i| starts_with_word(i + 1))
         }
+        Needs::Word(word) => match word.first() {
+            Some(&w) => memchr::memchr2_iter(w, w.to_ascii_uppercase(), win).any(|i| {
+                win.len() - i >= word.len() && win[i..i + word.len()].eq_ignore_ascii_case(word)
+            }),
+            None => true,
+        },
         Needs::DotRun(heads, run) => memchr::memchr_iter(b'.', win).any(|i| {
             i > 0
                 && heads.contains(&win[i - 1].to_ascii_lowercase())
@@ -5081,6 +5090,10 @@ mod tests {
         assert!(!needs_ok(d, b"vault.sync s.abcdefghijklmnopqrstuvw"));
         assert!(!needs_ok(d, b"vault.sync x.abcdefghijklmnopqrstuvwxyz"));
         assert!(!needs_ok(d, b"s."));
+        let v = Needs::Word(b"value:");
+        assert!(needs_ok(v, b"name: x\n  Value: y"));
+        assert!(!needs_ok(v, b"\"redacted_value\": \"x\""));
+        assert!(!needs_ok(v, b"valu"));
         let w = Needs::LineStart(b"password");
         assert!(needs_ok(w, b"PassWord x"));
         assert!(needs_ok(w, b"a\n \t password x"));
