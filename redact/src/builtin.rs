@@ -120,6 +120,11 @@ fn command_flag(flag_head: &str, keywords: &[&str]) -> RuleBuilder {
     command_secret(&format!("{flag_head}{FLAG_VALUE}"), keywords)
 }
 
+/// SQL's `IDENTIFIED [WITH plugin] BY` of an account statement: written in
+/// capitals, opening a (continuation) line, or after `user`, `role`, `login`
+/// or `grant` on its line — not prose (`the columns identified by "aOrderBy"`).
+const IDENTIFIED_BY: &str = r"(?:\b(?-i:IDENTIFIED)|(?m:^)[\t ]*identified|\b(?:user|role|login|grant)\b[^\r\n]*?\bidentified)[\t ]+(?:with[\t ]+[A-Za-z0-9_]+[\t ]+)?by";
+
 /// A Discord bot token, as documented: the bot's user id (a 17-20 digit
 /// snowflake) in unpadded base64, a dot, a 6-character timestamp, a dot, and
 /// an HMAC of 27 or more characters. Base64 of ASCII digits has a fixed shape:
@@ -750,7 +755,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .needs(Needs::LineStart(b"password")),
         rb(
             "generic-secret",
-            r"(?i)(?:\bidentified[\t ]+(?:with[\t ]+[A-Za-z0-9_]+[\t ]+)?by|\bpassword)(?:[\t ]*=[\t ]*|[\t ]+)(?:password[\t ]*\([\t ]*)?'(?P<secret>[^'\r\n]+)'",
+            &format!(r"(?i)(?:{IDENTIFIED_BY}|\bpassword)(?:[\t ]*=[\t ]*|[\t ]+)(?:password[\t ]*\([\t ]*)?'(?P<secret>[^'\r\n]+)'"),
         )
         .keywords(["identified", "password"])
         .secret_group("secret")
@@ -770,7 +775,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // MySQL takes a double-quoted password too (`IDENTIFIED BY "v"`).
         rb(
             "generic-secret",
-            r#"(?i)\bidentified[\t ]+(?:with[\t ]+[A-Za-z0-9_]+[\t ]+)?by[\t ]+"(?P<secret>[^"\r\n]+)""#,
+            &format!(r#"(?i){IDENTIFIED_BY}[\t ]+"(?P<secret>[^"\r\n]+)""#),
         )
         .keywords(["identified"])
         .secret_group("secret")

@@ -4305,10 +4305,17 @@ fn next_field(v: &[u8]) -> bool {
         && reads_as_words(name)
 }
 
+/// Three or more numbers joined by dots: an OID (`1.2.840.113549.1.9.4`), an
+/// IPv4 address or a version (`2.31.0`), not a secret.
+fn dotted_number(v: &[u8]) -> bool {
+    let mut parts = v.split(|&b| b == b'.');
+    parts.clone().count() >= 3 && parts.all(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit))
+}
+
 /// [`value_ok`] without its [`short_word`] shortcut.
 fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     let v = trim(v);
-    if is_placeholder(v) || is_path(v) || is_url(v) || is_public_material(v) {
+    if is_placeholder(v) || is_path(v) || is_url(v) || is_public_material(v) || dotted_number(v) {
         return false;
     }
     // Not for known values: an environment value is masked as it is.

@@ -285,7 +285,8 @@
 //! setters (Dockerfile `ENV`/`ARG`, csh `setenv`, Windows `setx`, fish
 //! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
 //! (a cmdlet after `=` is no value), .NET/ADO connection strings
-//! (`Password=…;`), `.netrc`, SQL `IDENTIFIED BY '…'` / `"…"`;
+//! (`Password=…;`), `.netrc`, SQL `IDENTIFIED BY '…'` / `"…"` (in capitals, opening
+//! a line, or after `user`/`role`/`login`/`grant`: not prose's `identified by`);
 //! and the literal of an env fallback (`process.env.API_TOKEN || 'v'`,
 //! `getenv('API_KEY') ?: 'v'`, `os.environ.get("TOKEN") or "v"`), of a setter
 //! call whose first argument names a secret (`System.setProperty("X_TOKEN",
@@ -344,7 +345,8 @@
 //! before it, so `S3_SECRET_KEY`, `REDIS_CACHE_PASSWORD` and
 //! `MESSAGE_BIRD_API_KEY` are secret names), file paths
 //! and URLs as values, prose (`the token expired`, schema descriptions), git
-//! SHAs, UUIDs (unless a secret-looking name holds them), lockfile checksums
+//! SHAs, UUIDs (unless a secret-looking name holds them), dotted numbers
+//! (OIDs `1.2.840.113549.1.9.4`, IPv4 addresses, versions), lockfile checksums
 //! (`checksum = "…"`, `"integrity": "sha512-…"`, `h1:…`), image digests,
 //! base64 images, minified JS, public keys, certificates, `ssh-rsa AAAA…`,
 //! JWT headers alone, masked displays (`sk-proj-****abcd`), the AWS

@@ -1839,6 +1839,33 @@ fn a_logger_name_before_a_field_is_no_secret_assignment() {
     assert_masks_value(&r, &[format!("auth.session: session_token={t}")], t);
 }
 
+/// SQL's `IDENTIFIED BY` is masked in account statements, not in prose;
+/// a dotted number (OID, IP address, version) is no secret value.
+#[test]
+fn prose_identified_by_and_dotted_numbers_are_left_alone() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "** that have the same value for all columns identified by \"aOrderBy\".",
+            "The row is identified by 'order_id' in the index.",
+            "const OID_PKCS9_MESSAGE_DIGEST_KEY = '1.2.840.113549.1.9.4';",
+            "DB_PASSWORD_VERSION: 2.31.0",
+            "secret_host = \"10.0.12.7\"",
+        ],
+    );
+    let v = "Zq9vK2mL7pXw4Rt8";
+    let inputs = [
+        format!("CREATE USER 'bob'@'%' IDENTIFIED BY '{v}';"),
+        format!("create user bob identified by '{v}';"),
+        format!("alter role app identified by \"{v}\";"),
+        format!("grant all on db.* to 'u'@'h' identified by '{v}';"),
+        format!("  identified by '{v}';"),
+        format!("CREATE USER scott\n  IDENTIFIED WITH caching_sha2_password BY '{v}';"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+}
+
 /// `PWD` and `OLDPWD` (and the other names SPEC §4 knows not to hold
 /// secrets) are left alone by the generic rule, as by `is_secret_env_name`:
 /// `ps axeww` and `env` output keep their working directories.
