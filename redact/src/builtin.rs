@@ -842,13 +842,13 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .alt_groups(&["s2", "s4"])
         .guard(Guard::AssignName)
-        .needs(Needs::Byte(b"(")),
+        .needs(Needs::ThenQuote(b"(")),
         // Rust's `Debug` of an `Option<String>`: `Config { password: Some("v") }`.
         generic(&format!(
             r#"(?P<name>{NAME})[\t ]*:[\t ]*Some\([\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"[\t ]*\)"#
         ))
         .guard(Guard::AssignName)
-        .needs(Needs::Byte(b"(")),
+        .needs(Needs::ThenQuote(b"(")),
         // Shell defaults: `${DB_PASSWORD:-v}`, `${API_TOKEN:=v}` (docker-compose files).
         generic(r#"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=](?P<s3>[^}\s"'$`]+)\}"#)
             .secret_group("s3")
@@ -1008,6 +1008,11 @@ mod tests {
             "SET PASSWORD = PASSWORD('n3w-S3cret');",
             "{\"auths\": {\"r.io\": {\"auth\": \"dXNlcjpwYXNzd29yZA==\"}}}",
             "{\"db_password\": {\"sensitive\": true, \"value\": \"hunter2-x\"}}",
+            "jwtKey := []byte(\"s3cr3t-v4lue-9\")",
+            "let db_password: String = String::from( \t'hunter2-Secret' );",
+            "Config { password: Some(\"hunter2-Secret\") }",
+            "password = str(`Zq9vK2mL7pXw`)",
+            "deploy step 7: password = hunter2 (ok) (ok)",
             "no keyword here at all",
         ];
         let rules = super::rules();
@@ -1022,5 +1027,119 @@ mod tests {
             }
         }
         assert!(checked >= 8, "only {checked} matching samples");
+    }
+
+    /// Pieces of assignments, calls, literals and log padding: the texts
+    /// on which `needs` must hold wherever a rule's regex matches.
+    fn needs_piece() -> impl proptest::strategy::Strategy<Value = &'static str> {
+        proptest::sample::select(vec![
+            "password",
+            "db_password",
+            "apiKey",
+            "TOKEN",
+            "jwtKey",
+            "secret",
+            " ",
+            "\t",
+            "\n",
+            "=",
+            ":=",
+            ": ",
+            ":",
+            "(",
+            ")",
+            "( ",
+            "\"",
+            "'",
+            "`",
+            "v4lue-Zq9",
+            "hunter2",
+            "Some",
+            "String::from",
+            "str",
+            "[]byte",
+            "bytes",
+            "Buffer.from",
+            "SecretString::new",
+            ".into()",
+            ",",
+            " (ok)",
+            "value:",
+            "\"value\"",
+            "{",
+            "}",
+            "identified by",
+            "-p",
+            "vault",
+            "s.",
+            "name: x",
+        ])
+    }
+
+    /// An assignment of a literal, wrapped in a call or not, in the forms
+    /// the rules with `needs` match: name, operator, wrapper, spaces, quote.
+    fn needs_assignment() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::sample::select;
+        use proptest::strategy::Strategy;
+        (
+            select(vec![
+                "password",
+                "db_password",
+                "apiKey",
+                "jwtKey",
+                "TOKEN",
+                "x",
+            ]),
+            select(vec![" = ", ":=", ": ", " := ", ":", "="]),
+            select(vec![
+                "",
+                "Some",
+                "String::from",
+                "str",
+                "[]byte",
+                "bytes",
+                "Buffer.from",
+                "f",
+            ]),
+            select(vec!["(", "( ", "(\t ", " ", ""]),
+            select(vec!["\"", "'", "`", ""]),
+            select(vec!["v4lue-Zq9", "hunter2", "x"]),
+            select(vec!["\"", "'", "`", ""]),
+            select(vec![")", " )", ".into())", "", ","]),
+        )
+            .prop_map(|(n, op, w, open, q1, v, q2, close)| {
+                format!("{n}{op}{w}{open}{q1}{v}{q2}{close}")
+            })
+    }
+
+    proptest::proptest! {
+        /// [`needs_hold_wherever_the_regex_matches`] on generated texts:
+        /// an assignment between random pieces.
+        #[test]
+        fn needs_hold_on_generated_texts(
+            before in proptest::collection::vec(needs_piece(), 0..8),
+            assignment in needs_assignment(),
+            after in proptest::collection::vec(needs_piece(), 0..8),
+        ) {
+            use crate::checks::needs_ok;
+            let text = format!("{}{assignment}{}", before.concat(), after.concat());
+            for rule in needs_rules() {
+                let Some(n) = rule.needs else { continue };
+                if rule.regex().is_match(text.as_bytes()) {
+                    proptest::prop_assert!(needs_ok(n, text.as_bytes()), "{}: {:?}", rule.pattern, text);
+                }
+            }
+        }
+    }
+
+    /// The built-in rules with a `needs` test (compiled once for the property).
+    fn needs_rules() -> &'static [crate::Rule] {
+        static RULES: std::sync::OnceLock<Vec<crate::Rule>> = std::sync::OnceLock::new();
+        RULES.get_or_init(|| {
+            super::rules()
+                .into_iter()
+                .filter(|r| r.needs.is_some())
+                .collect()
+        })
     }
 }

@@ -123,6 +123,13 @@ pub(crate) enum Needs {
     /// This word occurs in the window, ASCII case-insensitive (given in lower
     /// case, opening with a letter): `"value"` of a terraform output object.
     Word(&'static [u8]),
+    /// One of these bytes (one to three) followed, after spaces and tabs, by
+    /// a quote (`"`, `'` or `` ` ``): the `("` of a string literal passed to
+    /// a call (`[]byte("v")`, `Some("v")`). A log line's `(ok)` or a call
+    /// without a literal (`f(x)`) fails it, where `Byte(b"(")` passed every
+    /// line with a parenthesis (secret-dense logs: two regexes searched every
+    /// line for nothing).
+    ThenQuote(&'static [u8]),
 }
 
 /// Whether the window `win` meets `n`.
@@ -151,6 +158,19 @@ pub(crate) fn needs_ok(n: Needs, win: &[u8]) -> bool {
             }),
             None => true,
         },
+        // Searched from the quotes, which logs hold fewer of than `(`: a
+        // quote whose last byte before it, past spaces and tabs, is in `set`.
+        Needs::ThenQuote(set) if (1..=3).contains(&set.len()) => {
+            memchr::memchr3_iter(b'"', b'\'', b'`', win).any(|i| {
+                win[..i]
+                    .iter()
+                    .rev()
+                    .find(|&&b| !matches!(b, b' ' | b'\t'))
+                    .is_some_and(|b| set.contains(b))
+            })
+        }
+        // Any other length: no pre-check (the regex decides).
+        Needs::ThenQuote(_) => true,
         Needs::DotRun(heads, run) => memchr::memchr_iter(b'.', win).any(|i| {
             i > 0
                 && heads.contains(&win[i - 1].to_ascii_lowercase())
@@ -5101,6 +5121,14 @@ mod tests {
         assert!(needs_ok(v, b"name: x\n  Value: y"));
         assert!(!needs_ok(v, b"\"redacted_value\": \"x\""));
         assert!(!needs_ok(v, b"valu"));
+        let q = Needs::ThenQuote(b"(");
+        assert!(needs_ok(q, b"k := []byte(\"v\")"));
+        assert!(needs_ok(q, b"Some( \t'v')"));
+        assert!(needs_ok(q, b"f(x) then str(`v`)"));
+        assert!(!needs_ok(q, b"deploy step 7: (ok) (ok)"));
+        assert!(!needs_ok(q, b"f(x, \"v\")"));
+        assert!(!needs_ok(q, b"ends with ( "));
+        assert!(!needs_ok(q, b"\"v\" ("));
         let w = Needs::LineStart(b"password");
         assert!(needs_ok(w, b"PassWord x"));
         assert!(needs_ok(w, b"a\n \t password x"));

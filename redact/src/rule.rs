@@ -723,7 +723,9 @@ impl Rule {
     pub(crate) fn resume(&self) -> Option<&Resume> {
         self.resume
             .get_or_init(|| match self.needs {
-                Some(Needs::Byte(set)) => self.hir().and_then(|h| Resume::of_hir(h, set)),
+                Some(Needs::Byte(set) | Needs::ThenQuote(set)) => {
+                    self.hir().and_then(|h| Resume::of_hir(h, set))
+                }
                 _ => None,
             })
             .as_ref()
