@@ -193,10 +193,21 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
             // stream may read it ahead while its rounds are judged (see
             // `RedactorBuilder::read_ahead`).
             let file = input.metadata().is_ok_and(|m| m.is_file());
-            redactor
-                .with_read_ahead(file)
-                .redact_stream(input, std::fs::File::from(output))
-                .map_err(failed)?;
+            let output = std::fs::File::from(output);
+            if file || threads < 2 {
+                redactor
+                    .with_read_ahead(file)
+                    .redact_stream(input, output)
+                    .map_err(failed)?;
+            } else {
+                grow_pipe(&input);
+                // A pipe or socket: read on a thread of its own, so that the
+                // batches are judged while the next input comes (see
+                // `toolexec_redact::ReadAhead`).
+                redactor
+                    .redact_stream(toolexec_redact::ReadAhead::new(input), output)
+                    .map_err(failed)?;
+            }
         }
         _ => {
             let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -207,6 +218,19 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// Asks for a 1 MiB pipe buffer on a pipe (Linux; the default is 64 KiB),
+/// so that the writer's large writes arrive in few reads. A refusal (a
+/// lower `/proc/sys/fs/pipe-max-size`, or not a pipe) changes nothing.
+fn grow_pipe(f: &std::fs::File) {
+    use std::os::fd::AsRawFd;
+    #[allow(unsafe_code)]
+    // SAFETY: `fcntl(F_SETPIPE_SZ)` on a descriptor we own reads or writes
+    // no memory of ours; on another kind of descriptor it fails with EBADF.
+    unsafe {
+        libc::fcntl(f.as_raw_fd(), libc::F_SETPIPE_SZ, 1 << 20);
+    }
 }
 
 fn tools(format: format::ToolsFormat) -> Result<(), CliError> {

@@ -59,6 +59,11 @@
 //!   (markers per rule id), [`Redactor::find`] (the spans), and
 //!   [`Redactor::redact_stream`] / [`Redactor::redact_stream_with`], and
 //!   [`Redactor::redact_slice_to`] (a text in memory to a writer).
+//! * [`ReadAhead`] — a reader that reads a pipe or socket on a thread of its
+//!   own, so that a stream keeps judging while its input comes (`toolexec
+//!   redact` reads a pipe through it; through Python's `subprocess` pipes,
+//!   100 MB inputs, 2 threads, medians: keyword-free log 434 → 829 MB/s,
+//!   Rust sources 376 → 680, structured log 273 → 339).
 //! * `Redactor` is `Send + Sync`, an `Arc` inside: clone it freely.
 //! * Rules are data: [`Rule::builder`] (id, pattern, secret group, keywords,
 //!   minimum entropy, allow patterns, multi-line), and [`RuleSet::from_toml_str`],
@@ -492,6 +497,7 @@ mod error;
 mod file;
 mod known;
 mod quick;
+mod read_ahead;
 mod redactor;
 mod resume;
 mod rule;
@@ -499,6 +505,7 @@ mod scan;
 
 pub use error::Error;
 pub use known::{env_name_words, is_secret_env_name, NOT_SECRET_NAMES, SECRET_NAME_WORDS};
+pub use read_ahead::ReadAhead;
 pub use redactor::{
     Finding, Masked, RedactStats, Redactor, RedactorBuilder, StreamOptions, ENV_SECRET_ID,
     KNOWN_VALUE_ID,
