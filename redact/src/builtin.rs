@@ -52,7 +52,11 @@ const NAME: &str =
     r"[A-Za-z0-9_.\-]*(?i:pass|pwd?|pswd|secret|token|key|auth|cred|psk)[A-Za-z0-9_.\-]*";
 
 /// Value alternatives: double-quoted (`secret`), single-quoted (`s2`), bare (`s3`).
-const VALUE: &str = r#"(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.]))"#;
+/// A quoted value may carry a string prefix: Python's `b'…'`, `r"…"`, `u'…'`,
+/// `br'…'` (Flask's `app.secret_key = b'…'`), Rust's `b"…"` and `br"…"`. Not
+/// an f-string's `f"…"`: with a placeholder it is code (`token =
+/// f"share-{org}-{id}"`), and one without is rare.
+const VALUE: &str = r#"(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.]))"#;
 
 /// The assignment operators of `checks::ASSIGN_OPS`, longest first.
 const ASSIGN_OP: &str = r"(?::::=|::=|\?\?=|\|\|=|:=|\?=|\+=|\.=|=>|=|:)";
@@ -66,7 +70,7 @@ const QUOTED: &str =
 /// `v` ``, `` const apiKey = `v` ``). With whitespace inside it is a
 /// command (`` TOKEN=`cat /run/token` ``) or prose in Markdown, and a
 /// command without (`` `whoami` ``) fails the value checks as a word does.
-const VALUE_NC: &str = r#"(?:"(?:[^"\\\r\n]|\\[^\r\n])+"|'[^'\r\n]+'|`[^`\s]+`|[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.])"#;
+const VALUE_NC: &str = r#"(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?:[^"\\\r\n]|\\[^\r\n])+"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'[^'\r\n]+'|`[^`\s]+`|[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.])"#;
 
 /// A value after a space-separated flag: quoted, or a bare word not starting
 /// with `-` (the next flag), unless it is 16+ characters long (`-p -1rhPbyRQ…`:
@@ -809,7 +813,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // never masked, the string literal is.
         rb(
             "generic-secret",
-            r#"(?:^|[^A-Za-z0-9_.$])(?P<name>[A-Za-z_$][A-Za-z0-9_]*)[\t ]*:[\t ]*(?:&(?:'[A-Za-z_]+[\t ]+)?(?:mut[\t ]+)?|\*(?:mut|const)[\t ]+)?[A-Za-z_\[][A-Za-z0-9_:<>\[\];!, ]{0,60}?[\t ]*=[\t ]*(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#,
+            r#"(?:^|[^A-Za-z0-9_.$])(?P<name>[A-Za-z_$][A-Za-z0-9_]*)[\t ]*:[\t ]*(?:&(?:'[A-Za-z_]+[\t ]+)?(?:mut[\t ]+)?|\*(?:mut|const)[\t ]+)?[A-Za-z_\[][A-Za-z0-9_:<>\[\];!, ]{0,60}?[\t ]*=[\t ]*(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#,
         )
         .keywords(GENERIC_KW.iter().copied().chain(["tok"]))
         .secret_group("secret")

@@ -284,8 +284,13 @@ fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
 /// a bare value, or 4 bytes of a backtick string without whitespace (see the
 /// generic rule's value). `[`, `{`, an empty string or the line end there
 /// rule out the assignment (`"scopes":["a"]`, `key: {`, `token=""`).
+///
+/// A string prefix (`b'…'`, `r"…"`, `br'…'`: Python, Rust; see
+/// [`string_prefix_end`]) before a quote is skipped: the quoted string after
+/// it is the value (so up to seven bytes from `v` are read).
 #[inline]
 fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
+    let v = string_prefix_end(hay, v, le).unwrap_or(v);
     match hay.get(v) {
         _ if v >= le => false,
         Some(b'`') => {
@@ -308,6 +313,21 @@ fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
         }
         Some(_) => le >= v + 4 && hay[v..v + 4].iter().all(|&b| !NOT_BARE[b as usize]),
         None => false,
+    }
+}
+
+/// Where the quote after a string prefix at `v` is: `b`, `r` or `u`, or
+/// `br` or `rb` (either case: Python's bytes, raw and unicode strings,
+/// Rust's byte strings; not f-strings, which are code), then `"` or `'`,
+/// before `le`. The built-in values' regexes take the same prefixes.
+#[inline]
+fn string_prefix_end(hay: &[u8], v: usize, le: usize) -> Option<usize> {
+    let at = |i: usize| if i < le { hay[i] | 0x20 } else { 0 };
+    let quote = |i: usize| i < le && matches!(hay[i], b'"' | b'\'');
+    match (at(v), at(v + 1)) {
+        (b'b' | b'r' | b'u', _) if quote(v + 1) => Some(v + 1),
+        (b'b', b'r') | (b'r', b'b') if quote(v + 2) => Some(v + 2),
+        _ => None,
     }
 }
 
@@ -1086,14 +1106,15 @@ impl HitCtx {
         // Forward: the two bytes after the name (`F_COLUMN`, `Guard::Typed`'s
         // `::`), an operator or `or `/`%22`/`\"` after the spaces and after
         // the closing quotes, `fallback` past quotes and brackets, the `,`
-        // of a call's first argument, the value's first five bytes, the
+        // of a call's first argument, the value's first five bytes (seven with a string prefix), the
         // byte after `:` and spaces (`Guard::AssignObject`, `Guard::Block`).
         let mut far = (name_end + 2).max(after + 4).max(after_q + 4);
         far = far.max(skip(name_end, end, b"\"'`]) \t") + 3);
         far = far.max(skip(name_end + 1, end, b" \t") + 1);
         far = far.max(skip(after_q + 1, le, b" \t\r") + 1);
         if let Some(op) = assign_op_at(hay, after_q, end) {
-            far = far.max(skip(after_q + op, le, b" \t") + 5);
+            // Five bytes of the value, after a string prefix of up to two.
+            far = far.max(skip(after_q + op, le, b" \t") + 7);
         }
         for &g in guards {
             match g {
@@ -4890,6 +4911,13 @@ pub(crate) fn split_assignment(
     }
     if i >= e || ns == ne {
         return None;
+    }
+    // A string prefix (`b'…'`, `r"…"`, `br'…'`): the value is the literal.
+    // A bare value holds no quote, so a prefix before a quote is one.
+    if let Some(q) = string_prefix_end(hay, i, e) {
+        if e >= q + 2 && hay[e - 1] == hay[q] {
+            return Some((ns, ne, q + 1, e - 1, true));
+        }
     }
     match hay[i] {
         b'"' | b'\'' | b'`' if e >= i + 2 && hay[e - 1] == hay[i] => {

@@ -262,7 +262,12 @@
 //! JS/TS `` const apiKey = `v` ``); with whitespace inside (`` TOKEN=`cat
 //! /run/token` ``, `` `Bearer ${t}` ``) it is a command or a template and
 //! stays, and so does a word or a template without spaces (`` `whoami` ``,
-//! `` `${prefix}_${id}` ``), which the value checks reject.
+//! `` `${prefix}_${id}` ``), which the value checks reject. A quoted value
+//! may carry a string prefix, and its literal is the value: Python's
+//! `b'v'`, `r"v"`, `u'v'`, `br'v'` (Flask's `app.secret_key = b'v'`),
+//! Rust's `b"v"` (`const SECRET: &[u8] = b"v";`); the prefix and quotes
+//! stay. Decision: not an f-string's `f"…"`, which with a placeholder is
+//! code (`token = f"share-{org}-{id}"`).
 //!
 //! `generic-secret`: assignments whose **name** looks secret — `password passwd
 //! passphrase pwd pw pass psk secret token api_key apikey access_key private_key

@@ -1449,6 +1449,57 @@ fn literals_wrapped_in_a_conversion_mask_the_literal() {
     );
 }
 
+/// A string literal with a prefix is the value: Python's bytes, raw and
+/// unicode strings (`app.secret_key = b'…'` is Flask's documented form),
+/// Rust's byte strings; the prefix and the quotes stay. Raw regexes, data
+/// bytes, short or empty values and f-strings (code: `f"share-{org}"`)
+/// stay whole.
+#[test]
+fn string_prefixed_literals_mask_the_literal() {
+    let r = redactor();
+    let v = "Hq3vX8mR2pLw6Tz9";
+    let inputs = [
+        format!("app.secret_key = b'{v}'"),
+        format!("SECRET_KEY = b\"{v}\""),
+        format!("    password = r'{v}'"),
+        format!("API_TOKEN = u'{v}'"),
+        format!("settings.AUTH_TOKEN = br\"{v}\""),
+        format!("client_secret = RB'{v}'"),
+        format!("model = Model(password_bytes=b'{v}')"),
+        format!("token=b'{v}'"),
+        format!("const SECRET: &[u8] = b\"{v}\";"),
+        format!("\"password\": b\"{v}\","),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    for text in &inputs {
+        let out = r.redact(text);
+        let quote = if text.contains(&format!("'{v}'")) {
+            '\''
+        } else {
+            '"'
+        };
+        assert!(
+            out.contains(&format!("{quote}[REDACTED:")),
+            "the prefix and the quote stay: {out}"
+        );
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "password_regex = r'^(?=.*[A-Z])(?=.*\\d).{8,}$'",
+            "TOKEN_RE = re.compile(rb'[A-Za-z0-9]{40}')",
+            "secret = f'{prefix}-{name}'",
+            "portfolio_share_token = f\"share-{portfolio_id}-{org_type}-{org_value}\"",
+            "db_password = f\"Hq3vX8mR2pLw6Tz9\"",
+            "password = b''",
+            "if token == b'abc': pass",
+            "data = b'hello world token'",
+            "export TOKEN=rb",
+            "token = bar",
+        ],
+    );
+}
+
 #[test]
 fn js_env_fallbacks_mask_the_literal() {
     let r = redactor();

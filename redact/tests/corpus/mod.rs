@@ -1721,6 +1721,29 @@ fn raw_string(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     Some(format!("func load() {{\n{line}\n\tcmd := `git rev-parse HEAD`\n}}\nTOKEN=`cat /run/secrets/token`\nconst url = `${{base}}/v1/token`;\n"))
 }
 
+/// String literals with a prefix holding the secret: Python's bytes, raw
+/// and unicode strings (Flask's `app.secret_key = b'…'`), Rust's byte
+/// strings; beside a raw regex and a bytes literal of data that must stay.
+fn string_prefix(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(['\'', '"', '\\', '{', '\n']) {
+        return None;
+    }
+    let c = camel(f.key);
+    let env = f.env;
+    let line = match r.below(6) {
+        0 => format!("{env} = b'{v}'"),
+        1 => format!("    {c} = r\"{v}\""),
+        2 => format!("{env} = u'{v}'"),
+        3 => format!("    settings.{env} = br\"{v}\""),
+        4 => format!("let {c} = b\"{v}\";"),
+        _ => format!("const {env}: &[u8] = b\"{v}\";"),
+    };
+    Some(format!(
+        "import re\n{line}\nTOKEN_RE = re.compile(rb'[A-Za-z0-9]{{40}}')\nheader = b'\\x89PNG\\r\\n'\n"
+    ))
+}
+
 fn grep_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     if f.kind == Kind::Pem {
         return None;
@@ -1771,6 +1794,10 @@ fn keeps(context: &str, text: &str) -> Vec<String> {
                     break;
                 }
             }
+        }
+        "string-prefix" => {
+            out.push("TOKEN_RE = re.compile(rb'[A-Za-z0-9]{40}')".into());
+            out.push("header = b'\\x89PNG\\r\\n'".into());
         }
         "grep-output" => {
             for line in text.lines().skip(1) {
@@ -1832,6 +1859,7 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("shell-default", shell_default),
         ("typed-decl", typed_decl),
         ("raw-string", raw_string),
+        ("string-prefix", string_prefix),
         ("grep-output", grep_output),
         ("ps-env", ps_env),
     ]
