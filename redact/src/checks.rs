@@ -2036,13 +2036,18 @@ fn rust_path(v: &[u8]) -> bool {
 }
 
 /// A number as code writes it: `0x04`, `0b1010`, `0o755`, `49703u32`,
-/// `0i32`, `1_000`, `2.5f64` (a PIN of plain digits is not one: it has no
+/// `0i32`, `1_000`, `2.5f64`, `0xCE536358L`, `42UL`, `1.5f` (a PIN of plain digits is not one: it has no
 /// prefix or suffix). After `0x`, `0o` and `0b` come digits of that base
 /// (and `_`), then an integer suffix or nothing, and no more than 64 bits of
 /// them (128 with a `u128`/`i128` suffix or `_` separators): a hex token
 /// that opens with `0b` (`0bb006f9…`) is no binary number, and `0x` with 64
 /// hex digits (an Ethereum private key) is no number of any type.
 fn numeric_literal(v: &[u8]) -> bool {
+    // C, C++, Java and C#: `0xCE536358L`, `42UL`, `7ull` (and `1.5f`,
+    // `2.0d` with a point).
+    const C_INT_SUFFIXES: [&[u8]; 12] = [
+        b"L", b"l", b"LL", b"ll", b"U", b"u", b"UL", b"ul", b"ULL", b"ull", b"LU", b"lu",
+    ];
     const INT_SUFFIXES: [&[u8]; 12] = [
         b"u8", b"u16", b"u32", b"u64", b"u128", b"usize", b"i8", b"i16", b"i32", b"i64", b"i128",
         b"isize",
@@ -2065,7 +2070,9 @@ fn numeric_literal(v: &[u8]) -> bool {
         let wide = suffix.ends_with(b"128") || digits.contains(&b'_');
         return count > 0
             && count * bits <= if wide { 128 } else { 64 }
-            && (suffix.is_empty() || INT_SUFFIXES.contains(&suffix));
+            && (suffix.is_empty()
+                || INT_SUFFIXES.contains(&suffix)
+                || C_INT_SUFFIXES.contains(&suffix));
     }
     let digits = v
         .iter()
@@ -2092,6 +2099,8 @@ fn numeric_literal(v: &[u8]) -> bool {
         b"f64",
     ]
     .contains(&suffix)
+        || C_INT_SUFFIXES.contains(&suffix)
+        || (matches!(suffix, b"f" | b"F" | b"d" | b"D") && v[..digits].contains(&b'.'))
         || (suffix.is_empty() && v.contains(&b'_'))
 }
 
@@ -2793,8 +2802,9 @@ fn script_identifier(p: &[u8]) -> bool {
             .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
 }
 
-/// A C or C++ declaration's name after its type (`my_cred;`, `*auth_procs;`,
-/// `_M_token;`): an identifier ending the statement, not a value.
+/// A C, C++ or Java declaration's name after its type (`my_cred;`,
+/// `*auth_procs;`, `_M_token;`, `baseReadSecret;`): an identifier ending
+/// the statement, not a value.
 fn declared_name(v: &[u8]) -> bool {
     let Some(body) = v.strip_suffix(b";") else {
         return false;
@@ -2804,7 +2814,49 @@ fn declared_name(v: &[u8]) -> bool {
     !id.is_empty()
         && (id[0].is_ascii_alphabetic() || id[0] == b'_')
         && id.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-        && (id.contains(&b'_') || id.len() < body.len())
+        && (id.contains(&b'_') || id.len() < body.len() || camel_identifier(id))
+}
+
+/// A camel-case identifier made of words (`handshakeKeyDerivation`,
+/// `baseReadSecret`, `isValidation`): a lower-case first word, then
+/// capitalised ones (no two capitals in a row, a lower-case letter last),
+/// letters only, eight or more of them. Code names a variable so; random
+/// letters are not made of words (`fYmrurKapvs`, see [`reads_as_words`])
+/// and, with capitals as often as one in two, hold two in a row.
+fn camel_identifier(v: &[u8]) -> bool {
+    v.len() >= 8
+        && v[0].is_ascii_lowercase()
+        && v[v.len() - 1].is_ascii_lowercase()
+        && v.iter().all(u8::is_ascii_alphabetic)
+        && v.iter().any(u8::is_ascii_uppercase)
+        && !v
+            .windows(2)
+            .any(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
+        && reads_as_words(v)
+}
+
+/// Text written with Java's `\uXXXX` escapes (`\uC640`, `n\u00E3o`): a
+/// localised word, not a value.
+fn unicode_escaped(v: &[u8]) -> bool {
+    let mut i = 0;
+    let mut escapes = 0;
+    while i < v.len() {
+        if v[i] == b'\\' {
+            if v.len() < i + 6
+                || v[i + 1] != b'u'
+                || !v[i + 2..i + 6].iter().all(u8::is_ascii_hexdigit)
+            {
+                return false;
+            }
+            escapes += 1;
+            i += 6;
+        } else if v[i].is_ascii_alphabetic() {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    escapes > 0
 }
 
 /// Code rather than a literal: `getpass()`, `config.api_key`, `a||b`, `secret_value`.
@@ -4367,7 +4419,10 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     if secret_words_in(segs.as_deref()) || command_flag(v) || rust_path(v) {
         return false;
     }
-    if !quoted && (looks_like_code(v) || next_field(v)) {
+    if !quoted && (looks_like_code(v) || next_field(v) || camel_identifier(v)) {
+        return false;
+    }
+    if unicode_escaped(v) {
         return false;
     }
     if quoted && (v.starts_with(b"{") || v.starts_with(b"[")) {
@@ -4754,6 +4809,13 @@ pub(crate) fn run(
                 return Verdict::Reject;
             }
             if !quoted && colon_not_assignment(hay, ne, vs) {
+                return Verdict::Reject;
+            }
+            // `this.pskIdentity = pskIdentity;`: a field set from a variable
+            // of its name.
+            let name = &hay[ns..ne];
+            let last = name.rsplit(|&b| b == b'.').next().unwrap_or(name);
+            if !quoted && trim(&hay[vs..ve]) == last {
                 return Verdict::Reject;
             }
             // `= StandardTokenResponse<A, B>`: a generic type, not a value.
