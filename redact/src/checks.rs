@@ -2793,6 +2793,44 @@ fn identifier_path(v: &[u8]) -> bool {
     v.split(|&b| b == b'.').all(script_identifier)
 }
 
+/// A name as code writes a type or a variable: a dotted path of two or
+/// more identifiers of letters and digits that read like names
+/// (`ecdsa.PrivateKey`, `conf.PasswordConfiguration`, `u.EncryptedPassword`),
+/// or one identifier of letters that reads as words (`credential`,
+/// `validAuth`, `AccessTokenResponse`). Random letters and digits
+/// (`Xk9mQ2pL7vR4`) are neither.
+fn code_path(v: &[u8]) -> bool {
+    let name = |s: &[u8]| {
+        script_identifier(s)
+            && s[0].is_ascii_alphabetic()
+            && identifier_like(s)
+            && (s.len() < 16 || reads_as_words(s))
+    };
+    if v.contains(&b'.') {
+        v.split(|&b| b == b'.').all(name)
+    } else {
+        v.len() >= 4 && v.iter().all(u8::is_ascii_alphabetic) && name(v) && reads_as_words(v)
+    }
+}
+
+/// A value that is a variable given to a field of a struct or object
+/// literal, the line's last item (`PrivateKey: sigKey1,`, `token:
+/// privJwk,`): an identifier that reads as words (digits only at its end),
+/// then `,` and the line's end.
+fn field_variable(hay: &[u8], (vs, ve): (usize, usize)) -> bool {
+    let v = &hay[vs..ve];
+    let letters = &v[..v.len() - v.iter().rev().take_while(|b| b.is_ascii_digit()).count()];
+    hay.get(ve) == Some(&b',')
+        && hay[ve + 1..]
+            .iter()
+            .find(|&&b| !matches!(b, b' ' | b'\t' | b'\r'))
+            .is_none_or(|&b| b == b'\n')
+        && letters.len() >= 3
+        && letters.iter().all(u8::is_ascii_alphabetic)
+        && identifier_like(letters)
+        && reads_as_words(letters)
+}
+
 /// An identifier of a script language: letters, digits, `_` and `$`, not
 /// opening with a digit.
 fn script_identifier(p: &[u8]) -> bool {
@@ -2945,6 +2983,17 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     }
     // `/^Unexpected token/`: a regex literal.
     if v.starts_with(b"/^") {
+        return true;
+    }
+    // Go and C: a pointer type or a dereference (`*ecdsa.PrivateKey`,
+    // `*params.Password`, `*credential`), or a composite literal's type
+    // (`protocol.Credential{`, `&webauthn.Credential{`).
+    let pointed = v.strip_prefix(b"*").or_else(|| v.strip_prefix(b"&"));
+    let literal = v.strip_suffix(b"{").map(|t| {
+        let t = t.strip_prefix(b"&").unwrap_or(t);
+        t.strip_prefix(b"*").unwrap_or(t)
+    });
+    if pointed.or(literal).is_some_and(code_path) {
         return true;
     }
     // `my_cred;`, `*auth_procs;`: a declared name.
@@ -4812,10 +4861,10 @@ pub(crate) fn run(
                 return Verdict::Reject;
             }
             // `this.pskIdentity = pskIdentity;`: a field set from a variable
-            // of its name.
+            // of its name; `PrivateKey: sigKey1,`: a struct literal's field.
             let name = &hay[ns..ne];
             let last = name.rsplit(|&b| b == b'.').next().unwrap_or(name);
-            if !quoted && trim(&hay[vs..ve]) == last {
+            if !quoted && (trim(&hay[vs..ve]) == last || field_variable(hay, (vs, ve))) {
                 return Verdict::Reject;
             }
             // `= StandardTokenResponse<A, B>`: a generic type, not a value.
@@ -5696,7 +5745,8 @@ mod reference {
             })
     }
 
-    /// [`old_looks_like_code_v1`] and the shapes added in stops 25 and 35.
+    /// [`old_looks_like_code_v1`] and the shapes added in stops 25, 35 and
+    /// 39 (pointers and composite literals of a [`code_path`]).
     fn old_looks_like_code(v: &[u8]) -> bool {
         let t = trim(v);
         if old_looks_like_code_v1(v)
@@ -5704,6 +5754,16 @@ mod reference {
             || declared_name(t)
             || powershell_cmdlet(t)
         {
+            return true;
+        }
+        let unpointed = |x: &[u8]| {
+            let x = x.strip_prefix(b"&").unwrap_or(x);
+            x.strip_prefix(b"*").unwrap_or(x).to_vec()
+        };
+        if (t.starts_with(b"*") || t.starts_with(b"&")) && code_path(&t[1..]) {
+            return true;
+        }
+        if t.ends_with(b"{") && code_path(&unpointed(&t[..t.len() - 1])) {
             return true;
         }
         if t.len() > 1 && t[0] == b'!' && old_looks_like_code(&t[1..]) {

@@ -334,7 +334,14 @@
 //! `{{ .Values.x }}`, `${{ secrets.X }}`, `<token>`, `your-api-key-here`,
 //! `xxxxxxxx`, `***`, `changeme`, `null`, `true`, empty values, `(sensitive value)`,
 //! `!vault`, `process.env.X`, `os.environ[…]`, `%Var%`), code (`password =
-//! getpass()`, `token = config.token`), type annotations (`password: str`,
+//! getpass()`, `token = config.token`; Go and C pointers and dereferences,
+//! `privKey *ecdsa.PrivateKey`, `pwd = *u.EncryptedPassword`; a composite
+//! literal's type, `Credential: protocol.Credential{`; a variable given to
+//! a struct literal's field, `PrivateKey: sigKey1,` at the line's end; a
+//! field set from the variable of its name, `this.pskIdentity =
+//! pskIdentity;`; a camel-case variable or declared field made of words,
+//! `secret = isValidation ?`; numbers with a C or Java suffix,
+//! `= 0xCE536358L;`; text written with `\uXXXX` escapes), type annotations (`password: str`,
 //! `pwd: *mut passwd`, `eq_token: Token![=]`, `refreshToken: string)`,
 //! `key: Option<T>`: after `name:` a reference, pointer, generic, macro,
 //! primitive type, a C type (`__u32`, `uid_t`), a nullable type (`String?,`,

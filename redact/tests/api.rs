@@ -1537,6 +1537,38 @@ fn java_code_values_are_not_secrets() {
     );
 }
 
+/// Go code seen through the redactor stays whole (Supabase Auth's sources:
+/// 25 lines of code no longer changed): a pointer type or dereference, a
+/// composite literal's type, a variable given to a struct literal's field.
+/// Random values in the same places are still masked.
+#[test]
+fn go_code_values_are_not_secrets() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "\tprivKey      *ecdsa.PrivateKey",
+            "\t\ttoken       *AccessTokenResponse",
+            "\t\tpassword := *params.Password",
+            "\t\tpwd = *u.EncryptedPassword",
+            "\t\t\tCredential: protocol.Credential{",
+            "\t\twc.Credential = webauthn.Credential{}",
+            "\tcred := &webauthn.Credential{",
+            "\t\tPrivateKey: sigKey1,",
+            "\t\tPrivateKey: privJwk,\n\t}",
+        ],
+    );
+    let v = "Hq3vX8mR2pLw6Tz9";
+    assert_masks_value(
+        &r,
+        &[
+            format!("\t\tpassword := \"{v}\""),
+            format!("\t\tPrivateKey: {v},"),
+        ],
+        v,
+    );
+}
+
 #[test]
 fn js_env_fallbacks_mask_the_literal() {
     let r = redactor();
