@@ -2873,6 +2873,75 @@ fn camel_identifier(v: &[u8]) -> bool {
         && reads_as_words(v)
 }
 
+/// The code between two string literals that a quoted value's regex took
+/// for one string (`'--password='.$connection['password']`, `"password="
+/// ~ pw ~ ";"`, `value="'.csrf_token().'"`): a concatenation operator (`.`,
+/// `+`, `~`, `&`) opens the value before an expression and closes it after
+/// one, or PHP's `.$` opens it.
+fn concatenated(v: &[u8]) -> bool {
+    let mut t = trim(v);
+    // The other kind of quote around it (`"'.csrf_token().'"`): the code
+    // between two strings of the language the value is written in.
+    if t.len() > 2 && matches!(t[0], b'\'' | b'"') && t[t.len() - 1] == t[0] {
+        t = &t[1..t.len() - 1];
+    }
+    if t.len() < 2 {
+        return false;
+    }
+    let op = |b: u8| matches!(b, b'.' | b'+' | b'~' | b'&');
+    let after = t[1..].iter().find(|&&b| b != b' ').copied();
+    let before = t[..t.len() - 1].iter().rev().find(|&&b| b != b' ').copied();
+    let opens = op(t[0])
+        && after.is_some_and(|b| b == b'$' || b == b'_' || b == b'(' || b.is_ascii_alphabetic());
+    let closes = op(t[t.len() - 1])
+        && before.is_some_and(|b| b == b')' || b == b']' || b == b'_' || b.is_ascii_alphanumeric());
+    (opens && closes) || t.starts_with(b".$") || t.starts_with(b". $")
+}
+
+/// A class name as the value of a declaration with a type (`OAuth2Authorization
+/// authorization = TestOAuth2Authorizations`, `Supplier<PasswordEncoder>
+/// passwordEncoder = SingletonSupplier`, a builder whose chain goes on on
+/// the next line): the name follows a type (an identifier, `>` or `]`
+/// before it), a space comes before `=`, and the value is a CamelCase
+/// identifier of two or more words (digits allowed, `OAuth2`) that ends the
+/// line or is followed by `;` or `.`. A config's `password = BlueSky` has no
+/// type before its name.
+fn typed_class_value(hay: &[u8], (ns, ne): (usize, usize), (vs, ve): (usize, usize)) -> bool {
+    if !class_identifier(&hay[vs..ve]) {
+        return false;
+    }
+    let eq = hay[ne..vs].iter().position(|&b| b == b'=').map(|i| ne + i);
+    let spaced = eq.is_some_and(|e| e > ne && matches!(hay[e - 1], b' ' | b'\t'));
+    let mut b = ns;
+    while b > 0 && matches!(hay[b - 1], b' ' | b'\t') {
+        b -= 1;
+    }
+    let typed = b < ns
+        && b > 0
+        && (hay[b - 1].is_ascii_alphanumeric() || matches!(hay[b - 1], b'_' | b'>' | b']'));
+    let ends = hay[ve..]
+        .iter()
+        .find(|&&b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .is_none_or(|&b| matches!(b, b'\n' | b';' | b'.'));
+    spaced && typed && ends
+}
+
+/// A CamelCase class name of two or more words (`TestOAuth2Authorizations`,
+/// `SingletonSupplier`, `RequiredFactor`): letters and digits, a capital
+/// first, lower-case letters, a capital after a lower-case letter or a
+/// digit, few capitals, and it reads as words (random letters do not).
+fn class_identifier(v: &[u8]) -> bool {
+    let letters: Vec<u8> = v.iter().copied().filter(|b| !b.is_ascii_digit()).collect();
+    v.len() >= 6
+        && v[0].is_ascii_uppercase()
+        && v.iter().all(u8::is_ascii_alphanumeric)
+        && v.iter().any(u8::is_ascii_lowercase)
+        && v.windows(2)
+            .any(|w| !w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
+        && identifier_like(&letters)
+        && reads_as_words(v)
+}
+
 /// Text written with Java's `\uXXXX` escapes (`\uC640`, `n\u00E3o`): a
 /// localised word, not a value.
 fn unicode_escaped(v: &[u8]) -> bool {
@@ -4474,7 +4543,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     if unicode_escaped(v) {
         return false;
     }
-    if quoted && (v.starts_with(b"{") || v.starts_with(b"[")) {
+    if quoted && (v.starts_with(b"{") || v.starts_with(b"[") || concatenated(v)) {
         return false;
     }
     // A word ending a sentence (`password combination.`): prose.
@@ -4864,7 +4933,11 @@ pub(crate) fn run(
             // of its name; `PrivateKey: sigKey1,`: a struct literal's field.
             let name = &hay[ns..ne];
             let last = name.rsplit(|&b| b == b'.').next().unwrap_or(name);
-            if !quoted && (trim(&hay[vs..ve]) == last || field_variable(hay, (vs, ve))) {
+            if !quoted
+                && (trim(&hay[vs..ve]) == last
+                    || field_variable(hay, (vs, ve))
+                    || typed_class_value(hay, (ns, ne), (vs, ve)))
+            {
                 return Verdict::Reject;
             }
             // `= StandardTokenResponse<A, B>`: a generic type, not a value.
@@ -4946,6 +5019,7 @@ pub(crate) fn run(
                 || word_like(v)
                 || looks_like_code(bare)
                 || member_access(hay, secret.1)
+                || class_identifier(v)
             {
                 return Verdict::Reject;
             }

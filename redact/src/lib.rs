@@ -341,7 +341,12 @@
 //! field set from the variable of its name, `this.pskIdentity =
 //! pskIdentity;`; a camel-case variable or declared field made of words,
 //! `secret = isValidation ?`; numbers with a C or Java suffix,
-//! `= 0xCE536358L;`; text written with `\uXXXX` escapes), type annotations (`password: str`,
+//! `= 0xCE536358L;`; text written with `\uXXXX` escapes; a class as the
+//! value of a declaration with a type, `OAuth2Authorization authorization =
+//! TestOAuth2Authorizations`, and as an `Authorization` value; the code
+//! between two string literals that a quoted value's pattern spans,
+//! `'--password='.$connection['password']`, `"password=" ~ pw ~ ";"`),
+//! type annotations (`password: str`,
 //! `pwd: *mut passwd`, `eq_token: Token![=]`, `refreshToken: string)`,
 //! `key: Option<T>`: after `name:` a reference, pointer, generic, macro,
 //! primitive type, a C type (`__u32`, `uid_t`), a nullable type (`String?,`,

@@ -1569,6 +1569,51 @@ fn go_code_values_are_not_secrets() {
     );
 }
 
+/// Java declarations whose value is a class (a builder chain going on on
+/// the next line) and the code between two string literals (PHP's `.`,
+/// Twig's `~`) stay whole (Spring Security's sources: 202 lines changed
+/// before, 150 after, the rest literal test fixtures; Laravel's: 2 and 1).
+/// Values of the same names are still masked, and a config's CamelCase
+/// password without a type before its name too.
+#[test]
+fn class_values_and_string_concatenations_are_code() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "\t\tOAuth2Authorization authorization = TestOAuth2Authorizations\n\t\t\t.authorization().build();",
+            "\tprivate Supplier<PasswordEncoder> passwordEncoder = SingletonSupplier\n\t\t.of(x);",
+            "\tprivate static RequiredFactor REQUIRED_PASSWORD = RequiredFactor;",
+            "            'password' => '--password='.$connection['password'],",
+            "        return new HtmlString('<input type=\"hidden\" name=\"_token\" value=\"'.csrf_token().'\" autocomplete=\"off\">');",
+            "cmd = \"--password=\" . $pass . \" --user\";",
+            "x = \"password=\" ~ pw ~ \";\"",
+        ],
+    );
+    let v = "Hq3vX8mR2pLw6Tz9";
+    assert_masks_value(
+        &r,
+        &[
+            format!("\t\tString clientSecret = \"{v}\";"),
+            format!("'password' => '{v}',"),
+        ],
+        v,
+    );
+    // A random value opening with `.` or `+` is no concatenation.
+    for text in [format!("token = \".{v}\""), format!("secret = \"+{v}\"")] {
+        let out = r.redact(&text);
+        assert!(!out.contains(v), "{out}");
+    }
+    let header = format!("Authorization: Bearer {v}\n");
+    assert_eq!(
+        r.redact(&header),
+        "Authorization: Bearer [REDACTED:bearer-token]\n"
+    );
+    // A value that reads as words, without a type before its name.
+    let out = r.redact("password = TrustNoOne42\n");
+    assert!(!out.contains("TrustNoOne42"), "{out}");
+}
+
 #[test]
 fn js_env_fallbacks_mask_the_literal() {
     let r = redactor();
