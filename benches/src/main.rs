@@ -3001,6 +3001,54 @@ fn row_redact_stream(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
                     verdict(o >= *goal),
                 );
             }
+            // The same through a pipe, as a program that runs the command
+            // and writes its input to it sees it (a script's `subprocess`,
+            // `producer | toolexec redact`): no file to map.
+            for (label, text, goal) in &inputs {
+                progress(&format!(
+                    "`toolexec redact` through a pipe on {} {label} × {reps} reps",
+                    fmt_mb(text.len() as f64)
+                ));
+                let run = || -> Result<f64, String> {
+                    let start = Instant::now();
+                    let mut child = Command::new(&cli)
+                        .arg("redact")
+                        .stdin(Stdio::piped())
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::inherit())
+                        .spawn()
+                        .map_err(|e| format!("cannot run {}: {e}", cli.display()))?;
+                    let mut stdin = child.stdin.take().ok_or("no stdin pipe")?;
+                    let status = std::thread::scope(|sc| {
+                        sc.spawn(move || stdin.write_all(text.as_bytes()));
+                        child.wait()
+                    })
+                    .map_err(|e| format!("toolexec redact: {e}"))?;
+                    let t = secs(start);
+                    if !status.success() {
+                        return Err(format!("toolexec redact failed ({status})"));
+                    }
+                    Ok(t)
+                };
+                run()?;
+                let mut times = Vec::with_capacity(reps);
+                for _ in 0..reps {
+                    times.push(run()?);
+                }
+                let cat = copy_secs(text);
+                let o = mbps(text.len(), median(times));
+                out.row(
+                    &format!(
+                        "`producer | toolexec redact > /dev/null` ({threads} threads), {} {label}",
+                        fmt_mb(text.len() as f64)
+                    ),
+                    &fmt_mbps(o),
+                    &format!("{} cat-speed copy", fmt_mbps(mbps(text.len(), cat))),
+                    &fmt_ratio(o / mbps(text.len(), cat)),
+                    &format!("≥ {} MB/s", *goal as u64),
+                    verdict(o >= *goal),
+                );
+            }
         }
         Err(e) => out.note(&format!(
             "redact-stream: the CLI rows were not measured: {e}"
