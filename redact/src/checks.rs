@@ -6063,7 +6063,11 @@ mod reference {
         if old_secret_word_phrase(v) || command_flag(v) || old_rust_path(v) {
             return false;
         }
-        if !quoted && old_looks_like_code(v) {
+        if !quoted && (old_looks_like_code(v) || camel_identifier(v)) {
+            return false;
+        }
+        // Stop 39: `\uXXXX` text, and the code between two string literals.
+        if unicode_escaped(v) || (quoted && concatenated(v)) {
             return false;
         }
         if quoted && (v.starts_with(b"{") || v.starts_with(b"[")) {
