@@ -2958,96 +2958,83 @@ fn row_redact_stream(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
     match toolexec_cli() {
         Ok(cli) => {
             let dir = temp_dir("redact-cli")?;
-            for (i, (label, text, goal)) in inputs.iter().enumerate() {
-                let path = dir.path().join("input.txt");
-                std::fs::write(&path, text).map_err(|e| format!("cannot write the input: {e}"))?;
-                progress(&format!(
-                    "`toolexec redact` on {} {label} × {reps} reps",
-                    fmt_mb(text.len() as f64)
-                ));
-                let run = || -> Result<f64, String> {
-                    let input = std::fs::File::open(&path).map_err(|e| e.to_string())?;
-                    let start = Instant::now();
-                    let status = Command::new(&cli)
-                        .arg("redact")
-                        .stdin(input)
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::inherit())
-                        .status()
-                        .map_err(|e| format!("cannot run {}: {e}", cli.display()))?;
-                    let t = secs(start);
-                    if !status.success() {
-                        return Err(format!("toolexec redact failed ({status})"));
+            let path = dir.path().join("input.txt");
+            // A file on stdin (mapped), then the same through a pipe, as a
+            // program that runs the command and writes its input to it
+            // sees it (a script's `subprocess`, `producer | toolexec
+            // redact`): no file to map.
+            for piped in [false, true] {
+                for (i, (label, text, goal)) in inputs.iter().enumerate() {
+                    if !piped {
+                        std::fs::write(&path, text)
+                            .map_err(|e| format!("cannot write the input: {e}"))?;
                     }
-                    Ok(t)
-                };
-                run()?;
-                let mut times = Vec::with_capacity(reps);
-                for _ in 0..reps {
-                    times.push(run()?);
-                }
-                let cat = copy_secs(text);
-                let o = mbps(text.len(), median(times));
-                cli_mbps[i] = Some(o);
-                out.row(
-                    &format!(
-                        "`toolexec redact < file > /dev/null` ({threads} threads), {} {label}",
+                    progress(&format!(
+                        "`toolexec redact` {} on {} {label} × {reps} reps",
+                        if piped {
+                            "through a pipe"
+                        } else {
+                            "from a file"
+                        },
                         fmt_mb(text.len() as f64)
-                    ),
-                    &fmt_mbps(o),
-                    &format!("{} cat-speed copy", fmt_mbps(mbps(text.len(), cat))),
-                    &fmt_ratio(o / mbps(text.len(), cat)),
-                    &format!("≥ {} MB/s", *goal as u64),
-                    verdict(o >= *goal),
-                );
-            }
-            // The same through a pipe, as a program that runs the command
-            // and writes its input to it sees it (a script's `subprocess`,
-            // `producer | toolexec redact`): no file to map.
-            for (label, text, goal) in &inputs {
-                progress(&format!(
-                    "`toolexec redact` through a pipe on {} {label} × {reps} reps",
-                    fmt_mb(text.len() as f64)
-                ));
-                let run = || -> Result<f64, String> {
-                    let start = Instant::now();
-                    let mut child = Command::new(&cli)
-                        .arg("redact")
-                        .stdin(Stdio::piped())
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::inherit())
-                        .spawn()
-                        .map_err(|e| format!("cannot run {}: {e}", cli.display()))?;
-                    let mut stdin = child.stdin.take().ok_or("no stdin pipe")?;
-                    let status = std::thread::scope(|sc| {
-                        sc.spawn(move || stdin.write_all(text.as_bytes()));
-                        child.wait()
-                    })
-                    .map_err(|e| format!("toolexec redact: {e}"))?;
-                    let t = secs(start);
-                    if !status.success() {
-                        return Err(format!("toolexec redact failed ({status})"));
+                    ));
+                    let run = || -> Result<f64, String> {
+                        let mut command = Command::new(&cli);
+                        command
+                            .arg("redact")
+                            .stdout(Stdio::null())
+                            .stderr(Stdio::inherit());
+                        let failed =
+                            |e: std::io::Error| format!("cannot run {}: {e}", cli.display());
+                        let (start, status) = if piped {
+                            let start = Instant::now();
+                            let mut child =
+                                command.stdin(Stdio::piped()).spawn().map_err(failed)?;
+                            let mut stdin = child.stdin.take().ok_or("no stdin pipe")?;
+                            let status = std::thread::scope(|sc| {
+                                sc.spawn(move || stdin.write_all(text.as_bytes()));
+                                child.wait()
+                            })
+                            .map_err(|e| format!("toolexec redact: {e}"))?;
+                            (start, status)
+                        } else {
+                            let input = std::fs::File::open(&path).map_err(|e| e.to_string())?;
+                            let start = Instant::now();
+                            (start, command.stdin(input).status().map_err(failed)?)
+                        };
+                        let t = secs(start);
+                        if !status.success() {
+                            return Err(format!("toolexec redact failed ({status})"));
+                        }
+                        Ok(t)
+                    };
+                    run()?;
+                    let mut times = Vec::with_capacity(reps);
+                    for _ in 0..reps {
+                        times.push(run()?);
                     }
-                    Ok(t)
-                };
-                run()?;
-                let mut times = Vec::with_capacity(reps);
-                for _ in 0..reps {
-                    times.push(run()?);
+                    let cat = copy_secs(text);
+                    let o = mbps(text.len(), median(times));
+                    if !piped {
+                        cli_mbps[i] = Some(o);
+                    }
+                    let how = if piped {
+                        "`producer | toolexec redact > /dev/null`"
+                    } else {
+                        "`toolexec redact < file > /dev/null`"
+                    };
+                    out.row(
+                        &format!(
+                            "{how} ({threads} threads), {} {label}",
+                            fmt_mb(text.len() as f64)
+                        ),
+                        &fmt_mbps(o),
+                        &format!("{} cat-speed copy", fmt_mbps(mbps(text.len(), cat))),
+                        &fmt_ratio(o / mbps(text.len(), cat)),
+                        &format!("≥ {} MB/s", *goal as u64),
+                        verdict(o >= *goal),
+                    );
                 }
-                let cat = copy_secs(text);
-                let o = mbps(text.len(), median(times));
-                out.row(
-                    &format!(
-                        "`producer | toolexec redact > /dev/null` ({threads} threads), {} {label}",
-                        fmt_mb(text.len() as f64)
-                    ),
-                    &fmt_mbps(o),
-                    &format!("{} cat-speed copy", fmt_mbps(mbps(text.len(), cat))),
-                    &fmt_ratio(o / mbps(text.len(), cat)),
-                    &format!("≥ {} MB/s", *goal as u64),
-                    verdict(o >= *goal),
-                );
             }
         }
         Err(e) => out.note(&format!(
