@@ -224,13 +224,19 @@ fn redact(args: RedactArgs) -> Result<(), CliError> {
 /// so that the writer's large writes arrive in few reads. A refusal (a
 /// lower `/proc/sys/fs/pipe-max-size`, or not a pipe) changes nothing.
 fn grow_pipe(f: &std::fs::File) {
-    use std::os::fd::AsRawFd;
-    #[allow(unsafe_code)]
-    // SAFETY: `fcntl(F_SETPIPE_SZ)` on a descriptor we own reads or writes
-    // no memory of ours; on another kind of descriptor it fails with EBADF.
-    unsafe {
-        libc::fcntl(f.as_raw_fd(), libc::F_SETPIPE_SZ, 1 << 20);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        #[allow(unsafe_code)]
+        // SAFETY: `fcntl(F_SETPIPE_SZ)` on a descriptor we own reads or
+        // writes no memory of ours; on another kind of descriptor it fails
+        // with EBADF.
+        unsafe {
+            libc::fcntl(f.as_raw_fd(), libc::F_SETPIPE_SZ, 1 << 20);
+        }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = f;
 }
 
 fn tools(format: format::ToolsFormat) -> Result<(), CliError> {

@@ -2876,8 +2876,8 @@ fn camel_identifier(v: &[u8]) -> bool {
 /// The code between two string literals that a quoted value's regex took
 /// for one string (`'--password='.$connection['password']`, `"password="
 /// ~ pw ~ ";"`, `value="'.csrf_token().'"`): a concatenation operator (`.`,
-/// `+`, `~`, `&`) opens the value before an expression and closes it after
-/// one, or PHP's `.$` opens it.
+/// `~`, `&`, or `+` with a space beside it) opens the value before an
+/// expression and closes it after one, or PHP's `.$` opens it.
 fn concatenated(v: &[u8]) -> bool {
     let mut t = trim(v);
     // The other kind of quote around it (`"'.csrf_token().'"`): the code
@@ -2888,12 +2888,15 @@ fn concatenated(v: &[u8]) -> bool {
     if t.len() < 2 {
         return false;
     }
-    let op = |b: u8| matches!(b, b'.' | b'+' | b'~' | b'&');
+    // `+` only with a space beside it (`" + name + "`): base64 opens and
+    // closes with a bare `+` now and then.
+    let n = t.len();
+    let op = |b: u8| matches!(b, b'.' | b'~' | b'&');
     let after = t[1..].iter().find(|&&b| b != b' ').copied();
-    let before = t[..t.len() - 1].iter().rev().find(|&&b| b != b' ').copied();
-    let opens = op(t[0])
+    let before = t[..n - 1].iter().rev().find(|&&b| b != b' ').copied();
+    let opens = (op(t[0]) || (t[0] == b'+' && t[1] == b' '))
         && after.is_some_and(|b| b == b'$' || b == b'_' || b == b'(' || b.is_ascii_alphabetic());
-    let closes = op(t[t.len() - 1])
+    let closes = (op(t[n - 1]) || (t[n - 1] == b'+' && t[n - 2] == b' '))
         && before.is_some_and(|b| b == b')' || b == b']' || b == b'_' || b.is_ascii_alphanumeric());
     (opens && closes) || t.starts_with(b".$") || t.starts_with(b". $")
 }
