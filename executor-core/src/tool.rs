@@ -530,7 +530,9 @@ impl ToolContext {
         self
     }
 
-    /// The call's place in arrival order (input order within a batch).
+    /// The call's place in arrival order (input order within a batch); read
+    /// by the snapshot stage only.
+    #[cfg(feature = "snapshot")]
     pub(crate) fn order(&self) -> u64 {
         self.order
     }
