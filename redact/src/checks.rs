@@ -2793,6 +2793,27 @@ fn identifier_path(v: &[u8]) -> bool {
     v.split(|&b| b == b'.').all(script_identifier)
 }
 
+/// TypeScript, C# and Kotlin member access written with optional chaining
+/// or a non-null assertion (`options?.captchaToken`, `createData!.client_secret`,
+/// `data.session?.access_token`), read as the same path with plain dots;
+/// and a prefix increment (`++this._authGeneration`).
+fn chained_code(v: &[u8]) -> bool {
+    if let Some(rest) = v.strip_prefix(b"++") {
+        return !rest.is_empty() && looks_like_code(rest);
+    }
+    if !v.windows(2).any(|w| matches!(w, [b'?' | b'!', b'.'])) {
+        return false;
+    }
+    let mut plain = Vec::with_capacity(v.len());
+    for (i, &b) in v.iter().enumerate() {
+        if matches!(b, b'?' | b'!') && v.get(i + 1) == Some(&b'.') {
+            continue;
+        }
+        plain.push(b);
+    }
+    looks_like_code(&plain)
+}
+
 /// A name as code writes a type or a variable: a dotted path of two or
 /// more identifiers of letters and digits that read like names
 /// (`ecdsa.PrivateKey`, `conf.PasswordConfiguration`, `u.EncryptedPassword`),
@@ -3066,6 +3087,9 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
         t.strip_prefix(b"*").unwrap_or(t)
     });
     if pointed.or(literal).is_some_and(code_path) {
+        return true;
+    }
+    if chained_code(v) {
         return true;
     }
     // `my_cred;`, `*auth_procs;`: a declared name.
@@ -5823,7 +5847,8 @@ mod reference {
     }
 
     /// [`old_looks_like_code_v1`] and the shapes added in stops 25, 35 and
-    /// 39 (pointers and composite literals of a [`code_path`]).
+    /// 39 (pointers and composite literals of a [`code_path`], optional
+    /// chaining, non-null assertions and increments: [`chained_code`]).
     fn old_looks_like_code(v: &[u8]) -> bool {
         let t = trim(v);
         if old_looks_like_code_v1(v)
@@ -5841,6 +5866,9 @@ mod reference {
             return true;
         }
         if t.ends_with(b"{") && code_path(&unpointed(&t[..t.len() - 1])) {
+            return true;
+        }
+        if chained_code(t) {
             return true;
         }
         if t.len() > 1 && t[0] == b'!' && old_looks_like_code(&t[1..]) {

@@ -346,8 +346,9 @@
 //! value of a declaration with a type, `OAuth2Authorization authorization =
 //! TestOAuth2Authorizations`, and as an `Authorization` value; the code
 //! between two string literals that a quoted value's pattern spans,
-//! `'--password='.$connection['password']`, `"password=" ~ pw ~ ";"`),
-//! type annotations (`password: str`,
+//! `'--password='.$connection['password']`, `"password=" ~ pw ~ ";"`;
+//! optional chaining and non-null assertions, `options?.captchaToken`,
+//! `createData!.client_secret`), type annotations (`password: str`,
 //! `pwd: *mut passwd`, `eq_token: Token![=]`, `refreshToken: string)`,
 //! `key: Option<T>`: after `name:` a reference, pointer, generic, macro,
 //! primitive type, a C type (`__u32`, `uid_t`), a nullable type (`String?,`,

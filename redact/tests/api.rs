@@ -1619,6 +1619,29 @@ fn class_values_and_string_concatenations_are_code() {
     assert!(!out.contains("TrustNoOne42"), "{out}");
 }
 
+/// TypeScript member access written with optional chaining or a non-null
+/// assertion, and a prefix increment, is code (supabase-js: 88 lines
+/// changed before, 65 after, the rest literal test values and tokens).
+#[test]
+fn optional_chaining_and_non_null_assertions_are_code() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "            gotrue_meta_security: { captcha_token: options?.captchaToken },",
+            "      const accessToken = data.session?.access_token",
+            "        const originalSecret = createData!.client_secret",
+            "    this.accessToken = options?.accessToken ?? null",
+            "    const authGeneration = ++this._authGeneration",
+        ],
+    );
+    let v = "Hq3vX8mR2pLw6Tz9";
+    assert_masks_value(&r, &[format!("const accessToken = '{v}'")], v);
+    let text = format!("token = {v}?.x\n");
+    let out = r.redact(&text);
+    assert!(!out.contains(v), "{out}");
+}
+
 #[test]
 fn js_env_fallbacks_mask_the_literal() {
     let r = redactor();
