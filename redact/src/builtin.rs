@@ -26,6 +26,7 @@ const GENERIC_KW: &[&str] = &[
     "pass%",
     "pass>",
     "pass|",
+    "pass?",
     "pass =",
     "_pass",
     "-pass",
@@ -39,6 +40,7 @@ const GENERIC_KW: &[&str] = &[
     "pw\"",
     "pw'",
     "pw ",
+    "pw?",
     "secret",
     "token",
     "key",
@@ -809,11 +811,12 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .guard(Guard::AssignName)
         .needs(Needs::Byte(b"=:")),
         // Typed declarations: `const API_TOKEN: &str = "v"`, `let key: String = "v"`,
-        // `val apiKey: String = "v"` (Rust, TypeScript, Kotlin, Swift): the type is
-        // never masked, the string literal is.
+        // `val apiKey: String = "v"` (Rust, TypeScript, Kotlin, Swift), a nullable
+        // type (`String? = "v"`) or an optional property (`apiKey?: string = "v"`):
+        // the type is never masked, the string literal is.
         rb(
             "generic-secret",
-            r#"(?:^|[^A-Za-z0-9_.$])(?P<name>[A-Za-z_$][A-Za-z0-9_]*)[\t ]*:[\t ]*(?:&(?:'[A-Za-z_]+[\t ]+)?(?:mut[\t ]+)?|\*(?:mut|const)[\t ]+)?[A-Za-z_\[][A-Za-z0-9_:<>\[\];!, ]{0,60}?[\t ]*=[\t ]*(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#,
+            r#"(?:^|[^A-Za-z0-9_.$])(?P<name>[A-Za-z_$][A-Za-z0-9_]*)\??[\t ]*:[\t ]*(?:&(?:'[A-Za-z_]+[\t ]+)?(?:mut[\t ]+)?|\*(?:mut|const)[\t ]+)?[A-Za-z_\[][A-Za-z0-9_:<>\[\];!?, ]{0,60}?[\t ]*=[\t ]*(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#,
         )
         .keywords(GENERIC_KW.iter().copied().chain(["tok"]))
         .secret_group("secret")
@@ -865,10 +868,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .secret_group("s3")
         .window_bytes(8 * 1024)
         .guard(Guard::Tag),
-        // Go: `var tok string = "v"`, `const apiKey string = `v``.
+        // Go: `var tok string = "v"`, `const apiKey string = `v``, and the
+        // lines of a `var (` / `const (` block (`\tapiSecret string = "v"`).
         rb(
             "generic-secret",
-            r#"\b(?:var|const)[\t ]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\t ]+\*?[A-Za-z_\[][A-Za-z0-9_.\[\]]*[\t ]*=[\t ]*(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|`(?P<s4>[^`\r\n]+)`)"#,
+            r#"(?:\b(?:var|const)[\t ]+|(?m:^)[\t ]+)(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\t ]+\*?[A-Za-z_\[][A-Za-z0-9_.\[\]]*[\t ]*=[\t ]*(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|`(?P<s4>[^`\r\n]+)`)"#,
         )
         .keywords(GENERIC_KW.iter().copied().chain(["tok"]))
         .secret_group("secret")

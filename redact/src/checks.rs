@@ -1123,7 +1123,7 @@ impl HitCtx {
                 // (`Guard::Context`).
                 Guard::Typed => {
                     let i = word_end;
-                    let colon = i < end && hay[i] == b':' && hay.get(i + 1) != Some(&b':');
+                    let colon = typed_colon(hay, i, end);
                     let go = i < end && matches!(hay[i], b' ' | b'\t') && go_declared(hay, hs, ls);
                     if colon || go {
                         far = far.max(le);
@@ -1183,7 +1183,7 @@ pub(crate) fn guard_ok_at(
             while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
                 i += 1;
             }
-            let colon = i < end && hay[i] == b':' && hay.get(i + 1) != Some(&b':');
+            let colon = typed_colon(hay, i, end);
             // Go: `var NAME TYPE = v` / `const NAME TYPE = v`, the hit in NAME.
             let go = i < end && matches!(hay[i], b' ' | b'\t') && go_declared(hay, hs, ls);
             (colon || go) && memchr::memchr(b'=', &hay[i..le]).is_some()
@@ -1478,7 +1478,8 @@ pub(crate) fn dot_six_dots(hay: &[u8]) -> Vec<usize> {
 
 /// [`F_TYPED`] for the hit at `hs` whose name starts at `ns` and whose word
 /// ends at `word_end` (reading before `end`): a `:` that is not `::` after
-/// the word, or a space after it in a Go declaration. `go_declared` walks
+/// the word (or `?:`, a TypeScript optional property), or a space after it
+/// in a Go declaration. `go_declared` walks
 /// back over word bytes from `hs` to spaces: it can only hold when the byte
 /// before the name is a space (a `.` or `-` inside the name stops it first).
 #[inline(always)]
@@ -1486,6 +1487,7 @@ fn typed_feat(hay: &[u8], hs: usize, ls: usize, ns: usize, word_end: usize, end:
     let at = |i: usize| if i < end { hay[i] } else { b'\n' };
     match at(word_end) {
         b':' if at(word_end + 1) != b':' => F_TYPED,
+        b'?' if at(word_end + 1) == b':' && at(word_end + 2) != b':' => F_TYPED,
         b' ' | b'\t'
             if ns > ls && matches!(hay[ns - 1], b' ' | b'\t') && go_declared(hay, hs, ls) =>
         {
@@ -1531,8 +1533,23 @@ pub(crate) fn hit_guard_ok(
     }
 }
 
+/// Whether a type annotation follows a name's word ending at `i` (before
+/// `end`): a `:` that is not `::` (`key: &str`), or `?:` that is not `?::`
+/// (a TypeScript optional property, `apiKey?: string = "v"`).
+fn typed_colon(hay: &[u8], i: usize, end: usize) -> bool {
+    let at = |k: usize| if k < end { hay[k] } else { b'\n' };
+    match at(i) {
+        b':' => hay.get(i + 1) != Some(&b':'),
+        b'?' => at(i + 1) == b':' && hay.get(i + 2) != Some(&b':'),
+        _ => false,
+    }
+}
+
 /// Go: `var NAME TYPE = v` / `const NAME TYPE = v`, the hit at `hs` in NAME
-/// (the word around it follows `var` or `const` and spaces on the line from `ls`).
+/// (the word around it follows `var` or `const` and spaces on the line from
+/// `ls`), or a line of a `var (` / `const (` block: the word is the first
+/// on an indented line (`\tapiSecret string = "v"`; the rule's pattern then
+/// asks for a type and a literal after it).
 fn go_declared(hay: &[u8], hs: usize, ls: usize) -> bool {
     let mut s = hs;
     while s > ls && (hay[s - 1].is_ascii_alphanumeric() || hay[s - 1] == b'_') {
@@ -1543,11 +1560,12 @@ fn go_declared(hay: &[u8], hs: usize, ls: usize) -> bool {
         t -= 1;
     }
     t < s
-        && [&b"var"[..], b"const"].iter().any(|w| {
-            t >= ls + w.len()
-                && &hay[t - w.len()..t] == *w
-                && (t == ls + w.len() || !is_name_byte(hay[t - w.len() - 1]))
-        })
+        && (t == ls
+            || [&b"var"[..], b"const"].iter().any(|w| {
+                t >= ls + w.len()
+                    && &hay[t - w.len()..t] == *w
+                    && (t == ls + w.len() || !is_name_byte(hay[t - w.len() - 1]))
+            }))
 }
 
 /// A keyword that carries its operator or quote (`pw=`, `pass\"`): name
@@ -6599,6 +6617,7 @@ pub(crate) mod hit_reference {
         }
         match at(word_end) {
             b':' if at(word_end + 1) != b':' => feat |= F_TYPED,
+            b'?' if at(word_end + 1) == b':' && at(word_end + 2) != b':' => feat |= F_TYPED,
             b' ' | b'\t' if go_declared(hay, hs, ls) => feat |= F_TYPED,
             _ => {}
         }

@@ -1449,6 +1449,42 @@ fn literals_wrapped_in_a_conversion_mask_the_literal() {
     );
 }
 
+/// Typed declarations whose type is nullable (Kotlin, Swift `String?`),
+/// TypeScript optional properties with a default (`apiKey?: string = "v"`)
+/// and the lines of a Go `var (` / `const (` block mask the literal; the
+/// names and types stay, and so do the same shapes without a literal.
+#[test]
+fn typed_declarations_with_nullable_types_optional_properties_and_go_blocks() {
+    let r = redactor();
+    let v = "Hq3vX8mR2pLw6Tz9";
+    let inputs = [
+        format!("private val apiToken: String? = \"{v}\""),
+        format!("let token: String? = \"{v}\""),
+        format!("var clientSecret: String? = '{v}'"),
+        format!("  apiKey?: string = \"{v}\";"),
+        format!("  private readonly authToken?: string = '{v}';"),
+        format!("var (\n\tapiSecret string = \"{v}\"\n)"),
+        format!("const (\n    githubToken string = `{v}`\n)"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    for text in &inputs {
+        let out = r.redact(text);
+        let name_and_type = text.split(" = ").next().unwrap_or_default();
+        assert!(out.contains(name_and_type), "the name and type stay: {out}");
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "private val apiToken: String? = null",
+            "  apiKey?: string;",
+            "  authToken?: string = undefined;",
+            "var (\n\tapiSecret string\n)",
+            "    token refreshed at 12:00 = ok",
+            "const x = cond ? token : fallback;",
+        ],
+    );
+}
+
 /// A string literal with a prefix is the value: Python's bytes, raw and
 /// unicode strings (`app.secret_key = b'…'` is Flask's documented form),
 /// Rust's byte strings; the prefix and the quotes stay. Raw regexes, data

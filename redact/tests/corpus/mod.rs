@@ -1693,11 +1693,17 @@ fn typed_decl(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     let v = literal(f, s);
     let c = camel(f.key);
     let env = f.env;
-    let line = match r.below(5) {
+    let line = match r.below(8) {
         0 => format!("const {env}: &str = \"{v}\";"),
         1 => format!("pub static {env}: &'static str = \"{v}\";"),
         2 => format!("const {c}: string = \"{v}\";"),
         3 => format!("val {c}: String = \"{v}\""),
+        // A nullable type (Kotlin, Swift).
+        4 => format!("private var {c}: String? = \"{v}\""),
+        // A TypeScript optional property with a default.
+        5 => format!("class Config {{\n  {c}?: string = \"{v}\";\n}}"),
+        // A line of a Go `var (` block.
+        6 => format!("var (\n\t{c} string = \"{v}\"\n)"),
         _ => format!("var {c} string = \"{v}\""),
     };
     Some(format!("pub struct Assign {{\n    pub eq_token: Token![=],\n    pub pwd: *mut passwd,\n}}\n{line}\nfn check(password: &str, api_key: Option<String>) -> bool {{ true }}\n"))
