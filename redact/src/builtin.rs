@@ -720,6 +720,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // `-pPASS`: a keyword that opens with a digit (`7z `) costs 16 % more
         // instructions on logs full of digits.
         command_flag(r"\bopenssl\b[^\r\n|;&]*?[\t ]-k[\t ]+", &["openssl"]),
+        // GitHub CLI: `gh secret set NAME --body "v"` (`-b v`, `-bv`, `--body=v`).
+        command_flag(
+            r"\bgh[\t ]+secret[\t ]+set\b[^\r\n|;&]*?[\t ](?:--body(?:=|[\t ]+)|-b[\t ]*)",
+            &["secret set"],
+        ),
         command_flag(r"\b(?:un)?zip\b[^\r\n|;&]*?[\t ]-P[\t ]+", &["zip "]),
         command_flag(
             r"\bhtpasswd\b[^\r\n|;&]*?[\t ]-[A-Za-z]*b[A-Za-z]*(?:[\t ]+-[A-Za-z]+)*[\t ]+(?:[^\s\-]\S*[\t ]+)?[^\s\-]\S*[\t ]+",
@@ -798,11 +803,12 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .check(Check::Value),
         // ---------------------------------------------------------------- generic assignments
         // The most common form runs without capture groups: `checks` splits the
-        // match into name and value by hand (much cheaper than captures).
+        // match into name and value by hand (much cheaper than captures). A YAML
+        // tag before the value (`password: !!binary <base64>`) is skipped.
         rb(
             "generic-secret",
             &format!(
-                r#"(?:^|[^A-Za-z0-9_.\-$])[$@:]?["'`]?{NAME}["'`]?\]?[\t ]*{ASSIGN_OP}[\t ]*{VALUE_NC}"#
+                r#"(?:^|[^A-Za-z0-9_.\-$])[$@:]?["'`]?{NAME}["'`]?\]?[\t ]*{ASSIGN_OP}[\t ]*(?:!![A-Za-z]+[\t ]+)?{VALUE_NC}"#
             ),
         )
         .keywords(GENERIC_KW.iter().copied())

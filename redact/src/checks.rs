@@ -5139,6 +5139,20 @@ pub(crate) fn split_assignment(
     while i < e && matches!(hay[i], b' ' | b'\t') {
         i += 1;
     }
+    // A YAML tag (`!!binary`, `!!str`) with a value after it: the value.
+    if hay[i..e].starts_with(b"!!") {
+        let mut t = i + 2;
+        while t < e && hay[t].is_ascii_alphabetic() {
+            t += 1;
+        }
+        let mut v = t;
+        while v < e && matches!(hay[v], b' ' | b'\t') {
+            v += 1;
+        }
+        if t > i + 2 && v > t && v < e {
+            i = v;
+        }
+    }
     if i >= e || ns == ne {
         return None;
     }

@@ -1449,6 +1449,37 @@ fn literals_wrapped_in_a_conversion_mask_the_literal() {
     );
 }
 
+/// `gh secret set NAME --body v` (`-b v`, `--body=v`) stores a secret: the
+/// value is masked. A YAML tag before a value (`password: !!binary …`,
+/// `api_key: !!str …`) is not the value: what follows it is masked. A
+/// variable, a file or a tag without a value stay.
+#[test]
+fn gh_secret_set_and_yaml_tags_mask_the_value() {
+    let r = redactor();
+    let v = "Hq3vX8mR2pLw6Tz9";
+    let inputs = [
+        format!("gh secret set API_TOKEN --body \"{v}\""),
+        format!("gh secret set DEPLOY_KEY -b {v} --repo acme/api"),
+        format!("gh secret set NPM_TOKEN --env prod --body={v}"),
+        format!("gh secret set SLACK_WEBHOOK -b'{v}'"),
+        format!("  api_key: !!str {v}"),
+        format!("password: !!binary {v}"),
+    ];
+    assert_masks_value(&r, &inputs, v);
+    assert_unchanged(
+        &r,
+        &[
+            "gh secret set API_TOKEN --body \"$API_TOKEN\"",
+            "gh secret set DEPLOY_KEY < deploy_key.pem",
+            "gh secret set -f .env",
+            "gh secret list --repo acme/api",
+            "  token: !!binary",
+            "  secret_name: !!str prod/db",
+            "retries: !!int 3",
+        ],
+    );
+}
+
 /// Typed declarations whose type is nullable (Kotlin, Swift `String?`),
 /// TypeScript optional properties with a default (`apiKey?: string = "v"`)
 /// and the lines of a Go `var (` / `const (` block mask the literal; the

@@ -1750,6 +1750,36 @@ fn string_prefix(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// A YAML value after a tag (`password: !!str v`), beside a tagged value
+/// that names no secret.
+fn yaml_tag(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains([' ', '#', '\n']) || v.starts_with(['\'', '"']) {
+        return None;
+    }
+    Some(format!(
+        "config:\n  region: !!str eu-west-1\n  {}: !!str {v}\n  retries: !!int 3\n",
+        f.key.trim_start_matches('_')
+    ))
+}
+
+/// The GitHub CLI storing the secret: `gh secret set NAME --body "v"`.
+fn gh_secret_set(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(|c: char| c.is_whitespace() || "\"'$`\\".contains(c)) {
+        return None;
+    }
+    let env = f.env;
+    let line = match r.below(3) {
+        0 => format!("gh secret set {env} --body \"{v}\""),
+        1 => format!("gh secret set {env} -b {v} --repo acme/api"),
+        _ => format!("gh secret set {env} --env production --body={v}"),
+    };
+    Some(format!(
+        "$ {line}\n✓ Set Actions secret {env} for acme/api\n$ gh secret set DEPLOY_KEY < deploy_key.pem\n"
+    ))
+}
+
 fn grep_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     if f.kind == Kind::Pem {
         return None;
@@ -1868,6 +1898,8 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("string-prefix", string_prefix),
         ("grep-output", grep_output),
         ("ps-env", ps_env),
+        ("yaml-tag", yaml_tag),
+        ("gh-secret-set", gh_secret_set),
     ]
 }
 
