@@ -915,9 +915,23 @@ impl VerdictKey {
             return false;
         }
         let buf = &mut self.buf;
-        // The rest of the last word compared and hashed is 0.
+        let (a, b) = (ns - lo, name_end - lo);
+        let n = hi - lo;
+        // The text, raw: a fixed-size copy (a few vector moves, no `memcpy`
+        // call) where the text holds the bytes, else the key's bytes alone.
+        const ROOM: usize = KEY_LEN - KEY_HEAD;
+        match hay.get(lo..lo + ROOM) {
+            Some(text) => buf[KEY_HEAD..].copy_from_slice(text),
+            None => buf[KEY_HEAD..len].copy_from_slice(&hay[lo..hi]),
+        }
+        // The rest of the last word compared and hashed is 0 (the bytes
+        // after it are never compared: a key's length is in its first word).
         let tail = len.next_multiple_of(8);
-        buf[tail - 8..tail].fill(0);
+        let mut last = [0u8; 8];
+        last.copy_from_slice(&buf[tail - 8..tail]);
+        let keep = 8 - (tail - len);
+        let word = u64::from_le_bytes(last) & (u64::MAX >> (8 * (8 - keep)));
+        buf[tail - 8..tail].copy_from_slice(&word.to_le_bytes());
         buf[0] = len as u8;
         buf[1..5].copy_from_slice(&pattern.to_le_bytes());
         buf[5] = u8::from(lo == ls)
@@ -929,18 +943,14 @@ impl VerdictKey {
         buf[8] = (he - hs) as u8;
         buf[9] = (name_end - ns) as u8;
         let key = &mut buf[KEY_HEAD..len];
-        let text = &hay[lo..hi];
-        let (a, b) = (ns - lo, name_end - lo);
-        for j in 0..a {
-            key[j] = if spaced {
-                text[j]
-            } else {
-                CANON[text[j] as usize]
-            };
+        // Through `CANON` but the name (and after a space the bytes before it).
+        if !spaced {
+            for c in &mut key[..a] {
+                *c = CANON[*c as usize];
+            }
         }
-        key[a..b].copy_from_slice(&text[a..b]);
-        for j in b..text.len() {
-            key[j] = CANON[text[j] as usize];
+        for c in &mut key[b..n] {
+            *c = CANON[*c as usize];
         }
         self.lo = lo;
         self.hi = hi;
