@@ -3151,6 +3151,11 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
             }
         }
     }
+    // A member path through a name with a number between words
+    // (`P11Key.secretKey`, `p11Key.token`, `CertificateX509Key.NAME`).
+    if numbered_member_path(v) {
+        return true;
+    }
     // Dotted identifier path: self.password, process.env.TOKEN, args.api_key.
     let segs = v.split(|&b| b == b'.');
     // Digits are allowed when a later segment reads as a field name
@@ -3183,6 +3188,58 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
         return true;
     }
     false
+}
+
+/// A class or field name with a number between words: letters, one to four
+/// digits, then capitalised words to its end (`P11Key`, `X509Certificate`,
+/// `Sha256Digest`, `CertificateX509Key`). A random token seldom ends in a
+/// capitalised word right after digits; `hunter2` or `abc123` do not.
+fn numbered_name(s: &[u8]) -> bool {
+    let l = s.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    let d = s[l..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let rest = &s[l + d..];
+    if l == 0 || l > 16 || d == 0 || d > 4 || rest.len() < 3 {
+        return false;
+    }
+    // Capitalised words: an upper-case letter, then at least two lower-case ones.
+    let mut i = 0;
+    while i < rest.len() {
+        let lower = rest[i + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_lowercase())
+            .count();
+        if !rest[i].is_ascii_uppercase() || lower < 2 {
+            return false;
+        }
+        i += 1 + lower;
+    }
+    true
+}
+
+/// A member path (`A.b`, `A.b.C`) whose names are identifiers, one of them
+/// a [`numbered_name`], the others short or made of words, as the dotted
+/// paths [`looks_like_code`] takes (`Token token = p11Key.token;`).
+fn numbered_member_path(v: &[u8]) -> bool {
+    let mut numbered = false;
+    let mut parts = 0;
+    for s in v.split(|&b| b == b'.') {
+        parts += 1;
+        let ident = !s.is_empty()
+            && (s[0].is_ascii_alphabetic() || s[0] == b'_')
+            && s.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
+        if !ident {
+            return false;
+        }
+        if numbered_name(s) {
+            numbered = true;
+        } else if s.iter().any(u8::is_ascii_digit)
+            || !identifier_like(s)
+            || (s.len() >= 16 && !reads_as_words(s))
+        {
+            return false;
+        }
+    }
+    parts >= 2 && numbered
 }
 
 fn is_path(v: &[u8]) -> bool {
@@ -5888,9 +5945,10 @@ mod reference {
             })
     }
 
-    /// [`old_looks_like_code_v1`] and the shapes added in stops 25, 35 and
-    /// 39 (pointers and composite literals of a [`code_path`], optional
-    /// chaining, non-null assertions and increments: [`chained_code`]).
+    /// [`old_looks_like_code_v1`] and the shapes added in stops 25, 35, 39
+    /// and 40 (pointers and composite literals of a [`code_path`], optional
+    /// chaining, non-null assertions and increments: [`chained_code`];
+    /// member paths through numbered names: [`numbered_member_path`]).
     fn old_looks_like_code(v: &[u8]) -> bool {
         let t = trim(v);
         if old_looks_like_code_v1(v)
@@ -5910,7 +5968,7 @@ mod reference {
         if t.ends_with(b"{") && code_path(&unpointed(&t[..t.len() - 1])) {
             return true;
         }
-        if chained_code(t) {
+        if chained_code(t) || numbered_member_path(t) {
             return true;
         }
         if t.len() > 1 && t[0] == b'!' && old_looks_like_code(&t[1..]) {

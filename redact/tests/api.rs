@@ -1568,11 +1568,12 @@ fn string_prefixed_literals_mask_the_literal() {
 }
 
 /// Java and C code seen through the redactor stays whole (the JDK's own
-/// sources: 56 lines changed in 105 MB before, 14 after): numbers with a
+/// sources: 56 lines changed in 105 MB before, 8 after): numbers with a
 /// C or Java suffix, a field set from the variable of its name, a
-/// camel-case variable or declared field, and resource strings written
-/// with `\\uXXXX` escapes after a `-keypass` flag. Values of the same
-/// names are still masked.
+/// camel-case variable or declared field, resource strings written
+/// with `\\uXXXX` escapes after a `-keypass` flag, and member paths
+/// through names with a number between words (`P11Key.secretKey`). Values
+/// of the same names are still masked.
 #[test]
 fn java_code_values_are_not_secrets() {
     let r = redactor();
@@ -1588,8 +1589,17 @@ fn java_code_values_are_not_secrets() {
             "            SecretKey secret = isValidation ?",
             "            { \".keypass.and.new.can.not.be.specified.if.storetype.is.{0}\", \"-storetype\\uC774 {0}\\uC778 \\uACBD\\uC6B0 -keypass \\uC640 -new\" },",
             "            { \".keypasswd.commands.not.supported\", \"comandos -keypasswd n\\u00E3o suportados\" },",
+            // Member paths through names with a number between words.
+            "            SecretKey key = P11Key.secretKey",
+            "            Token token = p11Key.token;",
+            "    public static final String KEY = CertificateX509Key.NAME;",
+            "    MessageDigest digest = Sha256Digest.INSTANCE;",
         ],
     );
+    // A value with a number but no capitalised word after it stays a secret.
+    for v in ["hunter2.prod", "aB3dE5fG7Kab.xyZ", "Passw0rdSecure.Prod"] {
+        assert_masks_value(&r, &[format!("password = {v};")], v);
+    }
     let v = "Hq3vX8mR2pLw6Tz9";
     assert_masks_value(
         &r,
