@@ -2926,13 +2926,31 @@ fn camel_identifier(v: &[u8]) -> bool {
 /// for one string (`'--password='.$connection['password']`, `"password="
 /// ~ pw ~ ";"`, `value="'.csrf_token().'"`): a concatenation operator (`.`,
 /// `~`, `&`, or `+` with a space beside it) opens the value before an
-/// expression and closes it after one, or PHP's `.$` opens it.
+/// expression and closes it after one, or PHP's `.$` opens it. So is the
+/// code between a call's `).` and a later call's `(` (Java's
+/// `"CredentialsNonExpired=").append(this.credentialsNonExpired).append("`).
 fn concatenated(v: &[u8]) -> bool {
     let mut t = trim(v);
+    if t.len() > 3 && t.starts_with(b").") && t[t.len() - 1] == b'(' {
+        return true;
+    }
     // The other kind of quote around it (`"'.csrf_token().'"`): the code
     // between two strings of the language the value is written in.
     if t.len() > 2 && matches!(t[0], b'\'' | b'"') && t[t.len() - 1] == t[0] {
         t = &t[1..t.len() - 1];
+    }
+    // Or on one side only, beside the operator (Java's `", clientSecret='" +
+    // this.clientSecret + '\''`: the value `" + this.clientSecret + `).
+    let beside_op = |b: Option<&u8>| b.is_some_and(|&b| matches!(b, b'+' | b'.' | b'~' | b'&'));
+    if t.len() > 2 && matches!(t[0], b'\'' | b'"') && beside_op(t[1..].iter().find(|&&b| b != b' '))
+    {
+        t = trim(&t[1..]);
+    }
+    if t.len() > 2
+        && matches!(t[t.len() - 1], b'\'' | b'"')
+        && beside_op(t[..t.len() - 1].iter().rev().find(|&&b| b != b' '))
+    {
+        t = trim(&t[..t.len() - 1]);
     }
     if t.len() < 2 {
         return false;

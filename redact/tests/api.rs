@@ -1648,8 +1648,9 @@ fn go_code_values_are_not_secrets() {
 
 /// Java declarations whose value is a class (a builder chain going on on
 /// the next line) and the code between two string literals (PHP's `.`,
-/// Twig's `~`) stay whole (Spring Security's sources: 202 lines changed
-/// before, 150 after, the rest literal test fixtures; Laravel's: 2 and 1).
+/// Twig's `~`, Java's `toString()` chains) stay whole (Spring Security's
+/// sources: 202 lines changed before, 147 after, the rest literal test
+/// fixtures; Laravel's: 2 and 1).
 /// Values of the same names are still masked, and a config's CamelCase
 /// password without a type before its name too.
 #[test]
@@ -1665,6 +1666,9 @@ fn class_values_and_string_concatenations_are_code() {
             "        return new HtmlString('<input type=\"hidden\" name=\"_token\" value=\"'.csrf_token().'\" autocomplete=\"off\">');",
             "cmd = \"--password=\" . $pass . \" --user\";",
             "x = \"password=\" ~ pw ~ \";\"",
+            // Java's `toString()`: a call chain, a quote on one side only.
+            "\t\tsb.append(\"CredentialsNonExpired=\").append(this.credentialsNonExpired).append(\", \");",
+            "\t\t\t\t+ \", clientSecret='\" + this.clientSecret + '\\''",
         ],
     );
     let v = "Hq3vX8mR2pLw6Tz9";
@@ -1676,8 +1680,11 @@ fn class_values_and_string_concatenations_are_code() {
         ],
         v,
     );
-    // A random value opening with `.` or `+` is no concatenation.
+    // A random value opening with `.` or `+` is no concatenation, nor one
+    // between parentheses.
     for text in [
+        format!("password = \"){v}(\""),
+        format!("password = \"'{v}\""),
         format!("token = \".{v}\""),
         format!("secret = \"+{v}\""),
         // Base64 may open and close with a bare `+`.
