@@ -256,8 +256,11 @@
 //! `Cookie:`/`Set-Cookie:`/`curl -b`).
 //!
 //! Typed declarations: `const API_TOKEN: &str = "v"`, `let key: String =
-//! "v"`, `val apiKey: String = "v"`, `var tok string = "v"` (Go, also raw
-//! strings in backticks): the string literal is masked, the type never is.
+//! "v"`, `val apiKey: String = "v"`, a nullable type (`let token: String? =
+//! "v"`), a TypeScript optional property with a default (`apiKey?: string =
+//! "v"`), `var tok string = "v"` (Go, also the lines of a `var (` / `const (`
+//! block and raw strings in backticks): the string literal is masked, the
+//! type never is.
 //! Untyped, a backtick string without whitespace is the value of any
 //! generic assignment below (Go `` token := `v` ``, `` Secret: `v` ``,
 //! JS/TS `` const apiKey = `v` ``); with whitespace inside (`` TOKEN=`cat
@@ -292,7 +295,8 @@
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
 //! `mysql -pX`, `docker login -p X`, `echo X | … --password-stdin`,
 //! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `openssl -k`, `zip -P`,
-//! `htpasswd -b`, `PGPASSWORD=`), space-separated
+//! `htpasswd -b`, `gh secret set X --body v`, `PGPASSWORD=`), a value after
+//! a YAML tag (`password: !!binary <base64>`, `api_key: !!str v`), space-separated
 //! setters (Dockerfile `ENV`/`ARG`, csh `setenv`, Windows `setx`, fish
 //! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
 //! (a cmdlet after `=` is no value), .NET/ADO connection strings
@@ -346,7 +350,10 @@
 //! value of a declaration with a type, `OAuth2Authorization authorization =
 //! TestOAuth2Authorizations`, and as an `Authorization` value; the code
 //! between two string literals that a quoted value's pattern spans,
-//! `'--password='.$connection['password']`, `"password=" ~ pw ~ ";"`;
+//! `'--password='.$connection['password']`, `"password=" ~ pw ~ ";"`,
+//! Java's `toString()` chains, `"CredentialsNonExpired=").append(x).append("`;
+//! a member path through a name with a number between words,
+//! `Token token = p11Key.token;`, `KEY = CertificateX509Key.NAME`;
 //! optional chaining and non-null assertions, `options?.captchaToken`,
 //! `createData!.client_secret`), type annotations (`password: str`,
 //! `pwd: *mut passwd`, `eq_token: Token![=]`, `refreshToken: string)`,
