@@ -52,6 +52,8 @@ struct Target {
     tails: Vec<u32>,
     /// The rules of `rules` whose matches start with a keyword (run anchored at hits).
     anchors: Vec<u32>,
+    /// `anchors` as a set of rule bits (the layout of `HitBufs::bits`).
+    anchor_bits: Vec<u64>,
     /// The pattern is the opening of a marker (`[REDACTED:`).
     marker: bool,
     /// The pattern is a word of these line-level guards (see `checks::LINE_WORDS`).
@@ -991,6 +993,10 @@ impl RedactorBuilder {
                 .copied()
                 .filter(|&r| self.anchored && rules[r as usize].may_prefix)
                 .collect();
+            t.anchor_bits = vec![0; rules.len().div_ceil(64).max(1)];
+            for &r in &t.anchors {
+                t.anchor_bits[r as usize / 64] |= 1 << (r % 64);
+            }
             for &r in &t.rules {
                 let g = rules[r as usize].guard;
                 match t.groups.iter_mut().find(|(k, _)| *k == g) {
@@ -3319,12 +3325,21 @@ impl Redactor {
         by_rule.clear();
         let grouped = upto - from > self.inner.many_anchors;
         if grouped {
-            let set = |r: u32| bits[r as usize / 64] & (1 << (r % 64)) != 0;
+            // The window's rules among each start's anchored rules, by their
+            // bits (a long window has hundreds of thousands of starts, each
+            // of a dozen anchored rules of which one or two run).
             for &(p, st) in &anchors.list[from..upto] {
                 if st >= ws {
-                    for &r in &targets[p as usize].anchors {
-                        if set(r) {
-                            by_rule.push((r, st));
+                    for (wi, (&a, &b)) in targets[p as usize]
+                        .anchor_bits
+                        .iter()
+                        .zip(bits.iter())
+                        .enumerate()
+                    {
+                        let mut w = a & b;
+                        while w != 0 {
+                            by_rule.push(((wi * 64) as u32 + w.trailing_zeros(), st));
+                            w &= w - 1;
                         }
                     }
                 }
