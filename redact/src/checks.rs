@@ -801,6 +801,20 @@ pub(crate) struct LineFacts {
 impl LineFacts {
     /// The facts of the line `[ls, le)`.
     pub(crate) fn of(hay: &[u8], ls: usize, le: usize) -> LineFacts {
+        // The usual line (or long line's window) opens with neither a
+        // `BLOCK_LEAD` byte nor the first letter of an `ENV`/`ARG`/`set…`
+        // word: both facts are known from that byte.
+        if ls < le
+            && !matches!(
+                hay[ls],
+                b' ' | b'\t' | b'-' | b'"' | b'\'' | b'E' | b'A' | b's'
+            )
+        {
+            return LineFacts {
+                env_arg: false,
+                lead_end: ls,
+            };
+        }
         let line = &hay[ls..le];
         LineFacts {
             env_arg: env_or_arg_line(line),
