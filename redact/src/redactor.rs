@@ -1559,7 +1559,15 @@ impl LineFinder {
             return line_window(hay, hs, he);
         }
         let from = self.upto.max(lo);
-        if let Some(i) = memchr::memrchr(b'\n', &hay[from..hs]) {
+        // Between two hits of a long line the gap is short: a loop there,
+        // the vector search (and its call) for longer gaps.
+        let gap = &hay[from..hs];
+        let found = if gap.len() <= 32 {
+            gap.iter().rposition(|&b| b == b'\n')
+        } else {
+            memchr::memrchr(b'\n', gap)
+        };
+        if let Some(i) = found {
             self.last = Some(from + i);
         }
         self.upto = hs;
@@ -2742,6 +2750,15 @@ impl Redactor {
                 words.push((g, h.start, h.end));
             }
         }
+        // The line bits of word guards without a word in the block: known
+        // to fail on every line (`has_word` finds nothing), not searched.
+        let mut absent = 0u8;
+        for (i, &g) in LINE_BIT_GUARDS.iter().enumerate() {
+            let word = checks::LINE_WORDS.iter().any(|&(k, _)| k == g);
+            if word && !words.iter().any(|&(k, _, _)| k == g) {
+                absent |= 1 << i;
+            }
+        }
         for (hi, h) in hits.iter().enumerate() {
             let t = &inner.targets[h.pattern as usize];
             if let Some(b) = blocked.as_deref_mut() {
@@ -2800,7 +2817,7 @@ impl Redactor {
             if line_key != (lw, (ls, le)) {
                 line_key = (lw, (ls, le));
                 line_cache.clear();
-                line_bits = (0, 0);
+                line_bits = (absent, 0);
             }
             // A hit that another hit at its start covers adds nothing.
             if covered && reusable && le <= h.start + 256 {
