@@ -1525,9 +1525,38 @@ struct LineFinder {
     next: Option<usize>,
     from: usize,
     to: usize,
+    /// Every `\n` of the text, in order, when indexed (see
+    /// `LineFinder::indexed`): windows are read from it, not searched.
+    nl: Vec<usize>,
+    indexed: bool,
+    /// How many of `nl` lie before the start of the last window's hit.
+    k: usize,
 }
 
 impl LineFinder {
+    /// A finder that reads every line break of `hay` once, up front (one
+    /// vector search over the text), for texts dense with hits: there each
+    /// line's window cost two searches and their calls (~200 instructions
+    /// a line of a structured log), read from the index it costs a few
+    /// compares.
+    fn indexed(hay: &[u8]) -> LineFinder {
+        LineFinder {
+            nl: memchr::memchr_iter(b'\n', hay).collect(),
+            indexed: true,
+            ..LineFinder::default()
+        }
+    }
+
+    /// The index of the first line break at or after `at`, from `self.k`
+    /// on (every break before `self.k` lies before `at`).
+    fn first_break_from(&self, at: usize) -> usize {
+        let mut j = self.k;
+        while j < self.nl.len() && self.nl[j] < at {
+            j += 1;
+        }
+        j
+    }
+
     /// Whether the line of a hit without `\n` ending at `he` ends at or
     /// before `limit` (its first `\n` at or after `he`, or the text's end):
     /// the line end `window` gives such a hit. A search made here is
@@ -1538,6 +1567,12 @@ impl LineFinder {
         }
         if limit < he {
             return false;
+        }
+        if self.indexed {
+            // The hit holds no break: those before `he` are those before its
+            // start, and later hits start at or after it.
+            self.k = self.first_break_from(he);
+            return self.nl.get(self.k).is_some_and(|&q| q <= limit);
         }
         if let Some(q) = self.next.filter(|&q| self.from <= he && he <= q) {
             return q <= limit;
@@ -1557,6 +1592,21 @@ impl LineFinder {
         let lo = hs.saturating_sub(MAX_SIDE);
         if hs < self.upto {
             return line_window(hay, hs, he);
+        }
+        if self.indexed {
+            self.upto = hs;
+            self.k = self.first_break_from(hs);
+            let ls = match self.k.checked_sub(1).map(|i| self.nl[i]) {
+                Some(q) if q >= lo => q + 1,
+                _ => lo,
+            };
+            let hi = (he + MAX_SIDE).min(hay.len());
+            let j = self.first_break_from(he);
+            let le = match self.nl.get(j) {
+                Some(&q) if q < hi => q,
+                _ => hi,
+            };
+            return (ls, le);
         }
         let from = self.upto.max(lo);
         // Between two hits of a long line the gap is short: a loop there,
@@ -2732,7 +2782,13 @@ impl Redactor {
         let mut prev_lw: Option<(usize, usize)> = None;
         let mut reusable = false;
         let mut next_memo: Option<(usize, usize)> = None;
-        let mut lines = LineFinder::default();
+        // Dense hits (a structured log, JSON: a hit every few dozen bytes)
+        // read their line windows from an index of the line breaks.
+        let mut lines = if hits.len() * 64 >= hay.len() {
+            LineFinder::indexed(hay)
+        } else {
+            LineFinder::default()
+        };
         // The context of the last hit the dismissal looked at.
         let mut ctx_store: Option<checks::HitCtx> = None;
         // The key of the hit's name-guard verdict, and the facts of the line
@@ -4256,34 +4312,35 @@ mod tests {
             text.push(b'\n');
         }
         let hay = &text[..];
-        let mut f = LineFinder::default();
-        let mut hs = 0;
-        let (mut checked, mut ends) = (0, 0);
-        while hs + 4 < hay.len() {
-            x = x.wrapping_mul(1103515245).wrapping_add(12345);
-            let he = hs + 1 + (x >> 16) as usize % 3;
-            if !hay[hs..he].contains(&b'\n') {
-                // Asked before the window, as the hit loop asks for covered hits.
-                if x & 1 == 1 {
-                    let limit = hs + (x >> 8) as usize % 300;
-                    let end = memchr::memchr(b'\n', &hay[he..]).map_or(hay.len(), |i| he + i);
+        for mut f in [LineFinder::default(), LineFinder::indexed(hay)] {
+            let mut hs = 0;
+            let (mut checked, mut ends) = (0, 0);
+            while hs + 4 < hay.len() {
+                x = x.wrapping_mul(1103515245).wrapping_add(12345);
+                let he = hs + 1 + (x >> 16) as usize % 3;
+                if !hay[hs..he].contains(&b'\n') {
+                    // Asked before the window, as the hit loop asks for covered hits.
+                    if x & 1 == 1 {
+                        let limit = hs + (x >> 8) as usize % 300;
+                        let end = memchr::memchr(b'\n', &hay[he..]).map_or(hay.len(), |i| he + i);
+                        assert_eq!(
+                            f.ends_by(hay, he, limit),
+                            end <= limit,
+                            "{hs}..{he} by {limit}"
+                        );
+                        ends += 1;
+                    }
                     assert_eq!(
-                        f.ends_by(hay, he, limit),
-                        end <= limit,
-                        "{hs}..{he} by {limit}"
+                        f.window(hay, hs, he),
+                        line_window(hay, hs, he),
+                        "{hs}..{he}"
                     );
-                    ends += 1;
+                    checked += 1;
                 }
-                assert_eq!(
-                    f.window(hay, hs, he),
-                    line_window(hay, hs, he),
-                    "{hs}..{he}"
-                );
-                checked += 1;
+                hs += (x >> 20) as usize % 700;
             }
-            hs += (x >> 20) as usize % 700;
+            assert!(checked > 500 && ends > 200, "{checked} {ends}");
         }
-        assert!(checked > 500 && ends > 200, "{checked} {ends}");
     }
 
     proptest! {
@@ -4299,7 +4356,7 @@ mod tests {
             ),
         ) {
             let hay = &text[..];
-            let mut f = LineFinder::default();
+            for (mut f, steps) in [(LineFinder::default(), steps.clone()), (LineFinder::indexed(hay), steps)] {
             let mut hs = 0;
             for (gap, len, reaches) in steps {
                 hs += gap;
@@ -4316,6 +4373,7 @@ mod tests {
                     prop_assert_eq!(f.ends_by(hay, he, limit), end <= limit, "{}..{} by {}", hs, he, limit);
                 }
                 prop_assert_eq!(f.window(hay, hs, he), line_window(hay, hs, he));
+            }
             }
         }
     }
