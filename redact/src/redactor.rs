@@ -1649,6 +1649,13 @@ impl LineFinder {
 /// Whether a hit of `covered_by` starts where `hits[hi]` does (hits sorted by start).
 fn covered_at(hits: &[Hit], hi: usize, covered_by: &[u32]) -> bool {
     let start = hits[hi].start;
+    // Usually the next hit (`token` right after `tok`).
+    if hits
+        .get(hi + 1)
+        .is_some_and(|k| k.start == start && covered_by.contains(&k.pattern))
+    {
+        return true;
+    }
     let same = |k: &&Hit| k.start == start;
     hits[hi + 1..]
         .iter()
