@@ -1339,9 +1339,10 @@ const DOT_SIX_LONG: usize = 512;
 /// (see `Redactor::run_window`); a line's few are filtered per rule.
 const MANY_ANCHORS: usize = 64;
 
-/// [`checks::dot_six`] on `hay[ls..le]`, from `sixes` when the window is long.
+/// [`checks::dot_six`] on `hay[ls..le]`, from `sixes` when the window is
+/// long or the text's dots are found already.
 fn dot_six_in(hay: &[u8], (ls, le): (usize, usize), sixes: &DotSixes) -> bool {
-    if le - ls <= DOT_SIX_LONG {
+    if le - ls <= DOT_SIX_LONG && sixes.get().is_none() {
         return checks::dot_six(&hay[ls..le]);
     }
     let dots = sixes.get_or_init(|| checks::dot_six_dots(hay));
@@ -2791,7 +2792,8 @@ impl Redactor {
         let mut next_memo: Option<(usize, usize)> = None;
         // Dense hits (a structured log, JSON: a hit every few dozen bytes)
         // read their line windows from an index of the line breaks.
-        let mut lines = if hits.len() * 64 >= hay.len() {
+        let dense = hits.len() * 64 >= hay.len();
+        let mut lines = if dense {
             LineFinder::indexed(hay)
         } else {
             LineFinder::default()
@@ -2821,6 +2823,13 @@ impl Redactor {
             if word && !words.iter().any(|&(k, _, _)| k == g) {
                 absent |= 1 << i;
             }
+        }
+        // Dense hits: the dots that open `DotSix`'s pattern are found once in
+        // the block (~2 dots a line of a log: cheaper than a search per
+        // line), and every window asks them (see `dot_six_in`); none, and the
+        // bit is known to fail everywhere.
+        if dense && sixes.get_or_init(|| checks::dot_six_dots(hay)).is_empty() {
+            absent |= line_bit(checks::Guard::DotSix);
         }
         for (hi, h) in hits.iter().enumerate() {
             let t = &inner.targets[h.pattern as usize];
