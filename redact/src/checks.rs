@@ -2070,9 +2070,7 @@ fn rust_path(v: &[u8]) -> bool {
             if i % 2 == 1 {
                 s.is_empty()
             } else {
-                !s.is_empty()
-                    && (s[0].is_ascii_alphabetic() || s[0] == b'_')
-                    && s.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                identifier(s)
             }
         })
 }
@@ -2894,6 +2892,13 @@ fn field_variable(hay: &[u8], (vs, ve): (usize, usize)) -> bool {
         && reads_as_words(letters)
 }
 
+/// An identifier of C-like languages: `[A-Za-z_][A-Za-z0-9_]*`.
+fn identifier(p: &[u8]) -> bool {
+    !p.is_empty()
+        && (p[0].is_ascii_alphabetic() || p[0] == b'_')
+        && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 /// An identifier of a script language: letters, digits, `_` and `$`, not
 /// opening with a digit.
 fn script_identifier(p: &[u8]) -> bool {
@@ -3172,13 +3177,11 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
                 && p.iter()
                     .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
         };
-        let name = |p: &[u8]| {
-            !p.is_empty()
-                && (p[0].is_ascii_alphabetic() || p[0] == b'_')
-                && p.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-        };
         if let Some(last) = v.iter().rposition(|&b| b == b'.') {
-            if last > dot && v[..last].split(|&b| b == b'.').all(module) && name(&v[last + 1..]) {
+            if last > dot
+                && v[..last].split(|&b| b == b'.').all(module)
+                && identifier(&v[last + 1..])
+            {
                 return true;
             }
         }
@@ -3256,10 +3259,7 @@ fn numbered_member_path(v: &[u8]) -> bool {
     let mut parts = 0;
     for s in v.split(|&b| b == b'.') {
         parts += 1;
-        let ident = !s.is_empty()
-            && (s[0].is_ascii_alphabetic() || s[0] == b'_')
-            && s.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
-        if !ident {
+        if !identifier(s) {
             return false;
         }
         if numbered_name(s) {
