@@ -355,8 +355,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         )),
         r(
             "stripe-key",
-            r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,}",
-            &["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
+            r"\b(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,}",
+            &["sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"],
         )
         .bounds(None, Some(b"_")),
         secret(r(
@@ -594,6 +594,26 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r"\bf[om][12][ar]?_[A-Za-z0-9_\-+/=]{40,}",
             &["fo1_", "fm1_", "fm2_", "fo2_", "fm1a_", "fm1r_", "fm2a_", "fm2r_"],
         ),
+        // Families public rule sets (gitleaks) know beyond the list of issue 15.
+        r("nuget-api-key", r"\boy2[a-z0-9]{43}\b", &["oy2"]),
+        r(
+            "plaid-access-token",
+            r"\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+            &["access-sandbox-", "access-development-", "access-production-"],
+        ),
+        r("sonarqube-token", r"\bsq[pua]_[a-f0-9]{40}\b", &["sqp_", "squ_", "sqa_"]),
+        r("scalingo-token", r"\btk-us-[A-Za-z0-9_\-]{48}", &["tk-us-"]).bounds(None, Some(b"_-")),
+        r("yandex-api-key", r"\bAQVN[A-Za-z0-9_\-]{35,38}", &["aqvn"]).bounds(None, Some(b"_-")),
+        // Bundler's credentials for a gem host, from the environment or
+        // `.bundle/config`: `BUNDLE_GEMS__CONTRIBSYS__COM=user:pass` (the
+        // host's dots are `__`; `BUNDLE_PATH=vendor` names no host).
+        secret(rb(
+            "bundler-credentials",
+            r#"\bBUNDLE_(?:[A-Z0-9\-]+__)+[A-Z0-9\-]+["']?[\t ]*[:=][\t ]*["']?(?P<secret>[^\s"'$]+)"#,
+        ))
+        .keywords(["bundle_"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
         r("mapbox-token", r"\bsk\.eyJ[A-Za-z0-9_\-]{50,}\.[A-Za-z0-9_\-]{20,}", &["sk.eyj"]),
         r("onepassword-token", r"\bops_eyJ[A-Za-z0-9+/=_\-]{100,}", &["ops_eyj"]),
         // ---------------------------------------------------------------- JWT

@@ -245,7 +245,16 @@
 //! Cloudflare origin CA `v1.0-`, AWS AppSync `da2-`, Razorpay, Mailchimp
 //! `…-usNN` and Microsoft Teams webhooks; also ClickHouse `4b1d…`, MaxMind
 //! `…_mmk`, Amazon Bedrock `ABSK…`/`bedrock-api-key-…`, Authress, GitLab
-//! session cookies, Artifactory reference tokens `cmVmd…` and Adobe `p8e-`.
+//! session cookies, Artifactory reference tokens `cmVmd…` and Adobe `p8e-`;
+//! NuGet `oy2…`, Plaid `access-{sandbox,development,production}-<uuid>`,
+//! SonarQube `sqp_`/`squ_`/`sqa_`, Scalingo `tk-us-`, Yandex Cloud API keys
+//! `AQVN…`, Stripe `sk_prod_`/`rk_prod_`, and Bundler's gem-host credentials
+//! (`BUNDLE_GEMS__CONTRIBSYS__COM=user:pass`, `bundler-credentials`). Left
+//! out on purpose: Airtable's `pat…` (its only literal, `pat`, opens `path`
+//! and `pattern`: +1.9 % instructions on Rust sources), Yandex IAM `t1.`
+//! (every timestamp-like `…t1.` of a log would be a hit) and Octopus
+//! `API-…` (`api-key` in log text); their names still mask them in
+//! assignments (`AIRTABLE_TOKEN=…`).
 //! Each format accepts what public rule sets (gitleaks) accept for it where
 //! that is wider than the vendor's examples (letter case, separators).
 //!

@@ -1209,6 +1209,61 @@ fn assert_tokens_masked(r: &Redactor, cases: &[(String, &str)]) {
     }
 }
 
+/// Families that public rule sets (gitleaks) know and the list of issue 15
+/// did not name, bare and in the forms a gem host's credentials take.
+#[test]
+fn more_families_public_rule_sets_know_are_masked() {
+    let r = redactor();
+    let uuid = |seed| {
+        format!(
+            "{}-{}-{}-{}-{}",
+            body(HEX, 8, seed),
+            body(HEX, 4, seed + 1),
+            body(HEX, 4, seed + 2),
+            body(HEX, 4, seed + 3),
+            body(HEX, 12, seed + 4)
+        )
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (format!("oy2{}", body(LOW, 43, 120)), "nuget-api-key"),
+        (
+            format!("access-production-{}", uuid(121)),
+            "plaid-access-token",
+        ),
+        (
+            format!("access-sandbox-{}", uuid(126)),
+            "plaid-access-token",
+        ),
+        (format!("sqp_{}", body(HEX, 40, 131)), "sonarqube-token"),
+        (format!("squ_{}", body(HEX, 40, 132)), "sonarqube-token"),
+        (
+            format!("tk-us-{}", body(AN, 47, 133) + "-"),
+            "scalingo-token",
+        ),
+        (format!("AQVN{}", body(AN, 36, 134)), "yandex-api-key"),
+        (format!("rk_prod_{}", body(AN, 40, 135)), "stripe-key"),
+        (format!("sk_prod_{}", body(AN, 40, 136)), "stripe-key"),
+    ];
+    assert_tokens_masked(&r, &cases);
+    // Bundler's credentials for a gem host: the environment and `.bundle/config`.
+    assert_eq!(
+        r.redact("export BUNDLE_GEMS__CONTRIBSYS__COM=cafe4b1e:d3adb33fc0ffee\n"),
+        "export BUNDLE_GEMS__CONTRIBSYS__COM=[REDACTED:bundler-credentials]\n"
+    );
+    assert_eq!(
+        r.redact("BUNDLE_RUBYGEMS__PKG__GITHUB__COM: \"octocat:Zq8vR2mK9pLx4TnW\"\n"),
+        "BUNDLE_RUBYGEMS__PKG__GITHUB__COM: \"[REDACTED:bundler-credentials]\"\n"
+    );
+    for clean in [
+        "BUNDLE_PATH=vendor/bundle\n",
+        "BUNDLE_GEMS__EXAMPLE__COM=${GEM_TOKEN}\n",
+        "nuget push pkg.nupkg -k oy2\n",
+        "access-production-logs rotated\n",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 #[test]
 fn rule_set_forms_of_the_vendor_families_are_masked() {
     let r = redactor();

@@ -16,6 +16,7 @@ pub const B64: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 pub const B64URL: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 pub const UPPER_D: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 pub const BASE32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+pub const LOWER_DIGITS: &str = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
@@ -942,6 +943,70 @@ pub fn families() -> Vec<Family> {
                     },
                     r.chars(HEX, 40)
                 ))
+            },
+        },
+        Family {
+            name: "nuget-api-key",
+            kind: Kind::Token,
+            env: "NUGET_API_KEY",
+            key: "nuget_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("oy2{}", r.chars(LOWER_DIGITS, 43))),
+        },
+        Family {
+            name: "plaid-access-token",
+            kind: Kind::Token,
+            env: "PLAID_ACCESS_TOKEN",
+            key: "plaid_access_token",
+            header: None,
+            gen: |r| {
+                let env = r
+                    .pick(&["sandbox", "development", "production"])
+                    .to_string();
+                let id = format!(
+                    "{}-{}-{}-{}-{}",
+                    r.chars(HEX, 8),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 12)
+                );
+                // The environment's name is a word the records hold anyway
+                // (`APP_ENV=production`): the id is what must not survive.
+                Secret {
+                    value: format!("access-{env}-{id}"),
+                    must_hide: vec![id],
+                }
+            },
+        },
+        Family {
+            name: "sonarqube-token",
+            kind: Kind::Token,
+            env: "SONAR_TOKEN",
+            key: "sonar_token",
+            header: None,
+            gen: |r| {
+                let p = r.pick(&["sqp_", "squ_", "sqa_"]).to_string();
+                Secret::plain(format!("{p}{}", r.chars(HEX, 40)))
+            },
+        },
+        Family {
+            name: "scalingo-token",
+            kind: Kind::Token,
+            env: "SCALINGO_API_TOKEN",
+            key: "scalingo_api_token",
+            header: None,
+            gen: |r| Secret::plain(format!("tk-us-{}", r.chars(B64URL, 48))),
+        },
+        Family {
+            name: "yandex-api-key",
+            kind: Kind::Token,
+            env: "YC_API_KEY",
+            key: "yc_api_key",
+            header: None,
+            gen: |r| {
+                let n = r.range(35, 38);
+                Secret::plain(format!("AQVN{}", r.chars(B64URL, n)))
             },
         },
         Family {
