@@ -27,6 +27,8 @@ const GENERIC_KW: &[&str] = &[
     "pass>",
     "pass|",
     "pass?",
+    "pass(",
+    "pass[",
     "pass =",
     "_pass",
     "-pass",
@@ -41,6 +43,8 @@ const GENERIC_KW: &[&str] = &[
     "pw'",
     "pw ",
     "pw?",
+    "pw(",
+    "pw[",
     "secret",
     "token",
     "key",
@@ -854,9 +858,15 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .needs(Needs::Byte(b"\"'`")),
         // Env fallbacks: `process.env.API_TOKEN || 'v'`, `getenv("API_KEY") ?: "v"`,
         // `os.environ.get("TOKEN") or "v"`, `ENV["API_KEY"] ?? "v"`: the literal is a
-        // hard-coded secret.
+        // hard-coded secret. In the same regex (one rule less for every hit
+        // to pass: its guard is the same): a secret-named setter or builder
+        // given one literal (`client.setPassword("v")`, `set_api_key('v')`,
+        // `.withClientSecret("v")`, Go's `SetToken("v")`; not
+        // `setBasicAuth("user", "v")`, whose first literal is the user), and a C
+        // array (`char secret[] = "v";`, `const char API_TOKEN[33] = "v";`).
+        // The check tells a setter from other calls (`literal_call_or_array`).
         generic(&format!(
-            r#"(?P<name>{NAME})(?:["'`][\t ]*[\])]|[\t ]*[\])])*[\t ]*(?:\|\||\?\?|\?:|or[\t ])[\t ]*{QUOTED}"#
+            r#"(?P<name>{NAME})(?:(?:["'`][\t ]*[\])]|[\t ]*[\])])*[\t ]*(?:\|\||\?\?|\?:|or[\t ])[\t ]*|\([\t ]*|\[[0-9]*\][\t ]*=[\t ]*){QUOTED}"#
         ))
         .alt_groups(&["s2", "s4"])
         .guard(Guard::Context),
@@ -920,7 +930,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .guard(Guard::Flag),
         generic3(&format!(
-            r#"(?m)^[\t ]*(?:ENV|ARG|setenv|setx|set(?:[\t ]+-[A-Za-z]+)+)[\t ]+(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
+            r#"(?m)^[\t ]*(?:ENV|ARG|setenv|setx|set(?:[\t ]+-[A-Za-z]+)+|#[\t ]*define)[\t ]+(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
         ))
         .guard(Guard::Flag),
         generic3(&format!(
@@ -967,8 +977,10 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .secret_group("s3")
         .guard(Guard::Column),
+        // A name/value pair: Kubernetes `- name: DB_PASSWORD` / `value: v`,
+        // Ansible's and Helm's `- key: API_TOKEN` / `value: v`.
         generic3(&format!(
-            r#"(?m)\bname:[\t ]*["']?(?P<name>[A-Za-z0-9_.\-]+)["']?[\t ]*\r?\n[\t ]*(?:-[\t ]+)?value:[\t ]*{VALUE}"#
+            r#"(?m)\b(?:name|key):[\t ]*["']?(?P<name>[A-Za-z0-9_.\-]+)["']?[\t ]*\r?\n[\t ]*(?:-[\t ]+)?value:[\t ]*{VALUE}"#
         ))
         .next_line()
         .guard(Guard::ValueNearby)

@@ -78,7 +78,8 @@ pub(crate) enum Guard {
     Spaced,
     /// A YAML block scalar: `name: |` or `name: >`.
     Block,
-    /// The keyword is in a `-flag` / `--flag`, or the line is a Dockerfile `ENV`/`ARG`.
+    /// The keyword is in a `-flag` / `--flag`, or the line is a Dockerfile
+    /// `ENV`/`ARG` (or `setenv`, `setx`, `set -x`, a C `#define`).
     Flag,
     /// The hit's line or the next one says `value`.
     ValueNearby,
@@ -100,8 +101,10 @@ pub(crate) enum Guard {
     /// (the shape of a Discord bot token).
     DotSix,
     /// A context rule's shape around the name: an env fallback (`process.env.X
-    /// || 'v'`, `getenv("X") ?: "v"`), a setter call (`setProperty("X", …)`), a
-    /// shell default (`${X:-…}`) or an XML start tag ending its line.
+    /// || 'v'`, `getenv("X") ?: "v"`), a call naming it (`setProperty("X", …)`),
+    /// a secret-named setter given a literal (`setPassword("v")`), a C
+    /// array (`char secret[] = "v"`), a shell default (`${X:-…}`) or an XML
+    /// start tag ending its line.
     Context,
 }
 
@@ -532,8 +535,14 @@ impl HitCtx {
                     at(after_q),
                     b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t'
                 );
+            // A setter's literal or a C array's (see `literal_call_or_array`):
+            // `(` or `[` right after the name, where `fallback` stops too.
             let fb = if stops_at_after_q {
-                matches!(at(after_q), b'|' | b'?' | b'o') && fallback_op_at(hay, after_q, end)
+                match at(after_q) {
+                    b'|' | b'?' | b'o' => fallback_op_at(hay, after_q, end),
+                    b'(' | b'[' => literal_call_or_array(hay, ns, name_end, end),
+                    _ => false,
+                }
             } else {
                 matches!(
                     at(name_end),
@@ -551,7 +560,7 @@ impl HitCtx {
         let env_arg = || env_or_arg_line(&hay[ls..le]);
         // `ENV`/`ARG`/`setenv`/`setx`/`set -x` after the line's leading spaces.
         if hay.get(ns) == Some(&b'-')
-            || (matches!(hay[ls], b' ' | b'\t' | b'E' | b'A' | b's') && env_arg())
+            || (matches!(hay[ls], b' ' | b'\t' | b'E' | b'A' | b's' | b'#') && env_arg())
         {
             feat |= F_FLAG;
         }
@@ -807,7 +816,7 @@ impl LineFacts {
         if ls < le
             && !matches!(
                 hay[ls],
-                b' ' | b'\t' | b'-' | b'"' | b'\'' | b'E' | b'A' | b's'
+                b' ' | b'\t' | b'-' | b'"' | b'\'' | b'E' | b'A' | b's' | b'#'
             )
         {
             return LineFacts {
@@ -1154,6 +1163,7 @@ impl HitCtx {
                     }
                 }
                 Guard::Context if ns > ls && hay[ns - 1] == b'<' => far = far.max(le),
+                Guard::Context => far = far.max(literal_call_or_array_reach(hay, name_end, end)),
                 g if reads_hit_only(g) => return false,
                 _ => {}
             }
@@ -1323,8 +1333,28 @@ pub(crate) fn guard_ok_at(
 /// Bytes at which, after a name and its spaces, a context shape may begin
 /// (see [`bare_after_name`]): quotes and the bytes `fallback` skips (`\\` `]`
 /// `)`), the first bytes of [`ASSIGN_OPS`], `%` and `?` (`??`, `?:`). An
-/// `o` may begin the fallback `or ` (tested in place).
-const SHAPE_AFTER: [bool; 256] = byte_set(b"\"'`\\])=:?.+|%");
+/// `o` may begin the fallback `or `, a `(` or `[` a setter's or a C array's
+/// literal (both tested in place).
+const SHAPE_AFTER: [u8; 256] = {
+    let mut t = [AFTER_NONE; 256];
+    let shape = b"\"'`\\])=:?.+|%";
+    let mut i = 0;
+    while i < shape.len() {
+        t[shape[i] as usize] = AFTER_SHAPE;
+        i += 1;
+    }
+    t[b'(' as usize] = AFTER_CALL;
+    t[b'[' as usize] = AFTER_CALL;
+    t[b'o' as usize] = AFTER_OR;
+    t
+};
+/// [`SHAPE_AFTER`]'s kinds: no shape opens at the byte; one may; `(` or `[`
+/// (a setter's literal or a C array's, see [`literal_call_or_array`]); `o`
+/// (the fallback `or `).
+const AFTER_NONE: u8 = 0;
+const AFTER_SHAPE: u8 = 1;
+const AFTER_CALL: u8 = 2;
+const AFTER_OR: u8 = 3;
 
 /// [`bare_after_name`] for the hit `[hs, he)` on the line `[ls, le)`.
 #[cfg(test)]
@@ -1405,19 +1435,27 @@ fn bare_after_name(
     // fallback or escape. With a `,`, `comma_after` holds the quote (a
     // call's first argument is told below).
     let mut comma_after = None;
-    if SHAPE_AFTER[c as usize] || (c == b'o' && hay[after..end].starts_with(b"or ")) {
-        if !(matches!(c, b'"' | b'\'' | b'`') && after == name_end) {
-            return false;
+    match SHAPE_AFTER[c as usize] {
+        AFTER_NONE => {}
+        // A setter's literal or a C array's ([`F_CONTEXT`]).
+        AFTER_CALL if literal_call_or_array(hay, name_start(hay, hs, ls), name_end, end) => {
+            return false
         }
-        let mut j = name_end + 1;
-        while matches!(at(j), b' ' | b'\t') {
-            j += 1;
+        kind if kind == AFTER_SHAPE || hay[after..end].starts_with(b"or ") => {
+            if !(matches!(c, b'"' | b'\'' | b'`') && after == name_end) {
+                return false;
+            }
+            let mut j = name_end + 1;
+            while matches!(at(j), b' ' | b'\t') {
+                j += 1;
+            }
+            match at(j) {
+                b',' => comma_after = Some(c),
+                b'}' => {}
+                _ => return false,
+            }
         }
-        match at(j) {
-            b',' => comma_after = Some(c),
-            b'}' => {}
-            _ => return false,
-        }
+        _ => {}
     }
     let ns = name_start(hay, hs, ls);
     // `("NAME", …`: a call's first argument ([`F_CONTEXT`]).
@@ -1439,16 +1477,16 @@ fn bare_after_name(
         return false;
     }
     // `ENV`/`ARG`/`setenv`/`setx`/`set -x` after the line's leading spaces.
-    if !matches!(hay[ls], b' ' | b'\t' | b'E' | b'A' | b's') {
+    if !matches!(hay[ls], b' ' | b'\t' | b'E' | b'A' | b's' | b'#') {
         return true;
     }
     !env_or_arg_line(&hay[ls..le])
 }
 
-/// Whether `line` is a Dockerfile `ENV` or `ARG` instruction, or sets a
+/// Whether `line` is a Dockerfile `ENV` or `ARG` instruction, sets a
 /// variable by a space-separated command (csh `setenv`, Windows `setx`,
-/// fish `set -x` / `set -gx`): after its leading spaces, the word and a
-/// space or tab (`set` and a flag).
+/// fish `set -x` / `set -gx`) or defines a C macro (`#define`, `# define`):
+/// after its leading spaces, the word and a space or tab (`set` and a flag).
 fn env_or_arg_line(line: &[u8]) -> bool {
     let t = line
         .iter()
@@ -1457,6 +1495,15 @@ fn env_or_arg_line(line: &[u8]) -> bool {
     let t = &line[t..];
     let word =
         |w: &[u8]| t.len() > w.len() && t.starts_with(w) && matches!(t[w.len()], b' ' | b'\t');
+    if let Some(d) = t.strip_prefix(b"#") {
+        // A C macro: `#define NAME "v"`, `# define NAME "v"`.
+        let k = d
+            .iter()
+            .position(|b| !matches!(b, b' ' | b'\t'))
+            .unwrap_or(d.len());
+        let d = &d[k..];
+        return d.len() > 6 && d.starts_with(b"define") && matches!(d[6], b' ' | b'\t');
+    }
     word(b"ENV") || word(b"ARG") || word(b"setenv") || word(b"setx") || t.starts_with(b"set -")
 }
 
@@ -1613,6 +1660,9 @@ fn context_guard_ok(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> b
     while i < end && is_name_byte(hay[i]) {
         i += 1;
     }
+    if literal_call_or_array(hay, ns, i, end) {
+        return true;
+    }
     let before = if ns > ls { hay[ns - 1] } else { b'\n' };
     match before {
         // `<password>` + line break.
@@ -1679,6 +1729,89 @@ fn fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
 fn fallback_op_at(hay: &[u8], i: usize, end: usize) -> bool {
     let r = &hay[i.min(end)..end];
     r.starts_with(b"||") || r.starts_with(b"??") || r.starts_with(b"?:") || r.starts_with(b"or ")
+}
+
+/// A literal handed to a secret-named setter or stored in a C array: the
+/// name `[ns, ne)` (its bytes end at `ne`, reads stop at `end`) is
+///
+/// - a setter, `set`/`with` opening its last `.`-separated segment before
+///   `_` or a capital (`client.setPassword`, `set_api_key`, `WithToken`,
+///   not `settingsToken`), called with a string literal: `("`, `('`, `` (` ``
+///   after spaces;
+/// - or a C array, `[`, digits, `]`, then `=` (not `==`) and a string
+///   literal (`char secret[] = "v"`, `API_TOKEN[33] = "v"`).
+///
+/// Reads at most up to [`literal_call_or_array_reach`].
+pub(crate) fn literal_call_or_array(hay: &[u8], ns: usize, ne: usize, end: usize) -> bool {
+    let at = |i: usize| if i < end { hay[i] } else { b'\n' };
+    let spaces = |mut i: usize| {
+        while matches!(at(i), b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    };
+    let quote = |i: usize| matches!(at(i), b'"' | b'\'' | b'`');
+    match at(ne) {
+        b'(' => {
+            let seg = hay[ns..ne]
+                .iter()
+                .rposition(|&b| b == b'.')
+                .map_or(ns, |k| ns + k + 1);
+            let name = &hay[seg..ne];
+            let setter = [&b"set"[..], b"Set", b"SET", b"with", b"With"]
+                .iter()
+                .any(|p| {
+                    name.len() > p.len()
+                        && name.starts_with(p)
+                        && (name[p.len()] == b'_' || name[p.len()].is_ascii_uppercase())
+                });
+            setter && quote(spaces(ne + 1))
+        }
+        b'[' => {
+            let mut i = ne + 1;
+            while at(i).is_ascii_digit() {
+                i += 1;
+            }
+            if at(i) != b']' {
+                return false;
+            }
+            let eq = spaces(i + 1);
+            at(eq) == b'=' && at(eq + 1) != b'=' && quote(spaces(eq + 1))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the call of the name `[ns, ne)` (a `(` at `ne`) is a setter's
+/// (see [`literal_call_or_array`]) whose only argument is the string literal
+/// ending at `ve` (the value's end, before its closing quote).
+fn setter_literal(hay: &[u8], ns: usize, ne: usize, ve: usize) -> bool {
+    let mut i = ve + 1;
+    while i < hay.len() && matches!(hay[i], b' ' | b'\t') {
+        i += 1;
+    }
+    hay.get(i) == Some(&b')') && literal_call_or_array(hay, ns, ne, hay.len())
+}
+
+/// How far [`literal_call_or_array`] may read after the name's end `ne`
+/// (an exclusive bound, at most `end`).
+pub(crate) fn literal_call_or_array_reach(hay: &[u8], ne: usize, end: usize) -> usize {
+    let skip = |mut i: usize, set: &[u8]| {
+        while i < end && set.contains(&hay[i]) {
+            i += 1;
+        }
+        i
+    };
+    let far = match hay.get(ne) {
+        Some(b'(') => skip(ne + 1, b" \t") + 1,
+        Some(b'[') => {
+            let close = skip(ne + 1, b"0123456789");
+            let eq = skip(close + 1, b" \t");
+            skip(eq + 1, b" \t").max(eq + 1) + 1
+        }
+        _ => ne + 1,
+    };
+    far.min(end)
 }
 
 /// Result of a check: the span (relative to the haystack) to mask, possibly several.
@@ -3406,6 +3539,10 @@ const EXCLUDED_LAST: &[&str] = &[
     "required",
     "version",
     "format",
+    // `credentialsCharset = "ISO-8859-1"`, `passwordEncoding = "UTF-8"`.
+    "charset",
+    "encoding",
+    "encoder",
     "algorithm",
     "alg",
     "encryption",
@@ -5036,6 +5173,10 @@ pub(crate) fn run(
                 return Verdict::Reject;
             }
             if member_access(hay, secret.1) || path_segment(hay, ns) {
+                return Verdict::Reject;
+            }
+            // A name called with the literal: a setter's only argument.
+            if hay.get(ne) == Some(&b'(') && !setter_literal(hay, ns, ne, secret.1) {
                 return Verdict::Reject;
             }
             match classify_name(&hay[ns..ne]) {
@@ -6724,6 +6865,9 @@ pub(crate) mod hit_reference {
         }
         // An env fallback `NAME || 'v'` (see `fallback`).
         if feat & F_CONTEXT == 0 && old_fallback(hay, name_end, end) {
+            feat |= F_CONTEXT;
+        }
+        if literal_call_or_array(hay, ns, name_end, end) {
             feat |= F_CONTEXT;
         }
         if at(name_end) == b'\t' || (at(name_end) == b' ' && at(name_end + 1) == b' ') {

@@ -297,7 +297,7 @@
 //! regular expression) — with any assignment operator of
 //! one table (`=`, `:`, `:=`, `=>`, PHP `.=`, Make `?=` `+=` `::=` `:::=`, JS
 //! `??=` `||=`), in env dumps, `.env`, JSON (also escaped and URL-encoded),
-//! YAML (also block scalars and `name:`/`value:` pairs), TOML, INI, XML,
+//! YAML (also block scalars and `name:`/`value:` or `key:`/`value:` pairs), TOML, INI, XML,
 //! HCL, Python/Ruby/PHP/Go/Rust/Java literals, `{"Name": …, "Value": …}` pairs
 //! (SSM, Key Vault, HAR, Postman, ECS), `terraform output -json`, column
 //! layouts (`vault kv get`), HTTP headers (`X-API-Key`, `api-key`,
@@ -318,8 +318,18 @@
 //! shell default (`${DB_PASSWORD:-v}`), a literal wrapped in a conversion
 //! (`jwtKey := []byte("v")`, `String::from("v")`, `str("v")`,
 //! `SecretString::new("v".into())`, `Buffer.from('v')`, `Some("v")`), Rust's
-//! `Debug` of an option (`Config { password: Some("v") }`) and an XML element
-//! whose value is on the next line (`<password>` / `v` / `</password>`).
+//! `Debug` of an option (`Config { password: Some("v") }`), an XML element
+//! whose value is on the next line (`<password>` / `v` / `</password>`), a
+//! secret-named setter or builder given one literal (`client.setPassword("v")`,
+//! `set_api_key('v')`, `.withClientSecret("v")`, Go's `SetToken("v")`;
+//! decision: `set`/`with` must open the method's name before `_` or a
+//! capital, so `settingsToken("v")`, a getter and a builder's bare
+//! `.password("v")` stay, as do `setBasicAuth("user", "v")` and other calls of
+//! several literals, whose first is not the secret), a C or C++ array
+//! (`char secret[] = "v";`, `API_TOKEN[33] = "v"`) and a C macro (`#define
+//! WIFI_PASSWORD "v"`; a macro of a number or a name stays). Names whose
+//! last word is `charset`, `encoding` or `encoder` name no secret
+//! (`credentialsCharset = "ISO-8859-1"`).
 //!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
 //! process's environment variables whose names look secret (a secret word

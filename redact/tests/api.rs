@@ -1044,6 +1044,50 @@ fn grep_prefixes_are_kept() {
     }
 }
 
+/// Literals handed to secret-named setters, stored in C arrays and macros,
+/// and Ansible's and Helm's `key:`/`value:` pairs are masked; setters given
+/// a variable, several literals or a charset, macros of numbers and names,
+/// and index comparisons stay.
+#[test]
+fn setters_c_arrays_macros_and_key_value_pairs_mask_the_literal() {
+    let r = redactor();
+    let v = "Zq8vR2mK9pLx4TnW";
+    for text in [
+        format!("client.setPassword(\"{v}\");"),
+        format!("cfg.set_api_key('{v}')"),
+        format!("Client.builder().withClientSecret(\"{v}\").build();"),
+        format!("opts.SetToken(`{v}`)"),
+        format!("user.setPass( \"{v}\" );"),
+        format!("char secret[] = \"{v}\";"),
+        format!("static const char API_TOKEN[33] = \"{v}\";"),
+        format!("char pass[] = \"{v}\";"),
+        format!("#define WIFI_PASSWORD \"{v}\""),
+        format!("  #  define BLYNK_AUTH_TOKEN \"{v}\""),
+        format!("- key: DB_PASSWORD\n  value: {v}\n"),
+    ] {
+        let out = r.redact(&text);
+        assert_eq!(out, text.replace(v, "[REDACTED:generic-secret]"), "{text}");
+    }
+    for clean in [
+        "user.setPassword(password);",
+        "user.setPassword(\"\");",
+        "h.setBasicAuth(\"client\", \"s3cr3t-Zq8vR2mK9\");",
+        "settingsToken(\"Zq8vR2mK9pLx4TnW\");",
+        "client.password(\"Zq8vR2mK9pLx4TnW\")",
+        "this.filter.setCredentialsCharset(\"ISO-8859-1\");",
+        "credentialsCharset = \"ISO-8859-1\"",
+        "setSecretName(\"prod/db/password\");",
+        "#define API_KEY_LEN 32",
+        "#define PASSWORD_PROMPT \"Enter password: \"",
+        "#define SECRET_KEY SECRET_KEY_FROM_ENV",
+        "char password[64];",
+        "if (token[0] == \"x\") {}",
+        "- key: LOG_LEVEL\n  value: debug\n",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 #[test]
 fn placeholders_of_issue_15_stay() {
     let r = redactor();

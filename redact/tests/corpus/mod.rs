@@ -1845,6 +1845,51 @@ fn gh_secret_set(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// C and C++ sources: a `char` array and a macro holding the secret
+/// (firmware, Arduino sketches), beside a length macro, a buffer and an
+/// index comparison that must stay.
+fn c_source(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(['"', '\\']) {
+        return None;
+    }
+    let c = camel(f.key);
+    let env = f.env;
+    let line = match r.below(4) {
+        0 => format!("static const char {c}[] = \"{v}\";"),
+        1 => format!("#define {env} \"{v}\""),
+        2 => format!("char {env}[{}] = \"{v}\";", v.len() + 1),
+        _ => format!("  #  define {env} \"{v}\""),
+    };
+    Some(format!(
+        "#include <stdio.h>\n#define {env}_LEN 64\n{line}\nchar {c}Buf[64];\nif (key[0] == 'x') return;\n"
+    ))
+}
+
+/// A secret-named setter or builder given the secret as its one literal
+/// (Java, Go, Python), beside setters given a variable or a number.
+fn setter_call(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(['"', '\'', '\\']) {
+        return None;
+    }
+    let c = camel(f.key);
+    let mut up = c.clone();
+    if let Some(first) = up.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    let key = f.key.trim_start_matches('_');
+    let line = match r.below(4) {
+        0 => format!("client.set{up}(\"{v}\");"),
+        1 => format!("cfg.set_{key}('{v}')"),
+        2 => format!("Client.builder().with{up}(\"{v}\").build();"),
+        _ => format!("opts.Set{up}(\"{v}\")"),
+    };
+    Some(format!(
+        "    // wire the client\n    {line}\n    client.setTimeout(30);\n    user.setPassword(password);\n"
+    ))
+}
+
 fn grep_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     if f.kind == Kind::Pem {
         return None;
@@ -1965,6 +2010,8 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("ps-env", ps_env),
         ("yaml-tag", yaml_tag),
         ("gh-secret-set", gh_secret_set),
+        ("c-source", c_source),
+        ("setter-call", setter_call),
     ]
 }
 
