@@ -618,6 +618,14 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .keywords(["bundle_"])
         .priority(P_STRUCT)
         .check(Check::Value),
+        // The same credentials set by `bundle config [set] [--global] HOST USER:PASS`.
+        secret(rb(
+            "bundler-credentials",
+            r"\bbundle[\t ]+config(?:[\t ]+(?:set|--global|--local))*[\t ]+(?:https?://)?[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+/?[\t ]+(?P<secret>[^\s:\x22']+:[^\s\x22']+)",
+        ))
+        .keywords(["bundle config"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
         r("mapbox-token", r"\bsk\.eyJ[A-Za-z0-9_\-]{50,}\.[A-Za-z0-9_\-]{20,}", &["sk.eyj"]),
         r("onepassword-token", r"\bops_eyJ[A-Za-z0-9+/=_\-]{100,}", &["ops_eyj"]),
         // ---------------------------------------------------------------- JWT
@@ -750,6 +758,30 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["secret set"],
         ),
         command_flag(r"\b(?:un)?zip\b[^\r\n|;&]*?[\t ]-P[\t ]+", &["zip "]),
+        // A package manager's or git's configuration set from the command
+        // line, name then value: `npm config set //registry.npmjs.org/:_authToken v`,
+        // `git config --global github.token v`, `yarn config set npmAuthToken v`.
+        // The name must name a secret (`credential.helper store` stays).
+        rb(
+            "generic-secret",
+            &format!(
+                r#"\b(?:git|npm|yarn|pnpm|bun|pip3?|poetry|bundle|composer|conda)[\t ]+config(?:[\t ]+(?:set|--[A-Za-z][A-Za-z-]*(?:=[^\s"']+)?|-g))*[\t ]+(?:[^\s"'=]*[/:])?(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
+            ),
+        )
+        .keywords([
+            "git config", "npm config", "yarn config", "pnpm config", "bun config", "pip config",
+            "pip3 config", "poetry config", "bundle config", "composer config", "conda config",
+        ])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Generic),
+        // HTTP basic credentials for a package repository: `poetry config
+        // http-basic.pypi USER PASS`, `composer config [--global] http-basic.HOST USER PASS`.
+        command_flag(
+            r"\b(?:poetry|composer)\b[^\r\n|;&]*?[\t ]http-basic\.[^\s]+[\t ]+[^\s\-][^\s]*[\t ]+",
+            &["http-basic."],
+        ),
         command_flag(
             r"\bhtpasswd\b[^\r\n|;&]*?[\t ]-[A-Za-z]*b[A-Za-z]*(?:[\t ]+-[A-Za-z]+)*[\t ]+(?:[^\s\-]\S*[\t ]+)?[^\s\-]\S*[\t ]+",
             &["htpasswd"],

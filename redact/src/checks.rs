@@ -1793,6 +1793,23 @@ fn setter_literal(hay: &[u8], ns: usize, ne: usize, ve: usize) -> bool {
     hay.get(i) == Some(&b')') && literal_call_or_array(hay, ns, ne, hay.len())
 }
 
+/// Whether `v` is the id of a signing key, not the key: the name ends in
+/// `signingkey` or `signing_key` (any case and separator: git's
+/// `user.signingkey`, `GPG_SIGNING_KEY`) and the value is a GPG key id, 8
+/// or 16 hex digits (`3AA5C34371567BD2`), which `gpg --list-secret-keys`
+/// prints and public key servers index. Decision: not 40 hex digits, which
+/// may be a fingerprint but also an HMAC key of 20 bytes.
+fn signing_key_id(name: &[u8], v: &[u8]) -> bool {
+    let letters: Vec<u8> = name
+        .iter()
+        .rev()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .take(10)
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    letters == b"yekgningis" && matches!(v.len(), 8 | 16) && v.iter().all(u8::is_ascii_hexdigit)
+}
+
 /// How far [`literal_call_or_array`] may read after the name's end `ne`
 /// (an exclusive bound, at most `end`).
 pub(crate) fn literal_call_or_array_reach(hay: &[u8], ne: usize, end: usize) -> usize {
@@ -5175,6 +5192,9 @@ pub(crate) fn run(
             if member_access(hay, secret.1) || path_segment(hay, ns) {
                 return Verdict::Reject;
             }
+            if signing_key_id(&hay[ns..ne], trim(v)) {
+                return Verdict::Reject;
+            }
             // A name called with the literal: a setter's only argument.
             if hay.get(ne) == Some(&b'(') && !setter_literal(hay, ns, ne, secret.1) {
                 return Verdict::Reject;
@@ -5232,6 +5252,9 @@ pub(crate) fn run(
                     .iter()
                     .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
             {
+                return Verdict::Reject;
+            }
+            if signing_key_id(name, trim(&hay[vs..ve])) {
                 return Verdict::Reject;
             }
             match classify_name(&hay[ns..ne]) {

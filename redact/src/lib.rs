@@ -304,7 +304,12 @@
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
 //! `mysql -pX`, `docker login -p X`, `echo X | … --password-stdin`,
 //! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `openssl -k`, `zip -P`,
-//! `htpasswd -b`, `gh secret set X --body v`, `PGPASSWORD=`), a value after
+//! `htpasswd -b`, `gh secret set X --body v`, `PGPASSWORD=`; a package
+//! manager's or git's setting given on the command line when its name names
+//! a secret: `npm config set //registry.npmjs.org/:_authToken v`, `git
+//! config --global github.token v`, `yarn config set npmAuthToken v`,
+//! `poetry`/`composer config http-basic.X user v`, `bundle config HOST
+//! user:pass`), a value after
 //! a YAML tag (`password: !!binary <base64>`, `api_key: !!str v`), space-separated
 //! setters (Dockerfile `ENV`/`ARG`, csh `setenv`, Windows `setx`, fish
 //! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
@@ -329,7 +334,10 @@
 //! (`char secret[] = "v";`, `API_TOKEN[33] = "v"`) and a C macro (`#define
 //! WIFI_PASSWORD "v"`; a macro of a number or a name stays). Names whose
 //! last word is `charset`, `encoding` or `encoder` name no secret
-//! (`credentialsCharset = "ISO-8859-1"`).
+//! (`credentialsCharset = "ISO-8859-1"`), and a signing key's name given 8
+//! or 16 hex digits holds a GPG key id, which is public (git's
+//! `signingkey = 3AA5C34371567BD2`; decision: 40 hex digits stay masked, as
+//! they may be an HMAC key as well as a fingerprint).
 //!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
 //! process's environment variables whose names look secret (a secret word

@@ -1088,6 +1088,62 @@ fn setters_c_arrays_macros_and_key_value_pairs_mask_the_literal() {
     }
 }
 
+/// Package managers' and git's configuration set from the command line:
+/// the value of a secret-named setting is masked, as are a repository's
+/// basic credentials and Bundler's host credentials; settings that name no
+/// secret, placeholders and a signing key's public id stay.
+#[test]
+fn config_commands_mask_the_value_and_signing_key_ids_stay() {
+    let r = redactor();
+    let v = "9dR2vLq8Zx4TnWmK7pB3sY6uH1jF5gC0";
+    for (text, id) in [
+        (
+            format!("git config --global github.token {v}"),
+            "generic-secret",
+        ),
+        (
+            format!("npm config set //registry.npmjs.org/:_authToken {v}"),
+            "generic-secret",
+        ),
+        (
+            format!("yarn config set npmAuthToken \"{v}\""),
+            "generic-secret",
+        ),
+        (
+            format!("poetry config http-basic.pypi bob {v}"),
+            "generic-secret",
+        ),
+        (
+            format!("composer config --global http-basic.repo.example.com bob {v}"),
+            "generic-secret",
+        ),
+        (
+            format!("bundle config set --global gems.contribsys.com bob:{v}"),
+            "bundler-credentials",
+        ),
+    ] {
+        let masked = if id == "bundler-credentials" {
+            text.replace(&format!("bob:{v}"), &format!("[REDACTED:{id}]"))
+        } else {
+            text.replace(v, &format!("[REDACTED:{id}]"))
+        };
+        assert_eq!(r.redact(&text), masked, "{text}");
+    }
+    for clean in [
+        "git config --global credential.helper store",
+        "git config --global credential.helper \"cache --timeout=3600\"",
+        "git config --global user.signingkey 3AA5C34371567BD2",
+        "[user]\n\tsigningkey = 3AA5C34371567BD2\n",
+        "GPG_SIGNING_KEY=3AA5C34371567BD2",
+        "npm config set registry https://registry.npmjs.org/",
+        "npm config get _authToken",
+        "yarn config set npmAuthToken \"${NPM_TOKEN}\"",
+        "bundle config set --local path vendor/bundle",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 #[test]
 fn placeholders_of_issue_15_stay() {
     let r = redactor();

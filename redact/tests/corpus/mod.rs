@@ -1890,6 +1890,24 @@ fn setter_call(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// A package manager's or git's configuration set from the command line,
+/// beside settings that name no secret and a signing key's public id.
+fn config_command(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(|c: char| c.is_whitespace() || "\"'$`\\".contains(c)) {
+        return None;
+    }
+    let key = f.key.trim_start_matches('_');
+    let line = match r.below(3) {
+        0 => format!("git config --global {} {v}", key.replace('_', ".")),
+        1 => format!("yarn config set {} \"{v}\"", camel(f.key)),
+        _ => format!("npm config set //npm.pkg.example.com/:{key} {v}"),
+    };
+    Some(format!(
+        "$ {line}\n$ git config --global credential.helper store\n$ git config --global user.signingkey 3AA5C34371567BD2\n$ npm config set registry https://registry.npmjs.org/\n"
+    ))
+}
+
 fn grep_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     if f.kind == Kind::Pem {
         return None;
@@ -2012,6 +2030,7 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("gh-secret-set", gh_secret_set),
         ("c-source", c_source),
         ("setter-call", setter_call),
+        ("config-command", config_command),
     ]
 }
 
