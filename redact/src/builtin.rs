@@ -207,6 +207,17 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .priority(P_PEM)
         .window_bytes(16 * 1024)
         .check(Check::Pem),
+        // An OpenVPN shared key (`--secret`, `<tls-auth>`, `<tls-crypt>`):
+        // 256 bytes in hex lines, the block's armour kept.
+        rb(
+            "openvpn-static-key",
+            r"-----BEGIN OpenVPN Static key V1-----(?P<secret>(?:[0-9a-fA-F]+|[\t ]+|\r|\n|\\\\?[rn])+)",
+        )
+        .keywords(["openvpn static key"])
+        .secret_group("secret")
+        .priority(P_PEM)
+        .window_bytes(16 * 1024)
+        .check(Check::Pem),
         r("age-secret-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", &["age-secret-key-1"]),
         // ---------------------------------------------------------------- AWS
         r(

@@ -226,7 +226,8 @@
 //! `sk-ant-admin01-`…), `huggingface-token` (`hf_`), `jwt` (`eyJ….eyJ….sig`),
 //! `private-key` (PEM `-----BEGIN … PRIVATE KEY-----` blocks, RSA/EC/DSA/OPENSSH/
 //! ENCRYPTED/PGP, also JSON-escaped or on one line; PuTTY private lines;
-//! base64-encoded PEM as in Kubernetes secrets), `age-secret-key`, and about
+//! base64-encoded PEM as in Kubernetes secrets), `openvpn-static-key` (the
+//! hex lines of `-----BEGIN OpenVPN Static key V1-----`), `age-secret-key`, and about
 //! thirty more prefixed formats (Vault, DigitalOcean, Databricks, Grafana,
 //! Sentry `sntrys_`/`sntryu_`, Shopify, Atlassian, Terraform Cloud, Groq, xAI,
 //! NVIDIA `nvapi-`, Tavily `tvly-`, Cerebras `csk-`, Jina `jina_`, Fireworks

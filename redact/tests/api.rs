@@ -1354,7 +1354,26 @@ fn more_families_public_rule_sets_know_are_masked() {
         r.redact("BUNDLE_RUBYGEMS__PKG__GITHUB__COM: \"octocat:Zq8vR2mK9pLx4TnW\"\n"),
         "BUNDLE_RUBYGEMS__PKG__GITHUB__COM: \"[REDACTED:bundler-credentials]\"\n"
     );
+    // An OpenVPN shared key: its hex lines, the armour kept; JSON-escaped too.
+    let lines: Vec<String> = (0..16).map(|i| body(HEX, 32, 140 + i)).collect();
+    let block = format!(
+        "<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\n{}\n-----END OpenVPN Static key V1-----\n</tls-auth>\n",
+        lines.join("\n")
+    );
+    assert_eq!(
+        r.redact(&block),
+        "<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\n[REDACTED:openvpn-static-key]\n-----END OpenVPN Static key V1-----\n</tls-auth>\n"
+    );
+    let escaped = format!(
+        "{{\"key\": \"-----BEGIN OpenVPN Static key V1-----\\n{}\\n-----END OpenVPN Static key V1-----\\n\"}}",
+        lines.join("\\n")
+    );
+    assert_eq!(
+        r.redact(&escaped),
+        "{\"key\": \"-----BEGIN OpenVPN Static key V1-----\\n[REDACTED:openvpn-static-key]\\n-----END OpenVPN Static key V1-----\\n\"}"
+    );
     for clean in [
+        "# 2048 bit OpenVPN static key\n",
         "BUNDLE_PATH=vendor/bundle\n",
         "BUNDLE_GEMS__EXAMPLE__COM=${GEM_TOKEN}\n",
         "nuget push pkg.nupkg -k oy2\n",
