@@ -1676,17 +1676,15 @@ fn context_guard_ok(hay: &[u8], hs: usize, he: usize, ls: usize, le: usize) -> b
             let close = i + k;
             hay[close - 1] != b'/' && hay[close + 1..le].iter().all(u8::is_ascii_whitespace)
         }
-        // `${NAME:-default}`, `${NAME:=default}`, `${NAME-default}`.
+        // `${NAME:-default}`, `${NAME:=default}`, `${NAME-default}`, `${name:default}`.
         b'{' if ns >= ls + 2 && hay[ns - 2] == b'$' => {
             let mut w = he;
             while w < end && (hay[w].is_ascii_alphanumeric() || hay[w] == b'_') {
                 w += 1;
             }
             let r = &hay[w..end];
-            r.starts_with(b":-")
-                || r.starts_with(b":=")
-                || r.starts_with(b"-")
-                || r.starts_with(b"=")
+            // Spring's `${db.password:v}` too.
+            r.starts_with(b":") || r.starts_with(b"-") || r.starts_with(b"=")
         }
         q @ (b'"' | b'\'' | b'`') => call_arg(hay, ns, i, ls, end, q) || fallback(hay, i, end),
         _ => fallback(hay, i, end),

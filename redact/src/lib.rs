@@ -310,7 +310,12 @@
 //! a secret: `npm config set //registry.npmjs.org/:_authToken v`, `git
 //! config --global github.token v`, `yarn config set npmAuthToken v`,
 //! `poetry`/`composer config http-basic.X user v`, `bundle config HOST
-//! user:pass`), a value after
+//! user:pass`; `ssh-keygen -N`/`-P`, `mongosh … -p`, `rabbitmqctl add_user
+//! USER v`, Windows `net user USER v`, `echo 'USER:v' | chpasswd`, MinIO's
+//! `mc alias set NAME URL KEY v`, Oracle's `sqlplus USER/v@DB`, `-storepass v`),
+//! basic credentials passed as two literals (`auth=("user", "v")`,
+//! `HTTPBasicAuth("user", "v")`, `SetBasicAuth("user", "v")`,
+//! `.basic_auth("user", Some("v"))`), a value after
 //! a YAML tag (`password: !!binary <base64>`, `api_key: !!str v`), space-separated
 //! setters (Dockerfile `ENV`/`ARG`, csh `setenv`, Windows `setx`, fish
 //! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
@@ -321,7 +326,8 @@
 //! `getenv('API_KEY') ?: 'v'`, `os.environ.get("TOKEN") or "v"`), of a setter
 //! call whose first argument names a secret (`System.setProperty("X_TOKEN",
 //! "v")`, `os.Setenv(…)`, `env::set_var(…)`, `define('DB_PASSWORD', 'v')`), a
-//! shell default (`${DB_PASSWORD:-v}`), a literal wrapped in a conversion
+//! shell default (`${DB_PASSWORD:-v}`) or a Spring property default
+//! (`${db.password:v}`), a literal wrapped in a conversion
 //! (`jwtKey := []byte("v")`, `String::from("v")`, `str("v")`,
 //! `SecretString::new("v".into())`, `Buffer.from('v')`, `Some("v")`), Rust's
 //! `Debug` of an option (`Config { password: Some("v") }`), an XML element

@@ -1071,7 +1071,6 @@ fn setters_c_arrays_macros_and_key_value_pairs_mask_the_literal() {
     for clean in [
         "user.setPassword(password);",
         "user.setPassword(\"\");",
-        "h.setBasicAuth(\"client\", \"s3cr3t-Zq8vR2mK9\");",
         "settingsToken(\"Zq8vR2mK9pLx4TnW\");",
         "client.password(\"Zq8vR2mK9pLx4TnW\")",
         "this.filter.setCredentialsCharset(\"ISO-8859-1\");",
@@ -1139,6 +1138,57 @@ fn config_commands_mask_the_value_and_signing_key_ids_stay() {
         "npm config get _authToken",
         "yarn config set npmAuthToken \"${NPM_TOKEN}\"",
         "bundle config set --local path vendor/bundle",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
+/// Passwords given to commands as positional arguments or short flags,
+/// basic credentials passed as a pair of literals and Spring's property
+/// defaults are masked; the same commands without a password stay.
+#[test]
+fn command_lines_and_basic_auth_pairs_mask_the_password() {
+    let r = redactor();
+    let v = "Zq8vR2mK9pLx4TnW";
+    for text in [
+        format!("requests.get(url, auth=(\"bob\", \"{v}\"))"),
+        format!("auth = HTTPBasicAuth(\"bob\", '{v}')"),
+        format!("req.SetBasicAuth(\"bob\", \"{v}\")"),
+        format!("h.setBasicAuth(\"client\", \"{v}\");"),
+        format!(".basic_auth(\"bob\", Some(\"{v}\"))"),
+        format!("@Value(\"${{db.password:{v}}}\")"),
+        format!("password: ${{DB_PASSWORD:{v}}}"),
+        format!("ssh-keygen -t ed25519 -N \"{v}\" -f key"),
+        format!("jarsigner -storepass {v} app.jar alias"),
+        format!("mongosh \"mongodb://db\" -u admin -p {v}"),
+        format!("rabbitmqctl add_user bob {v}"),
+        format!("net user bob {v} /add"),
+        format!("echo \"bob:{v}\" | chpasswd"),
+        format!("mc alias set local http://localhost:9000 minioadmin {v}"),
+        format!("sqlplus system/{v}@//db:1521/ORCL"),
+    ] {
+        assert_eq!(
+            r.redact(&text),
+            text.replace(v, "[REDACTED:generic-secret]"),
+            "{text}"
+        );
+    }
+    for clean in [
+        "net user bob /delete",
+        "net user bob *",
+        "sqlplus / as sysdba",
+        "sqlplus -s /nolog",
+        "rman target /",
+        "requests.get(url, auth=(\"bob\", password))",
+        "req.SetBasicAuth(user, pass)",
+        "mc alias set local http://localhost:9000 minioadmin $MINIO_SECRET",
+        "@Value(\"${server.port:8080}\")",
+        "password: ${DB_PASSWORD:}",
+        "echo ${TOKEN:0:8}",
+        "ssh-keygen -t ed25519 -N \"\" -f key",
+        "mongosh --port 27017",
+        "we pass the token to the next stage",
+        "jarsigner -storepass:file pass.txt app.jar alias",
     ] {
         assert_eq!(r.redact(clean), clean);
     }
