@@ -28,6 +28,14 @@ pub(crate) enum Check {
     Typed,
     /// A value whose name is implied by the rule (`-pSECRET`, `sig=`): only placeholder checks.
     Value,
+    /// The value ending a phrase that names a secret ([`Guard::Phrase`]): the
+    /// `name` group holds the phrase from its secret word to the `:` or
+    /// `is`; neither the word after the secret word nor the phrase's last
+    /// word may say the value is about the secret (`Token endpoint: …`,
+    /// `API key id: …`, `Token expires at: …`), and the value reads as
+    /// random (two character classes, entropy 3, no sentence's final `.`)
+    /// and passes [`Check::Value`]'s checks.
+    Phrase,
     /// The password of `scheme://user:PASS@host` (placeholders are left).
     UrlPassword,
     /// A long token used as the user of a URL (`https://TOKEN@github.com`).
@@ -100,6 +108,11 @@ pub(crate) enum Guard {
     /// The line holds `X.YYYYYY.Z` with 23+ token characters before the first dot
     /// (the shape of a Discord bot token).
     DotSix,
+    /// The line ends in a phrase's value: its last word, 8 bytes or more,
+    /// after spaces, and before them `:` or the word `is` (`A temporary
+    /// password is generated for root@localhost: v`, `Temporary password
+    /// for bob is v`, `Token (will not be shown again): v`). A line guard.
+    Phrase,
     /// A context rule's shape around the name: an env fallback (`process.env.X
     /// || 'v'`, `getenv("X") ?: "v"`), a call naming it (`setProperty("X", …)`),
     /// a secret-named setter given a literal (`setPassword("v")`), a C
@@ -367,7 +380,12 @@ pub(crate) const LINE_WORDS: &[(Guard, &[&str])] = &[
 pub(crate) fn line_level(g: Guard) -> bool {
     matches!(
         g,
-        Guard::ValueNearby | Guard::Closing | Guard::JsonName | Guard::DotSix | Guard::Run(_)
+        Guard::ValueNearby
+            | Guard::Closing
+            | Guard::JsonName
+            | Guard::DotSix
+            | Guard::Run(_)
+            | Guard::Phrase
     )
 }
 
@@ -1312,6 +1330,7 @@ pub(crate) fn guard_ok_at(
             (i < le && hay[i] == b'\t') || (i + 1 < le && hay[i] == b' ' && hay[i + 1] == b' ')
         }
         Guard::DotSix => dot_six(&hay[ls..le]),
+        Guard::Phrase => phrase_end(&hay[ls..le]),
         Guard::Context => context_guard_ok(hay, hs, name_end_of_hit(hay, hs, he), ls, le),
         Guard::Run(n) => {
             let mut run = 0;
@@ -1806,6 +1825,51 @@ fn signing_key_id(name: &[u8], v: &[u8]) -> bool {
         .map(u8::to_ascii_lowercase)
         .collect();
     letters == b"yekgningis" && matches!(v.len(), 8 | 16) && v.iter().all(u8::is_ascii_hexdigit)
+}
+
+/// [`Guard::Phrase`] on a line: its last word (after trailing spaces), 8
+/// bytes or more without quotes, follows spaces, and before those a `:` or
+/// the word `is`. Read backwards from the line's end, a byte at a time: the
+/// usual last word is short, and a JSON line's ends at a quote.
+pub(crate) fn phrase_end(line: &[u8]) -> bool {
+    let mut e = line.len();
+    while e > 0 && matches!(line[e - 1], b' ' | b'\t' | b'\r') {
+        e -= 1;
+    }
+    let mut s = e;
+    while s > 0 && !matches!(line[s - 1], b' ' | b'\t' | b'\n' | b'"' | b'\'' | b'`') {
+        s -= 1;
+    }
+    if e - s < 8 || s == 0 || !matches!(line[s - 1], b' ' | b'\t') {
+        return false;
+    }
+    let mut k = s - 1;
+    while k > 0 && matches!(line[k - 1], b' ' | b'\t') {
+        k -= 1;
+    }
+    let before = &line[..k];
+    before.ends_with(b":")
+        || (before.len() >= 3
+            && before[before.len() - 2..].eq_ignore_ascii_case(b"is")
+            && matches!(before[before.len() - 3], b' ' | b'\t'))
+}
+
+/// Whether the phrase naming a secret ([`Check::Phrase`]) says its value is
+/// about the secret, not the secret: the word right after the secret word,
+/// or the phrase's last word, is one [`classify_name`] excludes as a last
+/// component (`endpoint`, `id`, `type`, `expires`, `at`, `name`, …).
+fn phrase_about_secret(phrase: &[u8]) -> bool {
+    let words: Vec<String> = phrase
+        .split(|b| !b.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| String::from_utf8_lossy(w).to_ascii_lowercase())
+        .collect();
+    let excluded = |w: &String| excluded_last().contains(w.as_str());
+    // `api key`, `access key`: the secret word is the phrase's second word.
+    let first = usize::from(
+        words.len() > 1 && matches!(words[0].as_str(), "api" | "access") && words[1] == "key",
+    );
+    words.get(first + 1).is_some_and(excluded) || words.last().is_some_and(excluded)
 }
 
 /// How far [`literal_call_or_array`] may read after the name's end `ne`
@@ -5263,6 +5327,16 @@ pub(crate) fn run(
             }
         }
         Check::Value => ok(value_ok(Tier::Strong, v, group_alt < 2)),
+        Check::Phrase => {
+            let Some((ns, ne)) = name else {
+                return Verdict::Reject;
+            };
+            ok(!phrase_about_secret(&hay[ns..ne])
+                && !v.ends_with(b".")
+                && classes(v) >= 2
+                && entropy(v) >= 3.0
+                && value_ok(Tier::Strong, v, false))
+        }
         Check::Typed => {
             let Some((ns, ne)) = name else {
                 return Verdict::Reject;

@@ -331,7 +331,15 @@
 //! (`jwtKey := []byte("v")`, `String::from("v")`, `str("v")`,
 //! `SecretString::new("v".into())`, `Buffer.from('v')`, `Some("v")`), Rust's
 //! `Debug` of an option (`Config { password: Some("v") }`), an XML element
-//! whose value is on the next line (`<password>` / `v` / `</password>`), a
+//! whose value is on the next line (`<password>` / `v` / `</password>`),
+//! the value ending a line whose phrase names a secret, as installers and
+//! CLIs print it (`A temporary password is generated for root@localhost: v`,
+//! `Please use the following password to proceed to installation: v`,
+//! `Temporary password for bob is v`, `Token (will not be shown again): v`;
+//! decision: a phrase of two words or more whose secret word is followed by
+//! `is`, `for`, `to`, `(`, `was` or `has`, a value that reads as random, and
+//! not when the phrase's next or last word says the value is about the
+//! secret — `Token expires at: …`, `API key id: …`), a
 //! secret-named setter or builder given one literal (`client.setPassword("v")`,
 //! `set_api_key('v')`, `.withClientSecret("v")`, Go's `SetToken("v")`;
 //! decision: `set`/`with` must open the method's name before `_` or a

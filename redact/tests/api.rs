@@ -1194,6 +1194,47 @@ fn command_lines_and_basic_auth_pairs_mask_the_password() {
     }
 }
 
+/// The value ending a phrase that names a secret, as installers and CLIs
+/// print it, is masked; phrases whose value is a word, a path, a time, an
+/// address or an id stay.
+#[test]
+fn installer_output_phrases_mask_the_generated_secret() {
+    let r = redactor();
+    let v = "9dR2vLq8Zx4TnWmK7pB3sY6uH1jF5gC0";
+    for line in [
+        format!("[Note] A temporary password is generated for root@localhost: {v}"),
+        format!("Please use the following password to proceed to installation: {v}"),
+        format!("The generated password for the elastic built-in superuser is : {v}"),
+        format!("Password for user postgres: {v}"),
+        format!("Temporary password for bob is {v}"),
+        format!("Your API key is: {v}"),
+        format!("Token (will not be shown again): {v}"),
+    ] {
+        assert_eq!(
+            r.redact(&line),
+            line.replace(v, "[REDACTED:generic-secret]"),
+            "{line}"
+        );
+    }
+    for clean in [
+        "Error: the password is incorrect",
+        "API key is: missing",
+        "Token expired at: 2024-05-11T05:25:41Z",
+        "Refreshing token for user: alice@example.com",
+        "The secret is stored in: vault://prod/db",
+        "Password reset link sent to: bob@example.com",
+        "API key id: ak_01HXZ5F3QW8E",
+        "The key is: /etc/ssl/private/key.pem",
+        "Secret rotation scheduled for: 2024-06-01",
+        "token limit reached for model: gpt-4o-mini-2024",
+        "    // used when the password is not_set_yet",
+        "'password' => 'The provided password is incorrect.',",
+        "state.output += token.output != null ? token.output : 'default-value';",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 #[test]
 fn placeholders_of_issue_15_stay() {
     let r = redactor();

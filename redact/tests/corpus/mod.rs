@@ -1908,6 +1908,26 @@ fn config_command(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// What installers and CLIs print when they make a credential: a phrase
+/// naming it, then the value at the line's end; beside phrases whose value
+/// is about the credential.
+fn installer_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(|c: char| c.is_whitespace() || "\"'`".contains(c)) {
+        return None;
+    }
+    let line = match r.below(5) {
+        0 => format!("[Note] A temporary password is generated for root@localhost: {v}"),
+        1 => format!("Please use the following password to proceed to installation: {v}"),
+        2 => format!("The generated password for the elastic built-in superuser is : {v}"),
+        3 => format!("Your API key is: {v}"),
+        _ => format!("Token (will not be shown again): {v}"),
+    };
+    Some(format!(
+        "Setting up service...\n{line}\nToken expires at: 2024-06-01T00:00:00Z\nThe password is stored in: /etc/app/credentials\nDone.\n"
+    ))
+}
+
 fn grep_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     if f.kind == Kind::Pem {
         return None;
@@ -2031,6 +2051,7 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("c-source", c_source),
         ("setter-call", setter_call),
         ("config-command", config_command),
+        ("installer-output", installer_output),
     ]
 }
 
