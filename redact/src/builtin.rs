@@ -628,6 +628,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ),
         r("sonarqube-token", r"\bsq[pua]_[a-f0-9]{40}\b", &["sqp_", "squ_", "sqa_"]),
         r("scalingo-token", r"\btk-us-[A-Za-z0-9_\-]{48}", &["tk-us-"]).bounds(None, Some(b"_-")),
+        r("contentful-token", r"\bCFPAT-[A-Za-z0-9_\-]{43}", &["cfpat-"]).bounds(None, Some(b"_-")),
+        r("buildkite-token", r"\bbkua_[a-f0-9]{40}\b", &["bkua_"]),
+        r("circleci-token", r"\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}\b", &["ccipat_"]),
+        r("honeycomb-key", r"\bhc[ax][im]k_[A-Za-z0-9]{40,80}\b", &["hcaik_", "hcxik_", "hcamk_", "hcxmk_"]),
+        r("pinecone-api-key", r"\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,80}\b", &["pcsk_"]),
         r("yandex-api-key", r"\bAQVN[A-Za-z0-9_\-]{35,38}", &["aqvn"]).bounds(None, Some(b"_-")),
         // Bundler's credentials for a gem host, from the environment or
         // `.bundle/config`: `BUNDLE_GEMS__CONTRIBSYS__COM=user:pass` (the
@@ -779,6 +784,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["secret set"],
         ),
         command_flag(r"\b(?:un)?zip\b[^\r\n|;&]*?[\t ]-P[\t ]+", &["zip "]),
+        // ngrok's agent token: `ngrok config add-authtoken T`, `ngrok authtoken T`.
+        command_flag(r"\bngrok\b[^\r\n|;&]*?[\t ](?:add-)?authtoken[\t ]+", &["authtoken "]),
         // `ssh-keygen -N NEW -P OLD`: the key's passphrases.
         command_flag(r"\bssh-keygen\b[^\r\n|;&]*?[\t ]-[NP][\t ]*", &["ssh-keygen"]),
         // MongoDB's shells and tools take `-p PASS` as `--password`.

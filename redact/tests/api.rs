@@ -1434,6 +1434,17 @@ fn more_families_public_rule_sets_know_are_masked() {
         (format!("AQVN{}", body(AN, 36, 134)), "yandex-api-key"),
         (format!("rk_prod_{}", body(AN, 40, 135)), "stripe-key"),
         (format!("sk_prod_{}", body(AN, 40, 136)), "stripe-key"),
+        (format!("CFPAT-{}", body(AN, 43, 137)), "contentful-token"),
+        (format!("bkua_{}", body(HEX, 40, 138)), "buildkite-token"),
+        (
+            format!("CCIPAT_{}_{}", body(AN, 22, 139), body(HEX, 40, 160)),
+            "circleci-token",
+        ),
+        (format!("hcaik_{}", body(LOW, 58, 161)), "honeycomb-key"),
+        (
+            format!("pcsk_{}_{}", body(AN, 5, 162), body(AN, 64, 163)),
+            "pinecone-api-key",
+        ),
     ];
     assert_tokens_masked(&r, &cases);
     // Bundler's credentials for a gem host: the environment and `.bundle/config`.
@@ -1463,8 +1474,14 @@ fn more_families_public_rule_sets_know_are_masked() {
         r.redact(&escaped),
         "{\"key\": \"-----BEGIN OpenVPN Static key V1-----\\n[REDACTED:openvpn-static-key]\\n-----END OpenVPN Static key V1-----\\n\"}"
     );
+    let ngrok = format!("2{}_{}", body(AN, 26, 164), body(AN, 21, 165));
+    assert_eq!(
+        r.redact(&format!("ngrok config add-authtoken {ngrok}")),
+        "ngrok config add-authtoken [REDACTED:generic-secret]"
+    );
     for clean in [
         "# 2048 bit OpenVPN static key\n",
+        "ngrok config add-authtoken $NGROK_AUTHTOKEN\n",
         "BUNDLE_PATH=vendor/bundle\n",
         "BUNDLE_GEMS__EXAMPLE__COM=${GEM_TOKEN}\n",
         "nuget push pkg.nupkg -k oy2\n",

@@ -1010,6 +1010,55 @@ pub fn families() -> Vec<Family> {
             },
         },
         Family {
+            name: "contentful-token",
+            kind: Kind::Token,
+            env: "CONTENTFUL_MANAGEMENT_TOKEN",
+            key: "contentful_management_token",
+            header: None,
+            gen: |r| Secret::plain(format!("CFPAT-{}", r.chars(ALNUM, 43))),
+        },
+        Family {
+            name: "buildkite-token",
+            kind: Kind::Token,
+            env: "BUILDKITE_API_TOKEN",
+            key: "buildkite_api_token",
+            header: None,
+            gen: |r| Secret::plain(format!("bkua_{}", r.chars(HEX, 40))),
+        },
+        Family {
+            name: "circleci-token",
+            kind: Kind::Token,
+            env: "CIRCLECI_TOKEN",
+            key: "circleci_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "CCIPAT_{}_{}",
+                    r.chars(ALNUM, 22),
+                    r.chars(HEX, 40)
+                ))
+            },
+        },
+        Family {
+            name: "honeycomb-key",
+            kind: Kind::Token,
+            env: "HONEYCOMB_API_KEY",
+            key: "honeycomb_api_key",
+            header: None,
+            gen: |r| {
+                let p = r.pick(&["hcaik_", "hcxik_", "hcamk_"]).to_string();
+                Secret::plain(format!("{p}{}", r.chars(LOWER_DIGITS, 58)))
+            },
+        },
+        Family {
+            name: "pinecone-api-key",
+            kind: Kind::Token,
+            env: "PINECONE_API_KEY",
+            key: "pinecone_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("pcsk_{}_{}", r.chars(ALNUM, 5), r.chars(ALNUM, 64))),
+        },
+        Family {
             name: "alibaba-access-key-id",
             kind: Kind::Token,
             env: "ALIBABA_CLOUD_ACCESS_KEY_ID",
@@ -1928,6 +1977,29 @@ fn installer_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// A password given to a command as a positional argument or a short flag.
+fn command_password(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = &s.value;
+    if f.kind != Kind::Password
+        || v.starts_with(['*', '-', '/'])
+        || v.contains(|c: char| c.is_whitespace() || "\"'`/@:$\\".contains(c))
+    {
+        return None;
+    }
+    let line = match r.below(7) {
+        0 => format!("mongosh \"mongodb://db:27017/app\" -u admin -p {v}"),
+        1 => format!("rabbitmqctl add_user deploy {v}"),
+        2 => format!("net user deploy {v} /add"),
+        3 => format!("sqlplus system/{v}@//db:1521/ORCL"),
+        4 => format!("echo \"deploy:{v}\" | chpasswd"),
+        5 => format!("ssh-keygen -t ed25519 -N \"{v}\" -f deploy_key"),
+        _ => format!("mc alias set local http://localhost:9000 minioadmin {v}"),
+    };
+    Some(format!(
+        "$ {line}\n$ net user deploy /delete\n$ sqlplus / as sysdba\n$ mongosh --port 27017\n"
+    ))
+}
+
 fn grep_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     if f.kind == Kind::Pem {
         return None;
@@ -2052,6 +2124,7 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("setter-call", setter_call),
         ("config-command", config_command),
         ("installer-output", installer_output),
+        ("command-password", command_password),
     ]
 }
 
