@@ -1006,7 +1006,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // `"test1",`, `'false'`).
         rb(
             "generic-secret",
-            r#"(?im)\b(?P<name>(?:passw(?:or)?d|passphrase|secret|token|api[ _-]?key|access[ _-]key)\b[^\r\n:=]{0,80}?[\t ][A-Za-z(][^\r\n:=]{0,80}?)(?:[\t ]+is[\t ]*:?|[\t ]*:)[\t ]+(?P<secret>[^\s"'`]{8,})[\t ]*\r?$"#,
+            r#"(?im)\b(?P<name>(?:passw(?:or)?d|passphrase|secret|token|api[ _-]?key|access[ _-]key)\b[^\r\n:=]*?[\t ][A-Za-z(][^\r\n:=]*?)(?:[\t ]+is[\t ]*:?|[\t ]*:)[\t ]+(?P<secret>[^\s"'`]{8,})[\t ]*\r?$"#,
         )
         // Keywords of their own, the secret word and the phrase's next word:
         // on the secret words alone the rule's line test cost 4 % more
