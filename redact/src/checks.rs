@@ -1457,7 +1457,9 @@ fn bare_after_name(
     match SHAPE_AFTER[c as usize] {
         AFTER_NONE => {}
         // A setter's literal or a C array's ([`F_CONTEXT`]).
-        AFTER_CALL if literal_call_or_array(hay, name_start(hay, hs, ls), name_end, end) => {
+        AFTER_CALL
+            if literal_call_or_array_with(hay, || name_start(hay, hs, ls), name_end, end) =>
+        {
             return false
         }
         kind if kind == AFTER_SHAPE || hay[after..end].starts_with(b"or ") => {
@@ -1760,6 +1762,19 @@ fn fallback_op_at(hay: &[u8], i: usize, end: usize) -> bool {
 ///
 /// Reads at most up to [`literal_call_or_array_reach`].
 pub(crate) fn literal_call_or_array(hay: &[u8], ns: usize, ne: usize, end: usize) -> bool {
+    literal_call_or_array_with(hay, || ns, ne, end)
+}
+
+/// [`literal_call_or_array`] where the name's start is found only when the
+/// bytes after it (a literal after `(`, `[N] = ` and a literal) ask: most
+/// calls and subscripts in code (`token(x)`, `keys[i]`) fail there first.
+#[inline]
+pub(crate) fn literal_call_or_array_with(
+    hay: &[u8],
+    ns: impl FnOnce() -> usize,
+    ne: usize,
+    end: usize,
+) -> bool {
     let at = |i: usize| if i < end { hay[i] } else { b'\n' };
     let spaces = |mut i: usize| {
         while matches!(at(i), b' ' | b'\t') {
@@ -1770,19 +1785,22 @@ pub(crate) fn literal_call_or_array(hay: &[u8], ns: usize, ne: usize, end: usize
     let quote = |i: usize| matches!(at(i), b'"' | b'\'' | b'`');
     match at(ne) {
         b'(' => {
+            if !quote(spaces(ne + 1)) {
+                return false;
+            }
+            let ns = ns();
             let seg = hay[ns..ne]
                 .iter()
                 .rposition(|&b| b == b'.')
                 .map_or(ns, |k| ns + k + 1);
             let name = &hay[seg..ne];
-            let setter = [&b"set"[..], b"Set", b"SET", b"with", b"With"]
+            [&b"set"[..], b"Set", b"SET", b"with", b"With"]
                 .iter()
                 .any(|p| {
                     name.len() > p.len()
                         && name.starts_with(p)
                         && (name[p.len()] == b'_' || name[p.len()].is_ascii_uppercase())
-                });
-            setter && quote(spaces(ne + 1))
+                })
         }
         b'[' => {
             let mut i = ne + 1;
