@@ -1835,14 +1835,15 @@ fn setter_literal(hay: &[u8], ns: usize, ne: usize, ve: usize) -> bool {
 /// prints and public key servers index. Decision: not 40 hex digits, which
 /// may be a fingerprint but also an HMAC key of 20 bytes.
 fn signing_key_id(name: &[u8], v: &[u8]) -> bool {
-    let letters: Vec<u8> = name
+    let last_letters = name
         .iter()
         .rev()
         .filter(|b| b.is_ascii_alphanumeric())
         .take(10)
-        .map(u8::to_ascii_lowercase)
-        .collect();
-    letters == b"yekgningis" && matches!(v.len(), 8 | 16) && v.iter().all(u8::is_ascii_hexdigit)
+        .map(u8::to_ascii_lowercase);
+    last_letters.eq(b"signingkey".iter().rev().copied())
+        && matches!(v.len(), 8 | 16)
+        && v.iter().all(u8::is_ascii_hexdigit)
 }
 
 /// [`Guard::Phrase`] on a line: its last word (after trailing spaces), 8
