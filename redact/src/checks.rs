@@ -1835,15 +1835,17 @@ fn setter_literal(hay: &[u8], ns: usize, ne: usize, ve: usize) -> bool {
 /// prints and public key servers index. Decision: not 40 hex digits, which
 /// may be a fingerprint but also an HMAC key of 20 bytes.
 fn signing_key_id(name: &[u8], v: &[u8]) -> bool {
-    let last_letters = name
+    // Collected, not compared as an iterator: that form, though it runs only
+    // on matches, changed how the hot loop around the checks was compiled
+    // (callgrind, 5 MB: log 168.8 -> 170.5 M, JSON 269.3 -> 272.1 M).
+    let letters: Vec<u8> = name
         .iter()
         .rev()
         .filter(|b| b.is_ascii_alphanumeric())
         .take(10)
-        .map(u8::to_ascii_lowercase);
-    last_letters.eq(b"signingkey".iter().rev().copied())
-        && matches!(v.len(), 8 | 16)
-        && v.iter().all(u8::is_ascii_hexdigit)
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    letters == b"yekgningis" && matches!(v.len(), 8 | 16) && v.iter().all(u8::is_ascii_hexdigit)
 }
 
 /// [`Guard::Phrase`] on a line: its last word (after trailing spaces), 8
