@@ -983,9 +983,10 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .alt_groups(&["s2", "s4"])
         .guard(Guard::Context),
         // A literal wrapped in a conversion: `jwtKey := []byte("v")`, `let
-        // password: String = String::from("v")`, `token = str("v")`.
+        // password: String = String::from("v")`, `token = str("v")`, C++'s
+        // `auto secret = std::string("v")`.
         generic(&format!(
-            r#"(?P<name>{NAME})["'`]?\]?[\t ]*(?::[\t ]*[A-Za-z_&\[][A-Za-z0-9_:<>\[\]&' ]{{0,40}}?[\t ]*)?(?::=|=)[\t ]*(?:String::from|str|\[\]byte|bytes|Buffer\.from|SecretString::(?:new|from)|Secret::new|Some)\([\t ]*{QUOTED}(?:\.(?:into|to_string|to_owned)\(\))?[\t ]*[,)]"#
+            r#"(?P<name>{NAME})["'`]?\]?[\t ]*(?::[\t ]*[A-Za-z_&\[][A-Za-z0-9_:<>\[\]&' ]{{0,40}}?[\t ]*)?(?::=|=)[\t ]*(?:String::from|str|\[\]byte|bytes|Buffer\.from|SecretString::(?:new|from)|Secret::new|Some|std::string)\([\t ]*{QUOTED}(?:\.(?:into|to_string|to_owned)\(\))?[\t ]*[,)]"#
         ))
         .alt_groups(&["s2", "s4"])
         .guard(Guard::AssignName)

@@ -331,7 +331,8 @@
 //! shell default (`${DB_PASSWORD:-v}`) or a Spring property default
 //! (`${db.password:v}`), a literal wrapped in a conversion
 //! (`jwtKey := []byte("v")`, `String::from("v")`, `str("v")`,
-//! `SecretString::new("v".into())`, `Buffer.from('v')`, `Some("v")`), Rust's
+//! `SecretString::new("v".into())`, `Buffer.from('v')`, `Some("v")`,
+//! `std::string("v")`), Rust's
 //! `Debug` of an option (`Config { password: Some("v") }`), an XML element
 //! whose value is on the next line (`<password>` / `v` / `</password>`),
 //! the value ending a line whose phrase names a secret, as installers and

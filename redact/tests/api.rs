@@ -1716,6 +1716,7 @@ fn literals_wrapped_in_a_conversion_mask_the_literal() {
         format!("password = str(\"{v}\")"),
         format!("SECRET_KEY = bytes('{v}', 'utf-8')"),
         format!("const clientSecret = Buffer.from('{v}');"),
+        format!("auto secret = std::string(\"{v}\");"),
     ];
     assert_masks_value(&r, &inputs, v);
     assert_unchanged(
@@ -1727,6 +1728,7 @@ fn literals_wrapped_in_a_conversion_mask_the_literal() {
             "let secret = String::from(\"${SECRET}\");",
             "key := []byte(\"Hq3vX8mR2pLw6Tz9\")",
             "let password_prompt = String::from(\"Enter your password:\");",
+            "auto s = std::string(token);",
         ],
     );
 }
