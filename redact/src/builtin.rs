@@ -946,11 +946,12 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .needs(Needs::Byte(b"=:")),
         // Typed declarations: `const API_TOKEN: &str = "v"`, `let key: String = "v"`,
         // `val apiKey: String = "v"` (Rust, TypeScript, Kotlin, Swift), a nullable
-        // type (`String? = "v"`) or an optional property (`apiKey?: string = "v"`):
-        // the type is never masked, the string literal is.
+        // type (`String? = "v"`) or an optional property (`apiKey?: string = "v"`),
+        // the literal wrapped in pydantic's `Field(default="v")` or `SecretStr("v")`
+        // or not: the type is never masked, the string literal is.
         rb(
             "generic-secret",
-            r#"(?:^|[^A-Za-z0-9_.$])(?P<name>[A-Za-z_$][A-Za-z0-9_]*)\??[\t ]*:[\t ]*(?:&(?:'[A-Za-z_]+[\t ]+)?(?:mut[\t ]+)?|\*(?:mut|const)[\t ]+)?[A-Za-z_\[][A-Za-z0-9_:<>\[\];!?, ]{0,60}?[\t ]*=[\t ]*(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#,
+            r#"(?:^|[^A-Za-z0-9_.$])(?P<name>[A-Za-z_$][A-Za-z0-9_]*)\??[\t ]*:[\t ]*(?:&(?:'[A-Za-z_]+[\t ]+)?(?:mut[\t ]+)?|\*(?:mut|const)[\t ]+)?[A-Za-z_\[][A-Za-z0-9_:<>\[\];!?, ]{0,60}?[\t ]*=[\t ]*(?:(?:SecretStr|Field)\((?:default=)?)?(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#,
         )
         .keywords(GENERIC_KW.iter().copied().chain(["tok"]))
         .secret_group("secret")
@@ -961,8 +962,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // The literal's quote: a log line's `logger: name=42` is no declaration.
         .needs(Needs::Byte(b"\"'`")),
         // Env fallbacks: `process.env.API_TOKEN || 'v'`, `getenv("API_KEY") ?: "v"`,
-        // `os.environ.get("TOKEN") or "v"`, `ENV["API_KEY"] ?? "v"`: the literal is a
-        // hard-coded secret. In the same regex (one rule less for every hit
+        // `os.environ.get("TOKEN") or "v"`, `ENV["API_KEY"] ?? "v"`, Ruby's block
+        // `ENV.fetch("API_KEY") { "v" }`: the literal is a hard-coded secret. In the same regex (one rule less for every hit
         // to pass: its guard is the same): a secret-named setter or builder
         // given one literal (`client.setPassword("v")`, `set_api_key('v')`,
         // `.withClientSecret("v")`, Go's `SetToken("v")`; not
@@ -970,7 +971,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // array (`char secret[] = "v";`, `const char API_TOKEN[33] = "v";`).
         // The check tells a setter from other calls (`literal_call_or_array`).
         generic(&format!(
-            r#"(?P<name>{NAME})(?:(?:["'`][\t ]*[\])]|[\t ]*[\])])*[\t ]*(?:\|\||\?\?|\?:|or[\t ])[\t ]*|\([\t ]*|\[[0-9]*\][\t ]*=[\t ]*){QUOTED}"#
+            r#"(?P<name>{NAME})(?:(?:(?:["'`][\t ]*[\])]|[\t ]*[\])])*[\t ]*(?:\|\||\?\?|\?:|or[\t ])|["'`][\t ]*\)[\t ]*\{{)[\t ]*|\([\t ]*|\[[0-9]*\][\t ]*=[\t ]*){QUOTED}"#
         ))
         .alt_groups(&["s2", "s4"])
         .guard(Guard::Context),
@@ -982,15 +983,34 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .alt_groups(&["s2", "s4"])
         .guard(Guard::Context),
+        // A call whose first argument names a secret and whose `default=`
+        // (`fallback=`) argument is a literal, after other arguments or not:
+        // django-environ's `env("SECRET_KEY", default="v")`,
+        // `settings.get("DB_PASSWORD", default="v")`, configparser's `fallback=`,
+        // argparse's `add_argument("--api-key", type=str, default="v")`, click's
+        // `@click.option("--password", default="v")`. Keyed on the argument's
+        // name (the secret word's hits do not run it).
+        rb(
+            "generic-secret",
+            &format!(
+                r#"\([\t ]*["'`](?P<name>{NAME})["'`][\t ]*,(?:[^()"'`\r\n]|"[^"\r\n]*"|'[^'\r\n]*')*?\b(?:default|fallback)[\t ]*=[\t ]*{QUOTED}"#
+            ),
+        )
+        .keywords(["default=", "fallback="])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s4"])
+        .priority(P_GENERIC)
+        .check(Check::Generic),
         // A literal wrapped in a conversion: `jwtKey := []byte("v")`, `let
         // password: String = String::from("v")`, `token = str("v")`, C++'s
-        // `auto secret = std::string("v")`.
+        // `auto secret = std::string("v")`, pydantic's `api_key: SecretStr =
+        // SecretStr("v")` and `api_key: str = Field(default="v")`.
         generic(&format!(
-            r#"(?P<name>{NAME})["'`]?\]?[\t ]*(?::[\t ]*[A-Za-z_&\[][A-Za-z0-9_:<>\[\]&' ]{{0,40}}?[\t ]*)?(?::=|=)[\t ]*(?:String::from|str|\[\]byte|bytes|Buffer\.from|SecretString::(?:new|from)|Secret::new|Some|std::string)\([\t ]*{QUOTED}(?:\.(?:into|to_string|to_owned)\(\))?[\t ]*[,)]"#
+            r#"(?P<name>{NAME})["'`]?\]?[\t ]*(?::[\t ]*[A-Za-z_&\[][A-Za-z0-9_:<>\[\]&' ]{{0,40}}?[\t ]*)?(?::=|=)[\t ]*(?:String::from|str|\[\]byte|bytes|Buffer\.from|SecretString::(?:new|from)|Secret::new|Some|std::string|SecretStr|Field)\([\t ]*(?:default[\t ]*=[\t ]*)?{QUOTED}(?:\.(?:into|to_string|to_owned)\(\))?[\t ]*[,)]"#
         ))
         .alt_groups(&["s2", "s4"])
         .guard(Guard::AssignName)
-        .needs(Needs::ThenQuote(b"(")),
+        .needs(Needs::ThenQuote(b"(=")),
         // Rust's `Debug` of an `Option<String>`: `Config { password: Some("v") }`.
         generic(&format!(
             r#"(?P<name>{NAME})[\t ]*:[\t ]*Some\([\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"[\t ]*\)"#
@@ -1069,7 +1089,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .guard(Guard::Spaced),
         generic(&format!(
-            r#"\|[\t ]*(?P<name>{NAME})[\t ]*\|[\t ]*(?P<s3>[^\s|]+)[\t ]*\|"#
+            r#"(?:\||\xE2\x94[\x82\x83])[\t ]*(?P<name>{NAME})[\t ]*(?:\||\xE2\x94[\x82\x83])[\t ]*(?P<s3>[^\s|]+?)[\t ]*(?:\||\xE2\x94[\x82\x83])"#
         ))
         .secret_group("s3")
         .guard(Guard::Pipe),
@@ -1089,12 +1109,29 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .secret_group("s3")
         .guard(Guard::Closing),
         // {"Name": "/prod/db/password", "Type": "SecureString", "Value": "…"} (SSM,
-        // Key Vault, ECS, HAR, Postman): other fields may sit between, on other lines.
+        // Key Vault, ECS, HAR, Postman): other fields may sit between, on other lines,
+        // objects without objects inside too (`az keyvault secret show`'s `"tags": {…}`).
         generic(
-            r#"(?i)"(?:name|key|parameterkey)"[\t ]*:[\t ]*"(?P<name>[^"\r\n]{1,100})"(?:[^{}"]|"(?:[^"\\\r\n]|\\.)*")*?"(?:value|parametervalue)"[\t ]*:[\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)""#,
+            r#"(?i)"(?:name|key|parameterkey)"[\t ]*:[\t ]*"(?P<name>[^"\r\n]{1,100})"(?:[^{}"]|"(?:[^"\\\r\n]|\\.)*"|\{(?:[^{}"]|"(?:[^"\\\r\n]|\\.)*")*\})*?"(?:value|parametervalue)"[\t ]*:[\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)""#,
         )
         .window_bytes(1024)
         .guard(Guard::JsonName),
+        // A Terraform variable's default, lines below its name: `variable
+        // "db_password" {` / `  type = string` / `  default = "v"` / `}`. Its own
+        // keyword (rare outside HCL), so no secret-word hit runs it.
+        rb(
+            "generic-secret",
+            &format!(
+                r#"(?m)^[\t ]*variable[\t ]+"(?P<name>{NAME})"[\t ]*\{{(?:[^{{}}"]|"[^"\r\n]*"|\{{[^{{}}]*\}})*?\bdefault[\t ]*=[\t ]*{QUOTED}"#
+            ),
+        )
+        .keywords(["variable \""])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s4"])
+        .priority(P_GENERIC)
+        .check(Check::Generic)
+        .window_bytes(1024)
+        .needs(Needs::Word(b"default")),
         // terraform output -json: {"db_password": {"sensitive": true, "value": "…"}}
         generic(&format!(
             r#"(?i)"(?P<name>{NAME})"[\t ]*:[\t ]*\{{(?:[^{{}}"]|"(?:[^"\\\r\n]|\\.)*")*?"value"[\t ]*:[\t ]*"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)""#

@@ -513,7 +513,8 @@ impl HitCtx {
         feat |= match at(after) {
             b'\\' => F_BACKSLASH,
             b'%' => F_PERCENT,
-            b'|' => F_PIPE,
+            // `|`, or the first byte of a box-drawing bar (`│`, `┃`).
+            b'|' | 0xE2 => F_PIPE,
             _ => 0,
         };
         if at(after_q) == b':' {
@@ -1253,7 +1254,7 @@ pub(crate) fn guard_ok_at(
         // A table cell `| name | value |`, not an alternation `a|Pass|b`.
         Guard::Pipe => {
             after < end
-                && hay[after] == b'|'
+                && (hay[after] == b'|' || box_bar(&hay[after..end]))
                 && (after > name_end || (ns > ls + 1 && matches!(hay[ns - 1], b' ' | b'\t')))
         }
         Guard::Tag => {
@@ -1356,7 +1357,8 @@ pub(crate) fn guard_ok_at(
 /// literal (both tested in place).
 const SHAPE_AFTER: [u8; 256] = {
     let mut t = [AFTER_NONE; 256];
-    let shape = b"\"'`\\])=:?.+|%";
+    // 0xE2 opens a box-drawing bar (`Guard::Pipe`).
+    let shape = b"\"'`\\])=:?.+|%\xE2";
     let mut i = 0;
     while i < shape.len() {
         t[shape[i] as usize] = AFTER_SHAPE;
@@ -1734,13 +1736,30 @@ fn paren_before(hay: &[u8], ns: usize, ls: usize) -> bool {
     k > ls && hay[k - 1] == b'('
 }
 
+/// Whether `rest` opens with a box-drawing vertical bar (`│` or `┃`, the
+/// column rule of the tables CLIs draw: `│ DB_PASSWORD │ v │`).
+fn box_bar(rest: &[u8]) -> bool {
+    rest.starts_with("│".as_bytes()) || rest.starts_with("┃".as_bytes())
+}
+
 /// `NAME || 'v'`, `getenv("NAME") ?: 'v'`, `get("NAME") or "v"`: after the
-/// name at `i`, closing quotes, brackets and spaces, a fallback operator.
+/// name at `i`, closing quotes, brackets and spaces, a fallback operator;
+/// or Ruby's fallback block after a call, `ENV.fetch("NAME") { "v" }`.
 fn fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
+    let from = i;
     while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
         i += 1;
     }
-    fallback_op_at(hay, i, end)
+    fallback_op_at(hay, i, end) || (i < end && hay[i] == b'{' && quoted_call_closed(&hay[from..i]))
+}
+
+/// Whether the bytes `skipped` between a name and a `{` close a call on a
+/// quoted argument: a quote, then `)` among spaces (`"API_KEY") {`).
+fn quoted_call_closed(skipped: &[u8]) -> bool {
+    let mut rest = skipped.iter().filter(|&&b| b != b' ' && b != b'\t');
+    matches!(rest.next(), Some(b'"' | b'\'' | b'`'))
+        && rest.next() == Some(&b')')
+        && rest.next().is_none()
 }
 
 /// A fallback operator (`||`, `??`, `?:`, `or `) at `i` (before `end`).
@@ -6798,14 +6817,25 @@ pub(crate) mod hit_reference {
     }
 
     fn old_fallback(hay: &[u8], mut i: usize, end: usize) -> bool {
+        let from = i;
         while i < end && matches!(hay[i], b'"' | b'\'' | b'`' | b']' | b')' | b' ' | b'\t') {
             i += 1;
         }
         let r = &hay[i..end];
+        let skipped: Vec<u8> = hay[from..i]
+            .iter()
+            .copied()
+            .filter(|&b| b != b' ' && b != b'\t')
+            .collect();
+        let block = r.starts_with(b"{")
+            && skipped.len() == 2
+            && matches!(skipped[0], b'"' | b'\'' | b'`')
+            && skipped[1] == b')';
         r.starts_with(b"||")
             || r.starts_with(b"??")
             || r.starts_with(b"?:")
             || r.starts_with(b"or ")
+            || block
     }
 
     /// The table of bytes a bare value cannot hold is the test it replaced.
@@ -6947,7 +6977,8 @@ pub(crate) mod hit_reference {
         feat |= match at(after) {
             b'\\' => F_BACKSLASH,
             b'%' => F_PERCENT,
-            b'|' => F_PIPE,
+            // `|`, or the first byte of a box-drawing bar (`│`, `┃`).
+            b'|' | 0xE2 => F_PIPE,
             _ => 0,
         };
         if at(after_q) == b':' {

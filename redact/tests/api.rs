@@ -1235,6 +1235,57 @@ fn installer_output_phrases_mask_the_generated_secret() {
     }
 }
 
+/// A literal given as a default (Python's `default=`/`fallback=` arguments,
+/// pydantic's `Field`, Ruby's fallback block, a Terraform variable's
+/// `default` lines below its name), a box-drawn table's cell and a Key
+/// Vault secret whose `tags` object sits between its name and its value.
+#[test]
+fn defaults_box_tables_and_key_vault_output_mask_the_secret() {
+    let r = redactor();
+    let v = "Zr8vLq2NwT5xKp9sHq7vLr2N";
+    for text in [
+        format!("SECRET_KEY = env(\"SECRET_KEY\", default=\"{v}\")"),
+        format!("password = settings.get('DB_PASSWORD', default='{v}')"),
+        format!("token = config.get(\"api_token\", fallback=\"{v}\")"),
+        format!("parser.add_argument(\"--api-key\", type=str, help=\"the key\", default=\"{v}\")"),
+        format!("@click.option(\"--password\", default=\"{v}\")"),
+        format!("    api_key: str = Field(default=\"{v}\")"),
+        format!("    api_key: SecretStr = SecretStr(\"{v}\")"),
+        format!("api_key = ENV.fetch(\"API_KEY\") {{ \"{v}\" }}"),
+        format!("variable \"db_password\" {{\n  type      = string\n  sensitive = true\n  validation {{\n    condition = length(var.db_password) > 8\n  }}\n  default   = \"{v}\"\n}}\n"),
+        format!("│ DB_PASSWORD  │ {v} │"),
+        format!("┃ api_token ┃ {v} ┃"),
+        format!("{{\n  \"name\": \"db-password\",\n  \"tags\": {{\n    \"env\": \"prod\"\n  }},\n  \"value\": \"{v}\"\n}}"),
+    ] {
+        assert_eq!(
+            r.redact(&text),
+            text.replace(v, "[REDACTED:generic-secret]"),
+            "{text}"
+        );
+    }
+    for clean in [
+        "DEBUG = env(\"DEBUG\", default=False)",
+        "parser.add_argument(\"--timeout\", type=int, default=30)",
+        "parser.add_argument(\"--api-key\", default=os.environ.get(\"API_KEY\"))",
+        "parser.add_argument(\"--api-key\", default=\"YOUR_API_KEY\")",
+        "parser.add_argument(\"--password\", action=\"store_true\", default=False)",
+        "@click.option(\"--token-file\", default=\"~/.config/app/token\")",
+        "key_id: Optional[str] = Field(None, env=\"API_KEY_ID\")",
+        "api_key: str = Field(default=None, description=\"the api key\")",
+        "port = ENV.fetch(\"PORT\") { 3000 }",
+        "token = ENV.fetch(\"TOKEN\") { raise \"missing TOKEN\" }",
+        "if (token) { \"use strict\"; }",
+        "variable \"region\" {\n  default = \"us-east-1\"\n}\n",
+        "variable \"token_ttl\" {\n  default = \"3600s\"\n}\n",
+        "variable \"db_password\" {\n  type = string\n}\nvariable \"region\" {\n  default = \"eu-west-1\"\n}\n",
+        "│ TOKEN_TTL │ 3600 │",
+        "│ key       │ value │",
+        "{\n  \"name\": \"db-host\",\n  \"tags\": {},\n  \"value\": \"db.internal.example.com\"\n}",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 #[test]
 fn placeholders_of_issue_15_stay() {
     let r = redactor();

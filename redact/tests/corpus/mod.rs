@@ -2000,6 +2000,49 @@ fn command_password(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// A literal given as a default: Python's `default=` argument (django-environ,
+/// settings lookups, argparse, click, pydantic), Ruby's fallback block and a
+/// Terraform variable's `default`, beside defaults that are no secret.
+fn default_argument(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(['"', '\'', '\\', '{', '}']) {
+        return None;
+    }
+    let env = f.env;
+    let key = f.key.trim_start_matches('_');
+    let flag = key.replace('_', "-");
+    let text = match r.below(7) {
+        0 => format!("import environ\nenv = environ.Env()\nDEBUG = env(\"DEBUG\", default=False)\n{env} = env(\"{env}\", default=\"{v}\")\n"),
+        1 => format!("db = settings.get('DATABASE_HOST', default='localhost')\n{key} = settings.get('{env}', default='{v}')\n"),
+        2 => format!("parser.add_argument(\"--timeout\", type=int, default=30)\nparser.add_argument(\"--{flag}\", type=str, help=\"the key\", default=\"{v}\")\n"),
+        3 => format!("@click.command()\n@click.option(\"--{flag}\", default=\"{v}\")\n@click.option(\"--{flag}-file\", default=None)\ndef main({key}):\n"),
+        4 => format!("class Settings(BaseSettings):\n    {key}: str = Field(default=\"{v}\")\n    {key}_id: Optional[str] = Field(None, env=\"{env}_ID\")\n"),
+        5 => format!("{key} = ENV.fetch(\"{env}\") {{ \"{v}\" }}\nport = ENV.fetch(\"PORT\") {{ 3000 }}\n"),
+        _ => format!("variable \"{key}\" {{\n  type        = string\n  description = \"The {key} for the API\"\n  sensitive   = true\n  default     = \"{v}\"\n}}\nvariable \"region\" {{\n  default = \"us-east-1\"\n}}\n"),
+    };
+    Some(text)
+}
+
+/// What secret managers print: a CLI's box-drawn table (`doppler secrets`)
+/// and Azure Key Vault's JSON, whose `tags` object sits between the
+/// secret's name and its value.
+fn secret_manager_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(|c: char| c.is_whitespace() || "\"\\|│".contains(c)) {
+        return None;
+    }
+    let env = f.env;
+    let name = f.key.trim_start_matches('_').replace('_', "-");
+    Some(match r.below(2) {
+        0 => format!(
+            "$ doppler secrets\n┌──────────┬──────────┐\n│ NAME     │ VALUE    │\n├──────────┼──────────┤\n│ LOG_LEVEL │ info │\n│ {env} │ {v} │\n└──────────┴──────────┘\n"
+        ),
+        _ => format!(
+            "$ az keyvault secret show --vault-name kv --name {name}\n{{\n  \"attributes\": {{\n    \"enabled\": true\n  }},\n  \"contentType\": null,\n  \"id\": \"https://kv.vault.azure.net/secrets/{name}/0123abcd\",\n  \"name\": \"{name}\",\n  \"tags\": {{\n    \"env\": \"prod\"\n  }},\n  \"value\": \"{v}\"\n}}\n"
+        ),
+    })
+}
+
 fn grep_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     if f.kind == Kind::Pem {
         return None;
@@ -2125,6 +2168,8 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("config-command", config_command),
         ("installer-output", installer_output),
         ("command-password", command_password),
+        ("default-argument", default_argument),
+        ("secret-manager-output", secret_manager_output),
     ]
 }
 
