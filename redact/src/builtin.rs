@@ -683,7 +683,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // ---------------------------------------------------------------- HTTP
         rb(
             "bearer-token",
-            r#"(?i)\b(?:proxy-)?authorization\\*["']?[\t ]*[:=][\t ]*\\*["']?[\t ]*(?:(?:bearer|token|bot|jwt|dpop|apikey|api-key|sso-key|oauth|oauth2|splunk|gitlab|key|ssws|negotiate|ntlm|pat)[\t ]+)?(?P<secret>[^\s"'\\,;]+)"#,
+            r#"(?i)(?:\b|\\[nrt])(?:proxy-)?authorization\\*["']?[\t ]*[:=][\t ]*\\*["']?[\t ]*(?:(?:bearer|token|bot|jwt|dpop|apikey|api-key|sso-key|oauth|oauth2|splunk|gitlab|key|ssws|negotiate|ntlm|pat)[\t ]+)?(?P<secret>[^\s"'\\,;]+)"#,
         )
         .keywords(["authorization"])
         .secret_group("secret")
@@ -699,7 +699,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .check(Check::BareBearer),
         rb(
             "basic-auth",
-            r#"(?i)\b(?:proxy-)?authorization\\*["']?[\t ]*[:=][\t ]*\\*["']?[\t ]*basic[\t ]+(?P<secret>[A-Za-z0-9+/=_\-]{4,})"#,
+            r#"(?i)(?:\b|\\[nrt])(?:proxy-)?authorization\\*["']?[\t ]*[:=][\t ]*\\*["']?[\t ]*basic[\t ]+(?P<secret>[A-Za-z0-9+/=_\-]{4,})"#,
         )
         .keywords(["authorization"])
         .secret_group("secret")

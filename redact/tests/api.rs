@@ -1286,6 +1286,21 @@ fn defaults_box_tables_and_key_vault_output_mask_the_secret() {
     }
 }
 
+/// Python's `http.client` debug output (`send: b'…\\r\\nAuthorization: …'`):
+/// a header after an escaped line break is a header.
+#[test]
+fn escaped_header_lines_mask_the_credential() {
+    let r = redactor();
+    assert_eq!(
+        r.redact("send: b'GET / HTTP/1.1\\r\\nAuthorization: Token Zr8vLq2NwT5xKp9sHq7vLr2N\\r\\n\\r\\n'"),
+        "send: b'GET / HTTP/1.1\\r\\nAuthorization: Token [REDACTED:bearer-token]\\r\\n\\r\\n'"
+    );
+    assert_eq!(
+        r.redact("\"GET / HTTP/1.1\\nAuthorization: Basic YWRtaW46UmszbVpxOEx3VDJ2WG43UA==\\n\""),
+        "\"GET / HTTP/1.1\\nAuthorization: Basic [REDACTED:basic-auth]\\n\""
+    );
+}
+
 #[test]
 fn placeholders_of_issue_15_stay() {
     let r = redactor();
