@@ -2457,38 +2457,152 @@ fn class_name_words(v: &[u8]) -> bool {
 /// each is a word (letters, at most one capital hump per 3 letters), a number
 /// or a short mixed piece (`m2m`, `v2`): a value a person typed from words.
 fn word_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
+    segments(v, false)
+}
+
+/// [`word_segments`] that also takes words with a number at their end
+/// (`oauth2`, `pkcs12`: [`numbered_word`]) and class names with a number
+/// (`V1SecretVolumeSource`: [`numbered_name`]), for [`secret_word_phrase`]:
+/// such words around a secret word name a secret (`google_oauth2_csrf_token`),
+/// while without one they may be a password (`hunter2.prod`).
+fn numbered_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
+    segments(v, true)
+}
+
+fn segments(v: &[u8], numbered: bool) -> Option<Vec<&[u8]>> {
     // Judged before they are collected: most values (random tokens) fail
     // on their first segments and need no list.
     let segs = v
         .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' '))
         .filter(|s| !s.is_empty());
-    let words = segs
-        .clone()
-        .filter(|s| s.iter().all(u8::is_ascii_alphabetic))
-        .count();
-    let ok = words >= 1
-        && segs.clone().all(|s| {
-            let alpha = s.iter().all(u8::is_ascii_alphabetic);
-            let vowel = s.iter().any(|b| {
-                matches!(
-                    b.to_ascii_lowercase(),
-                    b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
-                )
-            });
-            (alpha
-                && (identifier_like(s) || component_spans(s).all(|(a, b)| b - a >= 3))
-                && (vowel || s.len() <= 4)
-                && (s.len() < 16 || reads_as_words(s)))
-                || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
-                || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
+    let words = || {
+        segs.clone()
+            .filter(|s| s.iter().all(u8::is_ascii_alphabetic) || numbered && numbered_name(s))
+            .count()
+    };
+    let ok = segs.clone().all(|s| {
+        let alpha = s.iter().all(u8::is_ascii_alphabetic);
+        let vowel = s.iter().any(|b| {
+            matches!(
+                b.to_ascii_lowercase(),
+                b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+            )
         });
+        (alpha
+            && (identifier_like(s) || component_spans(s).all(|(a, b)| b - a >= 3))
+            && (vowel || s.len() <= 4)
+            && (s.len() < 16 || reads_as_words(s)))
+            || s.iter().all(u8::is_ascii_digit) && s.len() <= 6
+            || s.len() <= 3 && s.iter().all(u8::is_ascii_alphanumeric)
+            || numbered && (numbered_word(s) || numbered_name(s))
+    }) && words() >= 1;
     ok.then(|| segs.collect())
+}
+
+/// A secret word after a word that says the value is not real, in one
+/// case or camel case, digits after it allowed: `fakepassword`,
+/// `dummyToken`, `yourpassword`, `examplekey1`, `MY_SECRET`.
+fn prefixed_secret_word(v: &[u8]) -> bool {
+    const MARKS: [&[u8]; 7] = [
+        b"fake", b"dummy", b"sample", b"example", b"your", b"my", b"test",
+    ];
+    const WORDS: [&[u8]; 8] = [
+        b"password",
+        b"passwd",
+        b"pass",
+        b"pwd",
+        b"secret",
+        b"token",
+        b"apikey",
+        b"key",
+    ];
+    let first = v.first().map(u8::to_ascii_lowercase);
+    if v.len() > 24
+        || !matches!(first, Some(b'f' | b'd' | b's' | b'e' | b'y' | b'm' | b't'))
+        || !v
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
+        return false;
+    }
+    let mut letters = [0u8; 24];
+    let mut n = 0;
+    for &b in v.iter().filter(|&&b| b != b'_' && b != b'-') {
+        letters[n] = b.to_ascii_lowercase();
+        n += 1;
+    }
+    let digits = letters[..n]
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let body = &letters[..n - digits];
+    MARKS.iter().any(|m| {
+        body.strip_prefix(*m).is_some_and(|rest| {
+            WORDS
+                .iter()
+                .any(|w| rest == *w || rest.strip_suffix(b"s") == Some(*w))
+        })
+    })
+}
+
+/// Whether `v` holds a format string's field: `{}`, `{0}`, `{name}` (Python,
+/// Rust, C#: `google_oauth2_flow_{0}`), or printf's `%s` standing alone
+/// (`%s.cryptoKeyVersions`), in a value of name bytes (`[A-Za-z0-9_./:-]`):
+/// a template, filled in elsewhere.
+fn format_field(v: &[u8]) -> bool {
+    // A name's bytes around the field (a generated password has other
+    // symbols: `yWX*^KR+%s%Xb`).
+    if memchr::memchr2(b'{', b'%', v).is_none()
+        || !v
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"_./:-{}%".contains(&b))
+    {
+        return false;
+    }
+    let braces = memchr::memchr_iter(b'{', v).any(|i| {
+        let inner = v[i + 1..]
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+            .count();
+        inner <= 24 && v.get(i + 1 + inner) == Some(&b'}')
+    });
+    let alone = |i: usize| i >= v.len() || !v[i].is_ascii_alphanumeric();
+    braces
+        || memchr::memchr_iter(b'%', v)
+            .any(|i| v.get(i + 1) == Some(&b's') && (i == 0 || alone(i - 1)) && alone(i + 2))
+}
+
+/// A word with a number at its end: three or more letters of one case
+/// (with a vowel, or four at most: `pkcs`), then one to three digits
+/// (`oauth2`, `pkcs12`, `sha256`, `imdsv2`, `HTTP2`). Random segments mix
+/// cases and put digits between letters (`Zr8vLq2N`).
+fn numbered_word(s: &[u8]) -> bool {
+    let l = s.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    let d = s.len() - l;
+    let letters = &s[..l];
+    let one_case =
+        letters.iter().all(u8::is_ascii_lowercase) || letters.iter().all(u8::is_ascii_uppercase);
+    let vowel = letters.iter().any(|b| {
+        matches!(
+            b.to_ascii_lowercase(),
+            b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+        )
+    });
+    l >= 3
+        && (1..=3).contains(&d)
+        && s[l..].iter().all(u8::is_ascii_digit)
+        && one_case
+        && (vowel || l <= 4)
 }
 
 /// `secret-error-sentinel`, `refresh-token`, `alice-pw`, `m2m-access-token-12345`:
 /// words one of which is a secret word stand for a secret, they are not one.
 fn secret_word_phrase(v: &[u8]) -> bool {
-    secret_words_in(word_segments(v).as_deref())
+    match word_segments(v) {
+        Some(segs) => secret_words_in(Some(&segs)),
+        None => secret_words_in(numbered_segments(v).as_deref()),
+    }
 }
 
 /// [`secret_word_phrase`] of the [`word_segments`] of a value.
@@ -2547,6 +2661,9 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
         if v.starts_with(p) {
             return true;
         }
+    }
+    if format_field(v) || prefixed_secret_word(v) {
+        return true;
     }
     // `$VAR`, and PHP/Perl expressions on a variable: `$_POST[`, `$cfg->x`, `$ENV{…}`.
     if v[0] == b'$' && v.len() > 1 && (v[1].is_ascii_alphabetic() || v[1] == b'_') {
@@ -3363,12 +3480,7 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
     }
     // A constant (`FG_DEFAULT`, `DEFAULT_PASSWORD`) or a class name of three
     // or more words (`EllipticCurvePrivateKey`, `RSAPrivateKey`).
-    if v.contains(&b'_')
-        && v[0].is_ascii_uppercase()
-        && v.iter()
-            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-        && v.split(|&b| b == b'_').filter(|w| w.len() >= 2).count() >= 2
-    {
+    if upper_constant(v) {
         return true;
     }
     if v[0].is_ascii_uppercase() && v.iter().all(u8::is_ascii_alphabetic) && class_name_words(v) {
@@ -3457,6 +3569,10 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
                 && s.windows(2)
                     .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
     };
+    // A constant's segment (`config.CLOUDSDK_CLIENT_NOTSOSECRET`) and a
+    // snake_case name with a numbered word (`oauth2_parameters.credentials`)
+    // are names whatever their length and digits.
+    let named = |s: &[u8]| upper_constant(s) || snake_words(s);
     if v.contains(&b'.')
         && segs.clone().all(|s| {
             !s.is_empty()
@@ -3464,17 +3580,58 @@ pub(crate) fn looks_like_code(v: &[u8]) -> bool {
                 && s.iter()
                     .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
                 && identifier_like(s)
-                && (s.len() < 16 || reads_as_words(s))
+                && (s.len() < 16 || reads_as_words(s) || named(s))
         })
-        && (!v.iter().any(u8::is_ascii_digit) || segs.skip(1).any(|s| field_like(&s)))
+        && (!v.iter().any(u8::is_ascii_digit)
+            || segs.clone().skip(1).any(|s| field_like(&s))
+            || segs
+                .clone()
+                .all(|s| !s.iter().any(u8::is_ascii_digit) || named(s)))
     {
         return true;
     }
-    // snake_case identifier made of words: secret_value, api_key_from_env.
+    // snake_case identifier made of words: secret_value, api_key_from_env,
+    // with numbered words and a leading `_` (`imdsv2_session_token`,
+    // `_convert_oauth2_credentials`).
     if v.contains(&b'_') && v.iter().all(|&b| b.is_ascii_lowercase() || b == b'_') && v[0] != b'_' {
         return true;
     }
+    // With numbered words, two are a password's shape too (`hunter2_prod`):
+    // three or more, a leading `_`, or a secret word among them.
+    if (v[0].is_ascii_lowercase() || v[0] == b'_') && snake_words(v) {
+        let body = v.strip_prefix(b"_").unwrap_or(v);
+        let words = body.split(|&b| b == b'_').count();
+        if words >= 3 || body.len() < v.len() || secret_word_phrase(v) {
+            return true;
+        }
+    }
     false
+}
+
+/// An UPPER_SNAKE constant of two or more words (`FG_DEFAULT`, `CLOUDSDK_CLIENT_NOTSOSECRET`).
+fn upper_constant(v: &[u8]) -> bool {
+    v.contains(&b'_')
+        && v[0].is_ascii_uppercase()
+        && v.iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && v.split(|&b| b == b'_').filter(|w| w.len() >= 2).count() >= 2
+}
+
+/// A lower-case snake_case name of two or more words, some of them with a
+/// number at the end (`oauth2_client_secret`, `imdsv2_session_token`), a
+/// leading `_` allowed (`_convert_oauth2_credentials`): each word three
+/// letters or more ([`numbered_word`], or letters only).
+fn snake_words(v: &[u8]) -> bool {
+    let body = v.strip_prefix(b"_").unwrap_or(v);
+    let mut words = body.split(|&b| b == b'_');
+    // A name, not a blob: a few dozen bytes at most.
+    v.len() <= 80
+        && body.contains(&b'_')
+        && words.clone().count() >= 2
+        && words.all(|w| {
+            (w.len() >= 2 && w.iter().all(u8::is_ascii_lowercase))
+                || numbered_word(w) && w[0].is_ascii_lowercase()
+        })
 }
 
 /// A class or field name with a number between words: letters, one to four
@@ -4933,8 +5090,19 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     // A flag (`--username=`) or a Rust path (`$serde_json::private::Number`)
     // is no value either.
     // The segments serve the token tier below too.
-    let segs = word_segments(v);
-    if secret_words_in(segs.as_deref()) || command_flag(v) || rust_path(v) {
+    // The numbered segments take what the word segments take, and more:
+    // most values (random tokens) fail both, judged once.
+    let numbered = numbered_segments(v);
+    let segs = if numbered.is_some() {
+        word_segments(v)
+    } else {
+        None
+    };
+    let named = match &segs {
+        Some(s) => secret_words_in(Some(s)),
+        None => secret_words_in(numbered.as_deref()),
+    };
+    if named || command_flag(v) || rust_path(v) {
         return false;
     }
     if !quoted && (looks_like_code(v) || next_field(v) || camel_identifier(v)) {
@@ -4946,16 +5114,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     if quoted && (v.starts_with(b"{") || v.starts_with(b"[") || concatenated(v)) {
         return false;
     }
-    // A word ending a sentence (`password combination.`): prose.
-    let w = {
-        let n = v.len()
-            - v.iter()
-                .rev()
-                .take_while(|b| matches!(b, b'.' | b',' | b';' | b'!' | b'?'))
-                .count();
-        &v[..n]
-    };
-    if w.len() < v.len() && word_like(w) {
+    if sentence_word(v) {
         return false;
     }
     let len = std::str::from_utf8(v).map_or(v.len(), |s| s.chars().count());
@@ -5020,6 +5179,17 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
             entropy(v) >= 2.5
         }
     }
+}
+
+/// A word ending a sentence or a clause (`password combination.`,
+/// `authorization: Required.`): prose.
+fn sentence_word(v: &[u8]) -> bool {
+    let n = v.len()
+        - v.iter()
+            .rev()
+            .take_while(|b| matches!(b, b'.' | b',' | b';' | b'!' | b'?'))
+            .count();
+    n < v.len() && word_like(&v[..n])
 }
 
 /// What a [`Tier::Keyed`] value needs beyond a token's checks: 20+
@@ -5221,6 +5391,41 @@ fn file_named(hay: &[u8], ns: usize, ne: usize, vs: usize) -> bool {
             .is_some_and(|d| EXTENSIONS.contains(&&name[d + 1..]))
 }
 
+/// Whether the bare value `[vs, ve)` after `name:` (the name ends at `ne`)
+/// opens a sentence that describes the field, as docstrings and generated
+/// API references do (`initialPassword: vCenter initial password.`,
+/// `privateKey: Hardware-backed private key text in SSH format.`): a value
+/// of letters (words joined by `-`, `/` or `.` too), then two or more words,
+/// and the line ends with a full stop. A secret with a sentence after it on
+/// the same line would need letters only as well.
+fn described(hay: &[u8], ne: usize, (vs, ve): (usize, usize)) -> bool {
+    let sep = &hay[ne..vs];
+    if !sep.contains(&b':') || sep.contains(&b'=') {
+        return false;
+    }
+    let v = &hay[vs..ve];
+    if v.is_empty()
+        || !v
+            .split(|&b| matches!(b, b'-' | b'/' | b'.'))
+            .all(|p| !p.is_empty() && p.iter().all(u8::is_ascii_alphabetic))
+    {
+        return false;
+    }
+    let end = memchr::memchr(b'\n', &hay[ve..]).map_or(hay.len(), |i| ve + i);
+    let rest = trim(&hay[ve..end.min(ve + 512)]);
+    if !matches!(hay.get(ve), Some(b' ' | b'\t')) || !rest.ends_with(b".") {
+        return false;
+    }
+    let words = rest
+        .split(|&b| b == b' ' || b == b'\t')
+        .filter(|w| {
+            let w = w.strip_suffix(b".").unwrap_or(w);
+            w.len() >= 2 && w.iter().all(u8::is_ascii_alphabetic)
+        })
+        .count();
+    words >= 2
+}
+
 /// Whether `@name:` before a space opens a member's description
 /// (kernel-doc, `@GNUTLS_KX_RSA_PSK: RSA-PSK key-exchange algorithm.`), not
 /// an assignment.
@@ -5333,7 +5538,7 @@ pub(crate) fn run(
             {
                 return Verdict::Reject;
             }
-            if !quoted && colon_not_assignment(hay, ne, vs) {
+            if !quoted && (colon_not_assignment(hay, ne, vs) || described(hay, ne, (vs, ve))) {
                 return Verdict::Reject;
             }
             // `this.pskIdentity = pskIdentity;`: a field set from a variable
@@ -5341,7 +5546,7 @@ pub(crate) fn run(
             let name = &hay[ns..ne];
             let last = name.rsplit(|&b| b == b'.').next().unwrap_or(name);
             if !quoted
-                && (trim(&hay[vs..ve]) == last
+                && (trim(&hay[vs..ve]).eq_ignore_ascii_case(last)
                     || field_variable(hay, (vs, ve))
                     || typed_class_value(hay, (ns, ne), (vs, ve)))
             {
@@ -5437,6 +5642,7 @@ pub(crate) fn run(
                 || looks_like_code(v)
                 || secret_word_phrase(v)
                 || word_like(v)
+                || sentence_word(v)
                 || looks_like_code(bare)
                 || member_access(hay, secret.1)
                 || class_identifier(v)
@@ -6093,7 +6299,13 @@ mod reference {
                     .count();
                 t.get(n) == Some(&b'/')
             };
-        old_is_placeholder_v1(v) || old_contains(t, b"{}") || var_end || var_path
+        // Stop 42: format fields and fake-marked secret words (their own tests).
+        old_is_placeholder_v1(v)
+            || old_contains(t, b"{}")
+            || var_end
+            || var_path
+            || format_field(t)
+            || prefixed_secret_word(t)
     }
 
     fn old_is_placeholder_v1(v: &[u8]) -> bool {
@@ -6257,8 +6469,51 @@ mod reference {
     /// and 40 (pointers and composite literals of a [`code_path`], optional
     /// chaining, non-null assertions and increments: [`chained_code`];
     /// member paths through numbered names: [`numbered_member_path`]).
+    /// Stop 42: dotted paths through constants and snake_case names with
+    /// numbered words (`config.CLOUDSDK_CLIENT_NOTSOSECRET`,
+    /// `oauth2_parameters.credentials`), and such names alone when they have
+    /// three words or more, a leading `_` or a secret word.
+    fn old_named_code(t: &[u8]) -> bool {
+        if t.is_empty() {
+            return false;
+        }
+        let named = |s: &[u8]| upper_constant(s) || snake_words(s);
+        let parts: Vec<&[u8]> = t.split(|&b| b == b'.').collect();
+        let ident = |s: &[u8]| {
+            !s.is_empty()
+                && (s[0].is_ascii_alphabetic() || s[0] == b'_' || s[0] == b'$')
+                && s.iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+                && identifier_like(s)
+                && (s.len() < 16 || reads_as_words(s) || named(s))
+        };
+        let field_like = |s: &[u8]| {
+            let l = s.iter().take_while(|b| !b.is_ascii_digit()).count();
+            s.contains(&b'_')
+                || s[l..].iter().all(u8::is_ascii_digit)
+                    && s.windows(2)
+                        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        };
+        let digit = |s: &[u8]| s.iter().any(u8::is_ascii_digit);
+        let dotted = parts.len() >= 2
+            && parts.iter().all(|p| ident(p))
+            && (!digit(t)
+                || parts[1..].iter().any(|p| field_like(p))
+                || parts.iter().all(|p| !digit(p) || named(p)));
+        let body = t.strip_prefix(b"_").unwrap_or(t);
+        let snake = (t[0].is_ascii_lowercase() || t[0] == b'_')
+            && snake_words(t)
+            && (body.split(|&b| b == b'_').count() >= 3
+                || body.len() < t.len()
+                || old_secret_word_phrase(t));
+        dotted || snake
+    }
+
     fn old_looks_like_code(v: &[u8]) -> bool {
         let t = trim(v);
+        if old_named_code(t) {
+            return true;
+        }
         if old_looks_like_code_v1(v)
             || t.starts_with(b"/^")
             || declared_name(t)
@@ -6416,7 +6671,8 @@ mod reference {
     }
 
     fn old_secret_word_phrase(v: &[u8]) -> bool {
-        let Some(segs) = old_word_segments(v) else {
+        // Stop 42: words with a number at their end count among the words.
+        let Some(segs) = old_word_segments(v).or_else(|| numbered_segments(v)) else {
             return false;
         };
         // CamelCase words count too: `challengePassword`, `_EllipticCurvePrivateKey`.

@@ -1301,6 +1301,58 @@ fn escaped_header_lines_mask_the_credential() {
     );
 }
 
+/// What the Google Cloud SDK's Python sources hold and were masked: field
+/// descriptions of generated API messages (`authorization: Required.
+/// Immutable. …`), snake_case names with numbered words (`oauth2_…`,
+/// `imdsv2_…`, `_pkcs12`), constants of a config module, format templates
+/// (`'google_oauth2_flow_{0}'`, `'%s.cryptoKeyVersions'`), class names with a
+/// version (`V1SecretVolumeSource`) and values that say they are fake.
+#[test]
+fn generated_api_docs_and_python_names_are_left_alone() {
+    let r = redactor();
+    for clean in [
+        "    authorization: Required. Immutable. RBAC policy that will be applied and",
+        "    desiredSecretManagerConfig: Enable/Disable Secret Manager Config.",
+        "    secretManagerResources: mTLS auth config loaded from Secret Manager.",
+        "    privateKey: Hardware-backed private key text in SSH format.",
+        "    initialPassword: vCenter initial password.",
+        "    oauth2JwtBearer: Oauth2JwtBearer.",
+        "      self.credentials = oauth2_parameters.credentials",
+        "  client_secret = config.CLOUDSDK_CLIENT_NOTSOSECRET",
+        "    kwargs['oauth2ClientSecret'] = oauth2_client_secret",
+        "            headers = {\"X-aws-ec2-metadata-token\": imdsv2_session_token}",
+        "        credentials._private_key_pkcs12 = private_key_pkcs12",
+        "    oauth2client.client.OAuth2Credentials: _convert_oauth2_credentials,",
+        "_FLOW_KEY = 'google_oauth2_flow_{0}'",
+        "_CSRF_KEY = 'google_oauth2_csrf_token'",
+        "_CREDENTIALS_KEY = 'google_oauth2_credentials'",
+        "_PKCS12_KEY = '_private_key_pkcs12'",
+        "CRYPTO_KEY_VERSION_COLLECTION = '%s.cryptoKeyVersions' % CRYPTO_KEY_COLLECTION",
+        "      'secret': 'V1SecretVolumeSource',",
+        "  --type=oracle --oracle-password=fakepassword --oracle-username=fakeuser",
+        "\tpassword := \"testpassword\"",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+    // The same shapes with a secret stay masked: a password after its name
+    // and a sentence, words with numbers but no secret word, symbols.
+    for (text, v) in [
+        (
+            "ERROR password: Zr8vLq2N rejected for user admin.",
+            "Zr8vLq2N",
+        ),
+        ("password: hunter2_prod", "hunter2_prod"),
+        ("token = \"hunter2.prod\"", "hunter2.prod"),
+        ("DB_PASSWORD=yWX*^KR+%s%XbhM6fZM", "yWX*^KR+%s%XbhM6fZM"),
+    ] {
+        assert_eq!(
+            r.redact(text),
+            text.replace(v, "[REDACTED:generic-secret]"),
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn placeholders_of_issue_15_stay() {
     let r = redactor();
