@@ -2473,7 +2473,7 @@ fn segments(v: &[u8], numbered: bool) -> Option<Vec<&[u8]>> {
     // Judged before they are collected: most values (random tokens) fail
     // on their first segments and need no list.
     let segs = v
-        .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' '))
+        .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' ' | b'+'))
         .filter(|s| !s.is_empty());
     let words = || {
         segs.clone()
@@ -2548,7 +2548,8 @@ fn prefixed_secret_word(v: &[u8]) -> bool {
 
 /// Whether `v` holds a format string's field: `{}`, `{0}`, `{name}` (Python,
 /// Rust, C#: `google_oauth2_flow_{0}`), or printf's `%s` standing alone
-/// (`%s.cryptoKeyVersions`), in a value of name bytes (`[A-Za-z0-9_./:-]`):
+/// (`%s.cryptoKeyVersions`, `key=%s`), in a value of name bytes
+/// (`[A-Za-z0-9_./:=-]`):
 /// a template, filled in elsewhere.
 fn format_field(v: &[u8]) -> bool {
     // A name's bytes around the field (a generated password has other
@@ -2556,7 +2557,7 @@ fn format_field(v: &[u8]) -> bool {
     if memchr::memchr2(b'{', b'%', v).is_none()
         || !v
             .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b"_./:-{}%".contains(&b))
+            .all(|&b| b.is_ascii_alphanumeric() || b"_./:-{}%=".contains(&b))
     {
         return false;
     }
@@ -3937,6 +3938,10 @@ const EXCLUDED_LAST: &[&str] = &[
     "class",
     "handler",
     "callback",
+    // A function given where the secret is made (`auth_func=oauth2_parameters`).
+    "func",
+    "fn",
+    "hook",
     "template",
     "sent",
     "ref",
@@ -5391,39 +5396,68 @@ fn file_named(hay: &[u8], ns: usize, ne: usize, vs: usize) -> bool {
             .is_some_and(|d| EXTENSIONS.contains(&&name[d + 1..]))
 }
 
+/// Whether the value `v` spells its name again, in any case and without
+/// its separators (`AWS_IMDSV2_SESSION_TOKEN = "awsimdsv2sessiontoken"`):
+/// a test's stand-in.
+fn spells_name(name: &[u8], v: &[u8]) -> bool {
+    let letters = |s: &[u8]| {
+        s.iter()
+            .filter(|b| b.is_ascii_alphanumeric())
+            .map(u8::to_ascii_lowercase)
+            .collect::<Vec<u8>>()
+    };
+    let first = |s: &[u8]| {
+        s.iter()
+            .find(|b| b.is_ascii_alphanumeric())
+            .map(u8::to_ascii_lowercase)
+    };
+    let v = trim(v);
+    v.len() >= 8
+        && v.len() <= 64
+        // Most values differ at the first letter: no lists made.
+        && first(v) == first(name)
+        && v.iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+        && letters(v) == letters(name)
+}
+
 /// Whether the bare value `[vs, ve)` after `name:` (the name ends at `ne`)
 /// opens a sentence that describes the field, as docstrings and generated
 /// API references do (`initialPassword: vCenter initial password.`,
-/// `privateKey: Hardware-backed private key text in SSH format.`): a value
-/// of letters (words joined by `-`, `/` or `.` too), then two or more words,
-/// and the line ends with a full stop. A secret with a sentence after it on
-/// the same line would need letters only as well.
+/// `privateKey: Hardware-backed private key text in SSH format.`,
+/// `crypto_key: Base64-encoded string of a CSEK, or the name of a`): a value
+/// of words (joined by `-`, `/` or `.`, a number at a word's end allowed),
+/// then three words or more, or two and a full stop ending the line. A
+/// secret with a sentence after it on the same line would need that shape
+/// as well.
 fn described(hay: &[u8], ne: usize, (vs, ve): (usize, usize)) -> bool {
     let sep = &hay[ne..vs];
     if !sep.contains(&b':') || sep.contains(&b'=') {
         return false;
     }
     let v = &hay[vs..ve];
-    if v.is_empty()
-        || !v
-            .split(|&b| matches!(b, b'-' | b'/' | b'.'))
-            .all(|p| !p.is_empty() && p.iter().all(u8::is_ascii_alphabetic))
-    {
+    // Words, a number at a word's end allowed (`Base64-encoded`).
+    let word = |p: &[u8]| {
+        let l = p.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        l >= 1 && p.len() - l <= 3 && p[l..].iter().all(u8::is_ascii_digit)
+    };
+    if v.is_empty() || !v.split(|&b| matches!(b, b'-' | b'/' | b'.')).all(word) {
         return false;
     }
     let end = memchr::memchr(b'\n', &hay[ve..]).map_or(hay.len(), |i| ve + i);
     let rest = trim(&hay[ve..end.min(ve + 512)]);
-    if !matches!(hay.get(ve), Some(b' ' | b'\t')) || !rest.ends_with(b".") {
+    if !matches!(hay.get(ve), Some(b' ' | b'\t')) {
         return false;
     }
     let words = rest
         .split(|&b| b == b' ' || b == b'\t')
         .filter(|w| {
             let w = w.strip_suffix(b".").unwrap_or(w);
+            let w = w.strip_suffix(b",").unwrap_or(w);
             w.len() >= 2 && w.iter().all(u8::is_ascii_alphabetic)
         })
         .count();
-    words >= 2
+    words >= 3 || (words >= 2 && rest.ends_with(b"."))
 }
 
 /// Whether `@name:` before a space opens a member's description
@@ -5499,7 +5533,7 @@ pub(crate) fn run(
             if member_access(hay, secret.1) || path_segment(hay, ns) {
                 return Verdict::Reject;
             }
-            if signing_key_id(&hay[ns..ne], trim(v)) {
+            if signing_key_id(&hay[ns..ne], trim(v)) || spells_name(&hay[ns..ne], v) {
                 return Verdict::Reject;
             }
             // A name called with the literal: a setter's only argument.
@@ -5561,7 +5595,7 @@ pub(crate) fn run(
             {
                 return Verdict::Reject;
             }
-            if signing_key_id(name, trim(&hay[vs..ve])) {
+            if signing_key_id(name, trim(&hay[vs..ve])) || spells_name(name, &hay[vs..ve]) {
                 return Verdict::Reject;
             }
             match classify_name(&hay[ns..ne]) {
@@ -6644,8 +6678,9 @@ mod reference {
     }
 
     fn old_word_segments(v: &[u8]) -> Option<Vec<&[u8]>> {
+        // Stop 42: `+` joins words too (`some+client+secret`).
         let segs: Vec<&[u8]> = v
-            .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' '))
+            .split(|&b| matches!(b, b'-' | b'_' | b'.' | b':' | b'/' | b' ' | b'+'))
             .filter(|s| !s.is_empty())
             .collect();
         let words = segs

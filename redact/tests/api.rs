@@ -1306,7 +1306,9 @@ fn escaped_header_lines_mask_the_credential() {
 /// Immutable. …`), snake_case names with numbered words (`oauth2_…`,
 /// `imdsv2_…`, `_pkcs12`), constants of a config module, format templates
 /// (`'google_oauth2_flow_{0}'`, `'%s.cryptoKeyVersions'`), class names with a
-/// version (`V1SecretVolumeSource`) and values that say they are fake.
+/// version (`V1SecretVolumeSource`), values that say they are fake or
+/// spell their name (`"wrongpassword"`), and the App Engine SDK's
+/// docstrings, log formats and function arguments.
 #[test]
 fn generated_api_docs_and_python_names_are_left_alone() {
     let r = redactor();
@@ -1331,6 +1333,13 @@ fn generated_api_docs_and_python_names_are_left_alone() {
         "      'secret': 'V1SecretVolumeSource',",
         "  --type=oracle --oracle-password=fakepassword --oracle-username=fakeuser",
         "\tpassword := \"testpassword\"",
+        "    decryption_key: Base64-encoded decryption key for the source object, if any.",
+        "      crypto_key: Base64-encoded string of a CSEK, or the name of a Cloud KMS",
+        "    LOG.debug('InMemoryTokenCache.GetToken: key=%s%s present',",
+        "      auth_func=oauth2_parameters,",
+        "    AWS_IMDSV2_SESSION_TOKEN = \"awsimdsv2sessiontoken\"",
+        "\tprivate static final String WRONG_PASSWORD = \"wrongpassword\";",
+        "CLIENT_SECRET = \"some+client+secret\"",
     ] {
         assert_eq!(r.redact(clean), clean);
     }
@@ -1344,6 +1353,11 @@ fn generated_api_docs_and_python_names_are_left_alone() {
         ("password: hunter2_prod", "hunter2_prod"),
         ("token = \"hunter2.prod\"", "hunter2.prod"),
         ("DB_PASSWORD=yWX*^KR+%s%XbhM6fZM", "yWX*^KR+%s%XbhM6fZM"),
+        ("password: Zr8vLq2N rejected for the user", "Zr8vLq2N"),
+        (
+            "API_TOKEN=Zr8vLq2NwT5x+Kp9sHq7v/Lr2N==",
+            "Zr8vLq2NwT5x+Kp9sHq7v/Lr2N==",
+        ),
     ] {
         assert_eq!(
             r.redact(text),
