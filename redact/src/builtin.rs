@@ -609,7 +609,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("planetscale-token", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.\-]{32,64}", &["pscale_"]),
         r(
             "doppler-token",
-            r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b",
+            // A service token names its config: `dp.st.prd.<40>`.
+            r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{1,40}\.)?[A-Za-z0-9]{40,44}\b",
             &["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."],
         ),
         r("netlify-token", r"\bnfp_[A-Za-z0-9]{36}\b", &["nfp_"]),
@@ -633,6 +634,26 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("circleci-token", r"\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}\b", &["ccipat_"]),
         r("honeycomb-key", r"\bhc[ax][im]k_[A-Za-z0-9]{40,80}\b", &["hcaik_", "hcxik_", "hcamk_", "hcxmk_"]),
         r("pinecone-api-key", r"\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,80}\b", &["pcsk_"]),
+        // Keys of developer platforms agents call, each by its own prefix.
+        r("firecrawl-api-key", r"\bfc-[a-f0-9]{32}\b", &["fc-"]),
+        r("supabase-secret-key", r"\bsb_secret_[A-Za-z0-9_\-]{20,64}", &["sb_secret_"]),
+        r(
+            "hubspot-token",
+            r"\bpat-(?:na|eu|ap)[0-9]-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
+            &["pat-na", "pat-eu", "pat-ap"],
+        ),
+        r("deno-deploy-token", r"\bddp_[A-Za-z0-9]{36}\b", &["ddp_"]),
+        r("inngest-signing-key", r"\bsignkey-(?:prod|test|branch)-[a-f0-9]{64}\b", &["signkey-"]),
+        r(
+            "trigger-dev-key",
+            r"\btr_(?:prod|dev|stg|pat)_[A-Za-z0-9]{20,40}\b",
+            &["tr_prod_", "tr_dev_", "tr_stg_", "tr_pat_"],
+        ),
+        r("posthog-personal-key", r"\bphx_[A-Za-z0-9]{43}\b", &["phx_"]),
+        r("stytch-secret", r"\bsecret-(?:live|test)-[A-Za-z0-9_\-=]{36}", &["secret-live-", "secret-test-"]),
+        r("langsmith-legacy-key", r"\bls__[a-f0-9]{32}\b", &["ls__"]),
+        r("mongodb-atlas-key", r"\bmdb_sa_sk_[A-Za-z0-9]{40}\b", &["mdb_sa_sk_"]),
+        r("anyscale-key", r"\besecret_[A-Za-z0-9]{40}\b", &["esecret_"]),
         r("yandex-api-key", r"\bAQVN[A-Za-z0-9_\-]{35,38}", &["aqvn"]).bounds(None, Some(b"_-")),
         // Bundler's credentials for a gem host, from the environment or
         // `.bundle/config`: `BUNDLE_GEMS__CONTRIBSYS__COM=user:pass` (the

@@ -1532,6 +1532,66 @@ fn assert_tokens_masked(r: &Redactor, cases: &[(String, &str)]) {
     }
 }
 
+/// Keys of developer platforms an agent's tools call, bare in output (no
+/// name or keyword near them): each by its own prefix and format.
+#[test]
+fn developer_platform_keys_are_masked_by_their_prefix() {
+    let r = redactor();
+    let uuid = format!(
+        "{}-{}-{}-{}-{}",
+        body(HEX, 8, 201),
+        body(HEX, 4, 202),
+        body(HEX, 4, 203),
+        body(HEX, 4, 204),
+        body(HEX, 12, 205)
+    );
+    let cases: Vec<(String, &str)> = vec![
+        (format!("fc-{}", body(HEX, 32, 206)), "firecrawl-api-key"),
+        (
+            format!("sb_secret_{}", body(AN, 31, 207)),
+            "supabase-secret-key",
+        ),
+        (format!("pat-na1-{uuid}"), "hubspot-token"),
+        (format!("pat-eu1-{uuid}"), "hubspot-token"),
+        (format!("ddp_{}", body(AN, 36, 208)), "deno-deploy-token"),
+        (
+            format!("signkey-prod-{}", body(HEX, 64, 209)),
+            "inngest-signing-key",
+        ),
+        (format!("tr_dev_{}", body(AN, 20, 210)), "trigger-dev-key"),
+        (format!("tr_prod_{}", body(AN, 24, 211)), "trigger-dev-key"),
+        (format!("phx_{}", body(AN, 43, 212)), "posthog-personal-key"),
+        (
+            format!("secret-live-{}", body(AN, 36, 213)),
+            "stytch-secret",
+        ),
+        (
+            format!("ls__{}", body(HEX, 32, 214)),
+            "langsmith-legacy-key",
+        ),
+        (
+            format!("mdb_sa_sk_{}", body(AN, 40, 215)),
+            "mongodb-atlas-key",
+        ),
+        (format!("esecret_{}", body(AN, 40, 216)), "anyscale-key"),
+        (format!("dp.st.prd.{}", body(AN, 40, 217)), "doppler-token"),
+    ];
+    assert_tokens_masked(&r, &cases);
+    for clean in [
+        "see rfc-7519 and fc-layout for details\n",
+        "fc-0123 is the fan controller\n",
+        "sb_secret_name = \"prod\"\n",
+        "the pat-na1 region\n",
+        "signkey-prod-missing\n",
+        "tr_dev_mode = true\n",
+        "phx_click handlers\n",
+        "secret-live-reload watcher\n",
+        "ls__init__ helper\n",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 /// Families that public rule sets (gitleaks) know and the list of issue 15
 /// did not name, bare and in the forms a gem host's credentials take.
 #[test]
