@@ -846,10 +846,39 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // Basic credentials passed as a pair of literals: `requests.get(url,
         // auth=("user", "v"))`, `HTTPBasicAuth("user", "v")`, `aiohttp.BasicAuth(…)`,
         // Go's `req.SetBasicAuth("user", "v")`, reqwest's `.basic_auth("user", Some("v"))`.
+        // The same pair given to the calls that take a user and a password:
+        // .NET's `new NetworkCredential("user", "v")`, `smtp.login("u", "v")`,
+        // JDBC's `DriverManager.getConnection(url, "user", "v")`, PHP's `new
+        // PDO($dsn, 'user', 'v')` and `mysqli_connect($host, 'user', 'v')`
+        // (the user may be a variable there).
         command_secret_in(
-            r#"(?i)(?:\bauth[\t ]*=[\t ]*\(|basic_?auth[\t ]*\()[\t ]*(?:"[^"\r\n]*"|'[^'\r\n]*')[\t ]*,[\t ]*(?:Some\([\t ]*)?(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)')"#,
-            &["auth=(", "auth = (", "basicauth(", "basic_auth("],
+            r#"(?i)(?:\bauth[\t ]*=[\t ]*\(|basic_?auth[\t ]*\(|networkcredential[\t ]*\(|\.login[\t ]*\(|(?:getconnection|\bpdo|\bmysqli(?:_connect)?)[\t ]*\([^,()\r\n]+,)[\t ]*(?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z_$][A-Za-z0-9_.$]*)[\t ]*,[\t ]*(?:Some\([\t ]*)?(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)')"#,
+            &[
+                "auth=(", "auth = (", "basicauth(", "basic_auth(", "networkcredential(", ".login(",
+                "getconnection(", "pdo(", "mysqli(", "mysqli_connect(",
+            ],
             &["s2"],
+        ),
+        // Go's MySQL DSN: `user:v@tcp(host:3306)/db`, `user:v@unix(/tmp/sock)/db`.
+        command_secret_in(
+            r#"[A-Za-z0-9_.\-]+:(?P<secret>[^\s@"'/:]+)@(?:tcp|unix)\("#,
+            &["@tcp(", "@unix("],
+            &[],
+        ),
+        // A literal key given to a signing or encryption call: `jwt.encode(payload,
+        // "v")`, `jwt.sign(payload, 'v')`, `hmac.new(b"v", …)`, `Fernet(b'v')`,
+        // `AES.new(b'v', …)`.
+        command_secret_in(
+            r#"(?:\bjwt\.(?:encode|decode|sign|verify)[\t ]*\([^,()\r\n]+,|\bhmac\.new[\t ]*\(|\bFernet[\t ]*\(|\bAES\.new[\t ]*\()[\t ]*[bB]?(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)')"#,
+            &["jwt.encode", "jwt.decode", "jwt.sign", "jwt.verify", "hmac.new", "fernet(", "aes.new"],
+            &["s2"],
+        ),
+        // A password given to `--password-stdin` in a here-string: `docker
+        // login --username u --password-stdin <<< "v"`.
+        command_secret_in(
+            r#"--password-stdin\b[^\r\n|;&]*?<<<[\t ]*(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'$][^\s"']*))"#,
+            &["password-stdin"],
+            &["s2", "s3"],
         ),
         // A package manager's or git's configuration set from the command
         // line, name then value: `npm config set //registry.npmjs.org/:_authToken v`,
@@ -965,6 +994,14 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .check(Check::GenericKv)
         .guard(Guard::AssignName)
         .needs(Needs::Byte(b"=:")),
+        // An assignment in JSON-escaped code, a notebook cell's source line:
+        // `"openai.api_key = \"v\"\n",`, `"client = OpenAI(api_key=\"v\")\n"`.
+        generic(&format!(
+            r#"(?:^|[^A-Za-z0-9_.\-$])(?P<name>{NAME})[\t ]*(?:=|:)[\t ]*\\+"(?P<secret>[^"\\\r\n]+)\\+""#
+        ))
+        .guard(Guard::AssignName)
+        // An escaped quote: `\"`.
+        .needs(Needs::ThenQuote(b"\\")),
         // Typed declarations: `const API_TOKEN: &str = "v"`, `let key: String = "v"`,
         // `val apiKey: String = "v"` (Rust, TypeScript, Kotlin, Swift), a nullable
         // type (`String? = "v"`) or an optional property (`apiKey?: string = "v"`),

@@ -327,6 +327,10 @@ fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
             }
             i >= v + 5
         }
+        // A string in a JSON-escaped text: a notebook cell's `api_key = \"v\"`.
+        Some(b'\\') if hay.get(v + 1) == Some(&b'"') => {
+            le >= v + 6 && hay[v + 2..v + 6].iter().all(|&b| !NOT_BARE[b as usize])
+        }
         Some(_) => le >= v + 4 && hay[v..v + 4].iter().all(|&b| !NOT_BARE[b as usize]),
         None => false,
     }
@@ -5078,6 +5082,30 @@ fn next_field(v: &[u8]) -> bool {
         && reads_as_words(name)
 }
 
+/// An e-mail address (`john.doe@mydomain.com`, anonymous FTP's
+/// "password"): a local part of two or more name bytes, `@`, a host of two
+/// or more labels whose last is two to six lower-case letters. It names
+/// someone; it is no secret (`P@ss.word` has a one-letter local part).
+fn email_address(v: &[u8]) -> bool {
+    let Some(at) = memchr::memchr(b'@', v) else {
+        return false;
+    };
+    let (local, host) = (&v[..at], &v[at + 1..]);
+    let labels = host.split(|&b| b == b'.');
+    local.len() >= 2
+        && local
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"._+-".contains(&b))
+        && labels.clone().count() >= 2
+        && labels
+            .clone()
+            .all(|l| !l.is_empty() && l.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-'))
+        && host
+            .rsplit(|&b| b == b'.')
+            .next()
+            .is_some_and(|t| (2..=6).contains(&t.len()) && t.iter().all(u8::is_ascii_lowercase))
+}
+
 /// Three or more numbers joined by dots: an OID (`1.2.840.113549.1.9.4`), an
 /// IPv4 address or a version (`2.31.0`), not a secret.
 fn dotted_number(v: &[u8]) -> bool {
@@ -5088,7 +5116,13 @@ fn dotted_number(v: &[u8]) -> bool {
 /// [`value_ok`] without its [`short_word`] shortcut.
 fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     let v = trim(v);
-    if is_placeholder(v) || is_path(v) || is_url(v) || is_public_material(v) || dotted_number(v) {
+    if is_placeholder(v)
+        || is_path(v)
+        || is_url(v)
+        || is_public_material(v)
+        || dotted_number(v)
+        || email_address(v)
+    {
         return false;
     }
     // Not for known values: an environment value is masked as it is.
@@ -6784,7 +6818,13 @@ mod reference {
 
     fn old_value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         let v = trim(v);
-        if old_is_placeholder(v) || is_path(v) || old_is_url(v) || is_public_material(v) {
+        // Stop 42: an e-mail address (its own tests).
+        if old_is_placeholder(v)
+            || is_path(v)
+            || old_is_url(v)
+            || is_public_material(v)
+            || email_address(v)
+        {
             return false;
         }
         // Not for known values: an environment value is masked as it is.

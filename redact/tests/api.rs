@@ -1532,6 +1532,51 @@ fn assert_tokens_masked(r: &Redactor, cases: &[(String, &str)]) {
     }
 }
 
+/// Literals given to calls that take a password or a key by position, a
+/// notebook cell's JSON-escaped assignment, Go's MySQL DSN and a here-string
+/// to `--password-stdin`.
+#[test]
+fn credential_calls_crypto_keys_and_notebook_cells_mask_the_literal() {
+    let r = redactor();
+    let v = "Zr8vLq2NwT5xKp9sHq7vLr2N";
+    for text in [
+        format!("var cred = new NetworkCredential(\"admin\", \"{v}\");"),
+        format!("Connection c = DriverManager.getConnection(url, \"admin\", \"{v}\");"),
+        format!("$pdo = new PDO($dsn, 'admin', '{v}');"),
+        format!("$db = mysqli_connect($host, $user, '{v}');"),
+        format!("smtp.login(\"bot@example.com\", \"{v}\")"),
+        format!("ftp.login('admin', '{v}')"),
+        format!("db, err := sql.Open(\"mysql\", \"admin:{v}@tcp(127.0.0.1:3306)/app\")"),
+        format!("token = jwt.encode(payload, \"{v}\", algorithm=\"HS256\")"),
+        format!("jwt.sign(payload, '{v}', {{ expiresIn: '1h' }})"),
+        format!("mac = hmac.new(b\"{v}\", msg, hashlib.sha256)"),
+        format!("f = Fernet(b'{v}=')"),
+        format!("cipher = AES.new(b'{v}', AES.MODE_GCM)"),
+        format!("docker login registry.example.com -u admin --password-stdin <<< \"{v}\""),
+        format!("     \"openai.api_key = \\\"{v}\\\"\\n\","),
+        format!("     \"client = OpenAI(api_key=\\\"{v}\\\")\\n\""),
+    ] {
+        let out = r.redact(&text);
+        assert!(!out.contains(v), "{text} -> {out}");
+        assert!(out.contains("[REDACTED:generic-secret]"), "{text} -> {out}");
+    }
+    for clean in [
+        "jwt.decode(token, \"secret\", algorithms=[\"HS256\"])",
+        "jwt.sign(payload, process.env.JWT_SECRET)",
+        "smtp.login(user, password)",
+        "ftp.login(\"anonymous\", \"\")",
+        "cl.login(\"anonymous\", \"john.doe@mydomain.com\")",
+        "DriverManager.getConnection(url, user, pass)",
+        "$pdo = new PDO($dsn, $user, $pass);",
+        "fmt.Sprintf(\"%s:%s@tcp(%s)/%s\", user, pass, host, db)",
+        "docker login --password-stdin <<< \"$TOKEN\"",
+        "     \"api_key = \\\"YOUR_API_KEY\\\"\\n\",",
+        "     \"token = \\\"abc\\\"\\n\",",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 /// Keys of developer platforms an agent's tools call, bare in output (no
 /// name or keyword near them): each by its own prefix and format.
 #[test]
