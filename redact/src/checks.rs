@@ -5470,17 +5470,37 @@ fn described(hay: &[u8], ne: usize, (vs, ve): (usize, usize)) -> bool {
         return false;
     }
     let v = &hay[vs..ve];
-    // Words, a number at a word's end allowed (`Base64-encoded`).
+    // Words as prose writes them, a number at a word's end allowed
+    // (`Base64-encoded`): `Word`, `word`, `ACRONYM`, `mTLS`, `vCenter`; not
+    // a random mix of cases (`AbCdEfGhIjKl`).
     let word = |p: &[u8]| {
         let l = p.iter().take_while(|b| b.is_ascii_alphabetic()).count();
-        l >= 1 && p.len() - l <= 3 && p[l..].iter().all(u8::is_ascii_digit)
+        let w = &p[..l];
+        let plain =
+            |w: &[u8]| word_like(w) || (!w.is_empty() && w.iter().all(u8::is_ascii_uppercase));
+        l >= 1
+            && p.len() - l <= 3
+            && p[l..].iter().all(u8::is_ascii_digit)
+            && (plain(w)
+                || (l >= 3
+                    && w[0].is_ascii_lowercase()
+                    && w[1].is_ascii_uppercase()
+                    && plain(&w[1..])))
     };
     if v.is_empty() || !v.split(|&b| matches!(b, b'-' | b'/' | b'.')).all(word) {
         return false;
     }
     let end = memchr::memchr(b'\n', &hay[ve..]).map_or(hay.len(), |i| ve + i);
     let rest = trim(&hay[ve..end.min(ve + 512)]);
-    if !matches!(hay.get(ve), Some(b' ' | b'\t')) {
+    // A comment after the value (`# rotate monthly`, `// set by ops`) is
+    // no description of the field.
+    if !matches!(hay.get(ve), Some(b' ' | b'\t'))
+        || rest.starts_with(b"#")
+        || rest.starts_with(b"//")
+        || rest.starts_with(b";")
+        || rest.starts_with(b"--")
+        || rest.starts_with(b"/*")
+    {
         return false;
     }
     let words = rest

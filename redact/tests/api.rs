@@ -1355,6 +1355,18 @@ fn generated_api_docs_and_python_names_are_left_alone() {
         ("DB_PASSWORD=yWX*^KR+%s%XbhM6fZM", "yWX*^KR+%s%XbhM6fZM"),
         ("password: Zr8vLq2N rejected for the user", "Zr8vLq2N"),
         (
+            "api_key: AbCdEfGhIjKlMnOp  # rotate every month",
+            "AbCdEfGhIjKlMnOp",
+        ),
+        (
+            "api_key: AbCdEfGhIjKlMnOp rotated every month by ops.",
+            "AbCdEfGhIjKlMnOp",
+        ),
+        (
+            "password: Summerbreeze // set by the ops team",
+            "Summerbreeze",
+        ),
+        (
             "API_TOKEN=Zr8vLq2NwT5x+Kp9sHq7v/Lr2N==",
             "Zr8vLq2NwT5x+Kp9sHq7v/Lr2N==",
         ),
