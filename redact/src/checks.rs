@@ -2486,12 +2486,7 @@ fn segments(v: &[u8], numbered: bool) -> Option<Vec<&[u8]>> {
     };
     let ok = segs.clone().all(|s| {
         let alpha = s.iter().all(u8::is_ascii_alphabetic);
-        let vowel = s.iter().any(|b| {
-            matches!(
-                b.to_ascii_lowercase(),
-                b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
-            )
-        });
+        let vowel = s.iter().any(|&b| is_vowel(b));
         (alpha
             && (identifier_like(s) || component_spans(s).all(|(a, b)| b - a >= 3))
             && (vowel || s.len() <= 4)
@@ -2578,6 +2573,15 @@ fn format_field(v: &[u8]) -> bool {
             .any(|i| v.get(i + 1) == Some(&b's') && (i == 0 || alone(i - 1)) && alone(i + 2))
 }
 
+/// A vowel (`y` counts), in either case: words have them, random letters
+/// often do not.
+fn is_vowel(b: u8) -> bool {
+    matches!(
+        b.to_ascii_lowercase(),
+        b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+    )
+}
+
 /// A word with a number at its end: three or more letters of one case
 /// (with a vowel, or four at most: `pkcs`), then one to three digits
 /// (`oauth2`, `pkcs12`, `sha256`, `imdsv2`, `HTTP2`). Random segments mix
@@ -2588,12 +2592,7 @@ fn numbered_word(s: &[u8]) -> bool {
     let letters = &s[..l];
     let one_case =
         letters.iter().all(u8::is_ascii_lowercase) || letters.iter().all(u8::is_ascii_uppercase);
-    let vowel = letters.iter().any(|b| {
-        matches!(
-            b.to_ascii_lowercase(),
-            b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
-        )
-    });
+    let vowel = letters.iter().any(|&b| is_vowel(b));
     l >= 3
         && (1..=3).contains(&d)
         && s[l..].iter().all(u8::is_ascii_digit)
@@ -2981,12 +2980,7 @@ fn reads_as_words(s: &[u8]) -> bool {
 /// names that must read as words as a whole use it).
 fn reads_as_words_ending(s: &[u8], end4: bool) -> bool {
     let (mut abbrevs, mut singles, mut acronyms, mut inner_digits) = (0, 0, 0, 0);
-    let vowel = |b: u8| {
-        matches!(
-            b.to_ascii_lowercase(),
-            b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
-        )
-    };
+    let vowel = is_vowel;
     let word = |h: &[u8]| {
         let mut run = 0;
         h.iter().any(|&b| vowel(b))
