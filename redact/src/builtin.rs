@@ -1217,6 +1217,12 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .secret_group("s3")
         .next_line()
         .guard(Guard::Block),
+        // A Docker config in base64, as a Kubernetes Secret of type
+        // dockerconfigjson holds it (`kubectl get secret regcred -o yaml`):
+        // `{"auths":` encodes as `eyJhdXRocyI6`, the registry passwords
+        // follow. Last: a rule's place numbers its keywords, and the verdict
+        // memo's slots (a hash of those numbers) stay as they were.
+        r("docker-config", r"\beyJhdXRocyI6[A-Za-z0-9+/]{16,}={0,2}", &["eyjhdxrocyi6"]),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -1589,6 +1589,28 @@ fn credential_calls_crypto_keys_and_notebook_cells_mask_the_literal() {
     }
 }
 
+/// A Kubernetes Secret of type dockerconfigjson, as `kubectl get secret -o
+/// yaml` and `-o json` print it: the base64 of `{"auths":…}` holds the
+/// registry's password, under a name that names no secret.
+#[test]
+fn kubernetes_docker_config_secrets_are_masked() {
+    let r = redactor();
+    // base64 of {"auths":{"registry.example.com":{"username":"bob","password":"Zr8vLq2NwT5xKp9s"}}}
+    let v = "eyJhdXRocyI6eyJyZWdpc3RyeS5leGFtcGxlLmNvbSI6eyJ1c2VybmFtZSI6ImJvYiIsInBhc3N3b3JkIjoiWnI4dkxxMk53VDV4S3A5cyJ9fX0=";
+    for text in [
+        format!("apiVersion: v1\ndata:\n  .dockerconfigjson: {v}\nkind: Secret\n"),
+        format!("{{\"data\": {{\".dockerconfigjson\": \"{v}\"}}, \"kind\": \"Secret\"}}"),
+    ] {
+        assert_eq!(
+            r.redact(&text),
+            text.replace(v, "[REDACTED:docker-config]"),
+            "{text}"
+        );
+    }
+    let clean = "type: kubernetes.io/dockerconfigjson\n";
+    assert_eq!(r.redact(clean), clean);
+}
+
 /// Keys of developer platforms an agent's tools call, bare in output (no
 /// name or keyword near them): each by its own prefix and format.
 #[test]
