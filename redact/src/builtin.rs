@@ -634,26 +634,6 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("circleci-token", r"\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}\b", &["ccipat_"]),
         r("honeycomb-key", r"\bhc[ax][im]k_[A-Za-z0-9]{40,80}\b", &["hcaik_", "hcxik_", "hcamk_", "hcxmk_"]),
         r("pinecone-api-key", r"\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,80}\b", &["pcsk_"]),
-        // Keys of developer platforms agents call, each by its own prefix.
-        r("firecrawl-api-key", r"\bfc-[a-f0-9]{32}\b", &["fc-"]),
-        r("supabase-secret-key", r"\bsb_secret_[A-Za-z0-9_\-]{20,64}", &["sb_secret_"]),
-        r(
-            "hubspot-token",
-            r"\bpat-(?:na|eu|ap)[0-9]-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
-            &["pat-na", "pat-eu", "pat-ap"],
-        ),
-        r("deno-deploy-token", r"\bddp_[A-Za-z0-9]{36}\b", &["ddp_"]),
-        r("inngest-signing-key", r"\bsignkey-(?:prod|test|branch)-[a-f0-9]{64}\b", &["signkey-"]),
-        r(
-            "trigger-dev-key",
-            r"\btr_(?:prod|dev|stg|pat)_[A-Za-z0-9]{20,40}\b",
-            &["tr_prod_", "tr_dev_", "tr_stg_", "tr_pat_"],
-        ),
-        r("posthog-personal-key", r"\bphx_[A-Za-z0-9]{43}\b", &["phx_"]),
-        r("stytch-secret", r"\bsecret-(?:live|test)-[A-Za-z0-9_\-=]{36}", &["secret-live-", "secret-test-"]),
-        r("langsmith-legacy-key", r"\bls__[a-f0-9]{32}\b", &["ls__"]),
-        r("mongodb-atlas-key", r"\bmdb_sa_sk_[A-Za-z0-9]{40}\b", &["mdb_sa_sk_"]),
-        r("anyscale-key", r"\besecret_[A-Za-z0-9]{40}\b", &["esecret_"]),
         r("yandex-api-key", r"\bAQVN[A-Za-z0-9_\-]{35,38}", &["aqvn"]).bounds(None, Some(b"_-")),
         // Bundler's credentials for a gem host, from the environment or
         // `.bundle/config`: `BUNDLE_GEMS__CONTRIBSYS__COM=user:pass` (the
@@ -1217,6 +1197,27 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .secret_group("s3")
         .next_line()
         .guard(Guard::Block),
+        // Keys of developer platforms agents call, each by its own prefix
+        // (last, with the rule below: see there).
+        r("firecrawl-api-key", r"\bfc-[a-f0-9]{32}\b", &["fc-"]),
+        r("supabase-secret-key", r"\bsb_secret_[A-Za-z0-9_\-]{20,64}", &["sb_secret_"]),
+        r(
+            "hubspot-token",
+            r"\bpat-(?:na|eu|ap)[0-9]-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
+            &["pat-na", "pat-eu", "pat-ap"],
+        ),
+        r("deno-deploy-token", r"\bddp_[A-Za-z0-9]{36}\b", &["ddp_"]),
+        r("inngest-signing-key", r"\bsignkey-(?:prod|test|branch)-[a-f0-9]{64}\b", &["signkey-"]),
+        r(
+            "trigger-dev-key",
+            r"\btr_(?:prod|dev|stg|pat)_[A-Za-z0-9]{20,40}\b",
+            &["tr_prod_", "tr_dev_", "tr_stg_", "tr_pat_"],
+        ),
+        r("posthog-personal-key", r"\bphx_[A-Za-z0-9]{43}\b", &["phx_"]),
+        r("stytch-secret", r"\bsecret-(?:live|test)-[A-Za-z0-9_\-=]{36}", &["secret-live-", "secret-test-"]),
+        r("langsmith-legacy-key", r"\bls__[a-f0-9]{32}\b", &["ls__"]),
+        r("mongodb-atlas-key", r"\bmdb_sa_sk_[A-Za-z0-9]{40}\b", &["mdb_sa_sk_"]),
+        r("anyscale-key", r"\besecret_[A-Za-z0-9]{40}\b", &["esecret_"]),
         // A Docker config in base64, as a Kubernetes Secret of type
         // dockerconfigjson holds it (`kubectl get secret regcred -o yaml`):
         // `{"auths":` encodes as `eyJhdXRocyI6`, the registry passwords
