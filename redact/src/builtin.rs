@@ -205,9 +205,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .priority(P_PEM)
         .window_bytes(64 * 1024)
         .check(Check::Pem),
+        // A PuTTY key's (`.ppk`) private lines: whole lines of base64 (not
+        // the `Private` of the `Private-MAC:` line after them).
         rb(
             "private-key",
-            r"Private-Lines:[\t ]*[0-9]+\r?\n(?P<secret>(?:[A-Za-z0-9+/=]+\r?\n?)+)",
+            r"Private-Lines:[\t ]*[0-9]+\r?\n(?P<secret>[A-Za-z0-9+/=]+(?:\r?\n[A-Za-z0-9+/=]+)*)(?:\r?\n|$)",
         )
         .keywords(["private-lines"])
         .secret_group("secret")
@@ -1224,6 +1226,107 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // follow. Last: a rule's place numbers its keywords, and the verdict
         // memo's slots (a hash of those numbers) stay as they were.
         r("docker-config", r"\beyJhdXRocyI6[A-Za-z0-9+/]{16,}={0,2}", &["eyjhdxrocyi6"]),
+        // Password hashes in the formats `crypt(3)`, htpasswd, `/etc/shadow`,
+        // LDAP, Django and Werkzeug write: a hash is cracked offline, so its
+        // digest is masked as the password it stands for (the scheme and the
+        // salt before it stay readable: `$6$salt$[REDACTED:password-hash]`).
+        // The shapes are exact (alphabets and lengths), so `$1$2` in a
+        // replacement string or `{sha}` in a template never match.
+        r(
+            "password-hash",
+            r"\$2[aby]\$[0-9]{2}\$(?P<secret>[./A-Za-z0-9]{53})",
+            &["$2a$", "$2b$", "$2y$"],
+        )
+        .secret_group("secret")
+        .check(Check::Mixed),
+        r(
+            "password-hash",
+            r"\$(?:[56]\$(?:rounds=[0-9]{1,9}\$)?[./A-Za-z0-9]{1,16}\$(?P<secret>[./A-Za-z0-9]{43}(?:[./A-Za-z0-9]{43})?)|(?:1|apr1)\$[./A-Za-z0-9]{1,8}\$(?P<s2>[./A-Za-z0-9]{22})|y\$[./A-Za-z0-9]{1,32}\$[./A-Za-z0-9]{1,86}\$(?P<s3>[./A-Za-z0-9]{43}))(?:[^./A-Za-z0-9$]|$)",
+            &["$5$", "$6$", "$1$", "$apr1$", "$y$"],
+        )
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .check(Check::Mixed),
+        r(
+            "password-hash",
+            r"\$argon2(?:id|i|d)\$(?:v=[0-9]{1,3}\$)?m=[0-9]{1,10},t=[0-9]{1,10},p=[0-9]{1,3}\$[A-Za-z0-9+/]{8,}\$(?P<secret>[A-Za-z0-9+/]{16,})",
+            &["$argon2"],
+        )
+        .secret_group("secret")
+        .check(Check::Mixed),
+        r(
+            "password-hash",
+            r"\b(?:pbkdf2_sha(?:1|256)\$[0-9]{1,9}|pbkdf2:sha(?:1|256|512)(?::[0-9]{1,9})?|scrypt:[0-9]{1,9}:[0-9]{1,3}:[0-9]{1,3})\$[A-Za-z0-9./+]{4,}\$(?P<secret>[A-Za-z0-9./+]{20,}={0,2})",
+            &["pbkdf2", "scrypt:"],
+        )
+        .secret_group("secret")
+        .check(Check::Mixed),
+        r(
+            "password-hash",
+            r"\{(?:SSHA|SSHA256|SSHA384|SSHA512|SMD5)\}(?P<secret>[A-Za-z0-9+/]{16,}={0,2})",
+            &["ssha", "smd5"],
+        )
+        .secret_group("secret")
+        .check(Check::Mixed),
+        // The signature of a presigned URL (S3's `X-Amz-Signature`, Cloud
+        // Storage's `X-Goog-Signature`, CloudFront's `Signature` beside its
+        // `Key-Pair-Id`): whoever holds the URL holds the access it grants.
+        rb(
+            "signed-url",
+            r"(?i)\bx-(?:amz|goog)-signature=(?P<secret>[A-Fa-f0-9]{32,})",
+        )
+        .keywords(["-signature="])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Token),
+        rb(
+            "signed-url",
+            r"[?&]Signature=(?P<secret>[A-Za-z0-9~_\-]{40,})(?:&[A-Za-z0-9_\-]+=[^&\s]*)*?&Key-Pair-Id=",
+        )
+        .keywords(["key-pair-id="])
+        .secret_group("secret")
+        .priority(P_STRUCT)
+        .check(Check::Token),
+        // The AWS CLI's `aws configure set aws_secret_access_key V` (also a
+        // profile's `profile.p.aws_session_token V`): the name, a space, the value.
+        command_flag(
+            r"\baws[\t ]+configure[\t ]+set[\t ]+(?:[^\s]*\.)?(?:aws_secret_access_key|aws_session_token)[\t ]+",
+            &["configure set"],
+        ),
+        // A password given to `sudo -S` on its standard input: `echo "v" |
+        // sudo -S cmd`, `sudo -S cmd <<< "v"`.
+        command_secret_in(
+            r#"\becho[\t ]+(?:-[ne][\t ]+)?(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s|$"'][^\s|]*))[\t ]*\|[\t ]*sudo[\t ]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)\b"#,
+            &["sudo -s", "sudo --stdin"],
+            &["s2", "s3"],
+        ),
+        command_secret_in(
+            r#"\bsudo[\t ]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)\b[^\r\n|;&]*?<<<[\t ]*(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'$][^\s"']*))"#,
+            &["sudo -s", "sudo --stdin"],
+            &["s2", "s3"],
+        ),
+        // A setter whose second argument names a secret, after a section:
+        // configparser's `config.set("auth", "password", "v")`. Its own
+        // keyword: the secret words' guards take a name as a call's first
+        // argument only (`new User("joe", "password", "ROLE_A")` holds a
+        // user's password, not a name).
+        rb(
+            "generic-secret",
+            &format!(
+                r#"(?i:\.set)\([\t ]*(?:"[^"\r\n]*"|'[^'\r\n]*')[\t ]*,[\t ]*["'](?P<name>{NAME})["'][\t ]*,[\t ]*{QUOTED}"#
+            ),
+        )
+        .keywords([".set("])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s4"])
+        .priority(P_GENERIC)
+        .check(Check::Generic),
+        // MySQL's `SET PASSWORD [FOR user] = 'v'` and `= PASSWORD('v')`.
+        command_secret_in(
+            r#"(?i)\bset[\t ]+password\b[^\r\n=;]*=[\t ]*(?:(?:old_)?password[\t ]*\([\t ]*)?(?:'(?P<secret>[^'\r\n]+)'|"(?P<s2>[^"\r\n]+)")"#,
+            &["set password"],
+            &["s2"],
+        ),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

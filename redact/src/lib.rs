@@ -265,7 +265,22 @@
 //! as the user of a git/http URL), `bearer-token` (`Authorization: Bearer|token|Bot|… X`,
 //! a bare `Bearer X`), `basic-auth` (`Authorization: Basic X`, `Basic X` decoding to
 //! `user:pass`, `curl -u user:PASS`), `cookie` (session-like values of
-//! `Cookie:`/`Set-Cookie:`/`curl -b`).
+//! `Cookie:`/`Set-Cookie:`/`curl -b`), `signed-url` (the signature of a
+//! presigned URL: S3's `X-Amz-Signature=`, Cloud Storage's
+//! `X-Goog-Signature=`, CloudFront's `Signature=` beside its `Key-Pair-Id=`:
+//! the URL grants its access to whoever holds it).
+//!
+//! `password-hash`: the digest of a password hash in the formats `crypt(3)`,
+//! `/etc/shadow`, htpasswd, LDAP, Django and Werkzeug write — bcrypt
+//! `$2a$`/`$2b$`/`$2y$`, SHA-crypt `$5$`/`$6$` (with `rounds=`), MD5-crypt
+//! `$1$`/`$apr1$`, yescrypt `$y$`, Argon2 `$argon2id$…`, `pbkdf2_sha256$…`,
+//! `pbkdf2:sha256:…$`, `scrypt:N:r:p$`, LDAP `{SSHA}`/`{SSHA512}`/`{SMD5}`.
+//! Decision: a hash is cracked offline, so it is masked as the password it
+//! stands for, also in test fixtures; the scheme, parameters and salt stay
+//! readable (`root:$6$JgQ6D6ry$[REDACTED:password-hash]:19000:…`). Each
+//! shape is exact (alphabets and lengths), so `"$1$2"` in a replacement,
+//! `{sha}` in a template or a `$6$` with a short digest never match;
+//! unsalted LDAP `{SHA}`/`{MD5}` need a secret name (`userPassword:`).
 //!
 //! Typed declarations: `const API_TOKEN: &str = "v"`, `let key: String =
 //! "v"`, `val apiKey: String = "v"`, a nullable type (`let token: String? =
@@ -307,7 +322,9 @@
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
 //! `mysql -pX`, `docker login -p X`, `echo X | … --password-stdin`,
 //! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `openssl -k`, `zip -P`,
-//! `htpasswd -b`, `gh secret set X --body v`, `PGPASSWORD=`; a package
+//! `htpasswd -b`, `gh secret set X --body v`, `PGPASSWORD=`, `echo v | sudo
+//! -S`, `sudo -S … <<< v`, MySQL's `SET PASSWORD … = 'v'` (also
+//! `PASSWORD('v')`), `aws configure set aws_secret_access_key v`; a package
 //! manager's or git's setting given on the command line when its name names
 //! a secret: `npm config set //registry.npmjs.org/:_authToken v`, `git
 //! config --global github.token v`, `yarn config set npmAuthToken v`,
@@ -327,7 +344,11 @@
 //! and the literal of an env fallback (`process.env.API_TOKEN || 'v'`,
 //! `getenv('API_KEY') ?: 'v'`, `os.environ.get("TOKEN") or "v"`), of a setter
 //! call whose first argument names a secret (`System.setProperty("X_TOKEN",
-//! "v")`, `os.Setenv(…)`, `env::set_var(…)`, `define('DB_PASSWORD', 'v')`), a
+//! "v")`, `os.Setenv(…)`, `env::set_var(…)`, `define('DB_PASSWORD', 'v')`;
+//! after a section, configparser's `config.set("db", "password", "v")`;
+//! decision: only a `.set(` call's second argument, as in other calls a
+//! secret word there is as often a user's password, `new User("joe",
+//! "password", "ROLE_A")`), a
 //! shell default (`${DB_PASSWORD:-v}`) or a Spring property default
 //! (`${db.password:v}`), a literal wrapped in a conversion
 //! (`jwtKey := []byte("v")`, `String::from("v")`, `str("v")`,

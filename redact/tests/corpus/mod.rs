@@ -262,6 +262,59 @@ fn basic_auth(r: &mut Rng) -> Secret {
     Secret::plain(b64(format!("{user}:{pass}").as_bytes(), false, true))
 }
 
+/// A password hash as `crypt(3)`, htpasswd, LDAP, Django or Werkzeug write
+/// it: the digest must be hidden (the scheme and salt may stay).
+fn password_hash(r: &mut Rng) -> Secret {
+    let crypt = format!("./{ALNUM}");
+    let b64 = format!("{ALNUM}+/");
+    let (head, digest) = match r.below(9) {
+        0 => (
+            format!("${}$1{}$", r.pick(&["2a", "2b", "2y"]), r.range(0, 9)),
+            r.chars(&crypt, 53),
+        ),
+        1 => (
+            format!("$6${}$", r.chars_n(&crypt, 8, 16)),
+            r.chars(&crypt, 86),
+        ),
+        2 => (
+            format!("$5$rounds=5000${}$", r.chars(&crypt, 16)),
+            r.chars(&crypt, 43),
+        ),
+        3 => (
+            format!("${}${}$", r.pick(&["1", "apr1"]), r.chars(&crypt, 8)),
+            r.chars(&crypt, 22),
+        ),
+        4 => (
+            format!("$y$j9T${}$", r.chars(&crypt, 22)),
+            r.chars(&crypt, 43),
+        ),
+        5 => (
+            format!("$argon2id$v=19$m=65536,t=3,p=4${}$", r.chars(&b64, 22)),
+            r.chars(&b64, 43),
+        ),
+        6 => (
+            format!("pbkdf2_sha256$600000${}$", r.chars(ALNUM, 22)),
+            format!("{}=", r.chars(&b64, 43)),
+        ),
+        7 => (
+            format!(
+                "{}${}$",
+                r.pick(&["pbkdf2:sha256:600000", "scrypt:32768:8:1"]),
+                r.chars(ALNUM, 16)
+            ),
+            r.chars(HEX, 64),
+        ),
+        _ => (
+            r.pick(&["{SSHA}", "{SSHA512}"]).to_string(),
+            r.chars(&b64, 32),
+        ),
+    };
+    Secret {
+        value: format!("{head}{digest}"),
+        must_hide: vec![digest],
+    }
+}
+
 pub fn password(r: &mut Rng) -> String {
     loop {
         let n = r.range(10, 22);
@@ -1277,6 +1330,14 @@ pub fn families() -> Vec<Family> {
                 }
             },
         },
+        Family {
+            name: "password-hash",
+            kind: Kind::Token,
+            env: "ADMIN_PASSWORD_HASH",
+            key: "password_hash",
+            header: None,
+            gen: password_hash,
+        },
     ]
 }
 
@@ -1947,9 +2008,12 @@ fn config_command(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
         return None;
     }
     let key = f.key.trim_start_matches('_');
-    let line = match r.below(3) {
+    let line = match r.below(4) {
         0 => format!("git config --global {} {v}", key.replace('_', ".")),
         1 => format!("yarn config set {} \"{v}\"", camel(f.key)),
+        2 if f.name == "aws-secret-access-key" || f.name == "aws-session-token" => {
+            format!("aws configure set {key} {v} --profile ci")
+        }
         _ => format!("npm config set //npm.pkg.example.com/:{key} {v}"),
     };
     Some(format!(
@@ -1986,7 +2050,13 @@ fn command_password(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     {
         return None;
     }
-    let line = match r.below(7) {
+    let line = match r.below(11) {
+        7 => format!("echo \"{v}\" | sudo -S systemctl restart api"),
+        8 => format!("sudo -S apt-get update <<< '{v}'"),
+        9 => format!("mysql -h db -u root -e \"SET PASSWORD FOR 'app'@'%' = PASSWORD('{v}');\""),
+        10 => format!(
+            "python3 -c 'c = configparser.ConfigParser(); c.set(\"db\", \"password\", \"{v}\")'"
+        ),
         0 => format!("mongosh \"mongodb://db:27017/app\" -u admin -p {v}"),
         1 => format!("rabbitmqctl add_user deploy {v}"),
         2 => format!("net user deploy {v} /add"),
