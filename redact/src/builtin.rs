@@ -1327,6 +1327,51 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["set password"],
             &["s2"],
         ),
+        // A value a GitHub Actions step masks in its log: `::add-mask::v`.
+        command_secret_in(
+            r#"::add-mask::[\t ]*(?:"(?P<secret>[^"\r\n]+)"|(?P<s3>[^\s"'$][^\r\n"']*))"#,
+            &["::add-mask::"],
+            &["s3"],
+        ),
+        // Redis: `AUTH [user] v` as `MONITOR` prints it (`"AUTH" "v"`).
+        command_secret_in(
+            r#"(?i)"auth"(?:[\t ]+"[^"\r\n]*")?[\t ]+"(?P<secret>[^"\r\n]+)"[\t ]*(?:\r|\n|$)"#,
+            &["\"auth\" \""],
+            &[],
+        ),
+        // Passwords on the command lines of network and remote-access tools:
+        // `nmcli dev wifi connect SSID password v`, Windows `cmdkey /pass:v`,
+        // FreeRDP's `/p:v`, PsExec's `-p v`, `lftp -u user,v`, `cargo login v`.
+        command_flag(
+            r"\bnmcli\b[^\r\n|;&]*?[\t ](?:password|wifi-sec\.psk|802-11-wireless-security\.psk)[\t ]+",
+            &["nmcli"],
+        ),
+        command_flag(r"(?i)\bcmdkey\b[^\r\n|;&]*?[\t ]/pass:", &["cmdkey"]),
+        command_flag(
+            r"\b(?:[xw]freerdp3?|wlfreerdp|sdl-freerdp3?)\b[^\r\n|;&]*?[\t ][/-]p:",
+            &["freerdp"],
+        ),
+        command_flag(r"(?i)\bpsexec(?:64)?(?:\.exe)?\b[^\r\n|;&]*?[\t ]-p[\t ]+", &["psexec"]),
+        command_flag(r"\blftp\b[^\r\n|;&]*?[\t ]-u[\t ]+[^\s,]+,", &["lftp"]),
+        command_flag(r"\bcargo[\t ]+login[\t ]+(?:--registry[\t =][^\s]+[\t ]+)?", &["cargo login"]),
+        // HTTPie's `http -a user:v` (`https`, `--auth user:v`).
+        rb(
+            "basic-auth",
+            r#"\b(?:https?|httpie)(?:[\t ][^\r\n|;&]*?)?[\t ](?:-a|--auth)(?:[\t ]+|=)(?:"[^":\r\n]*:(?P<secret>[^"\r\n]+)"|'[^':\r\n]*:(?P<s2>[^'\r\n]+)'|[^\s:"'<>]*:(?P<s3>[^\s"'<>]+))"#,
+        )
+        .keywords(["http ", "https ", "httpie "])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
+        // An `expect` script's answer to a password prompt: `expect
+        // "Password:"` / `send "v\r"`.
+        command_secret_in(
+            r#"(?i)\bexpect[\t ]+(?:-[a-z]+[\t ]+)*"[^"\r\n]*(?:assword|passphrase)[^"\r\n]*"[^\r\n]*\r?\n[\t ]*send[\t ]+(?:--[\t ]+)?"(?P<secret>[^"\r\n\\$]+)(?:\\[rn])?""#,
+            &["expect \"", "expect -"],
+            &[],
+        )
+        .next_line(),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -264,7 +264,7 @@
 //! Structure: `url-password` (`scheme://user:PASS@host`, and a long token used
 //! as the user of a git/http URL), `bearer-token` (`Authorization: Bearer|token|Bot|… X`,
 //! a bare `Bearer X`), `basic-auth` (`Authorization: Basic X`, `Basic X` decoding to
-//! `user:pass`, `curl -u user:PASS`), `cookie` (session-like values of
+//! `user:pass`, `curl -u user:PASS`, HTTPie's `http -a user:PASS`), `cookie` (session-like values of
 //! `Cookie:`/`Set-Cookie:`/`curl -b`), `signed-url` (the signature of a
 //! presigned URL: S3's `X-Amz-Signature=`, Cloud Storage's
 //! `X-Goog-Signature=`, CloudFront's `Signature=` beside its `Key-Pair-Id=`:
@@ -324,7 +324,11 @@
 //! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `openssl -k`, `zip -P`,
 //! `htpasswd -b`, `gh secret set X --body v`, `PGPASSWORD=`, `echo v | sudo
 //! -S`, `sudo -S … <<< v`, MySQL's `SET PASSWORD … = 'v'` (also
-//! `PASSWORD('v')`), `aws configure set aws_secret_access_key v`; a package
+//! `PASSWORD('v')`), `aws configure set aws_secret_access_key v`, `nmcli …
+//! password v`, Windows `cmdkey /pass:v`, FreeRDP `/p:v`, PsExec `-p v`,
+//! `lftp -u user,v`, `cargo login v`, GitHub Actions' `::add-mask::v`, Redis
+//! `AUTH` as `MONITOR` prints it (`"AUTH" "v"`), an `expect` script's `send
+//! "v\r"` after a password prompt; a package
 //! manager's or git's setting given on the command line when its name names
 //! a secret: `npm config set //registry.npmjs.org/:_authToken v`, `git
 //! config --global github.token v`, `yarn config set npmAuthToken v`,

@@ -3734,3 +3734,68 @@ fn sudo_set_password_aws_configure_and_putty_keys_mask_the_secret() {
         assert_eq!(r.redact(clean), clean);
     }
 }
+
+/// Passwords on the command lines of network and remote-access tools, in a
+/// CI log's mask command, a Redis monitor and an `expect` script's answer.
+#[test]
+fn remote_access_commands_ci_masks_and_expect_answers_mask_the_secret() {
+    let r = redactor();
+    let pw = "Zr8vLq2NwT5x";
+    for (text, id) in [
+        (
+            format!("echo \"::add-mask::{pw}\"\n::add-mask::{pw}\n"),
+            "generic-secret",
+        ),
+        (
+            format!("nmcli dev wifi connect HomeNet password {pw}\n"),
+            "generic-secret",
+        ),
+        (
+            format!("cmdkey /add:fs /user:corp\\bob /pass:{pw}\n"),
+            "generic-secret",
+        ),
+        (
+            format!("xfreerdp /v:host /u:admin /p:{pw}\n"),
+            "generic-secret",
+        ),
+        (
+            format!("PsExec64.exe \\\\host -u admin -p {pw} cmd\n"),
+            "generic-secret",
+        ),
+        (
+            format!("lftp -u bob,{pw} ftp.example.com\n"),
+            "generic-secret",
+        ),
+        (
+            format!("cargo login cio{pw}Kp9sWq3LZr8vLq2NwT5x\n"),
+            "generic-secret",
+        ),
+        (
+            format!("http -a bob:{pw} https://api\nhttps --auth=bob:{pw} api\n"),
+            "basic-auth",
+        ),
+        (
+            format!(
+                "1700000000.1 [0 10.0.0.5:5000] \"AUTH\" \"{pw}\"\n\"AUTH\" \"app\" \"{pw}\"\n"
+            ),
+            "generic-secret",
+        ),
+        (
+            format!("spawn ssh deploy@host\nexpect \"*assword:\"\nsend \"{pw}\\r\"\n"),
+            "generic-secret",
+        ),
+    ] {
+        let out = r.redact(&text);
+        assert!(!out.contains(pw), "{text} -> {out}");
+        assert!(out.contains(&format!("[REDACTED:{id}]")), "{text} -> {out}");
+    }
+    for clean in [
+        "echo \"::add-mask::$TOKEN\"\n",
+        "nmcli dev wifi connect HomeNet password\n",
+        "http -a bob https://api\n",
+        "expect \"$ \"\nsend \"ls\\r\"\n",
+        "\"AUTH\" \"$REDIS_PASSWORD\"\n",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}

@@ -2050,23 +2050,40 @@ fn command_password(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     {
         return None;
     }
-    let line = match r.below(11) {
-        7 => format!("echo \"{v}\" | sudo -S systemctl restart api"),
-        8 => format!("sudo -S apt-get update <<< '{v}'"),
-        9 => format!("mysql -h db -u root -e \"SET PASSWORD FOR 'app'@'%' = PASSWORD('{v}');\""),
-        10 => format!(
-            "python3 -c 'c = configparser.ConfigParser(); c.set(\"db\", \"password\", \"{v}\")'"
-        ),
+    let line = |i: usize| match i {
         0 => format!("mongosh \"mongodb://db:27017/app\" -u admin -p {v}"),
         1 => format!("rabbitmqctl add_user deploy {v}"),
         2 => format!("net user deploy {v} /add"),
         3 => format!("sqlplus system/{v}@//db:1521/ORCL"),
         4 => format!("echo \"deploy:{v}\" | chpasswd"),
         5 => format!("ssh-keygen -t ed25519 -N \"{v}\" -f deploy_key"),
+        7 => format!("echo \"{v}\" | sudo -S systemctl restart api"),
+        8 => format!("sudo -S apt-get update <<< '{v}'"),
+        9 => format!("mysql -h db -u root -e \"SET PASSWORD FOR 'app'@'%' = PASSWORD('{v}');\""),
+        10 => format!(
+            "python3 -c 'c = configparser.ConfigParser(); c.set(\"db\", \"password\", \"{v}\")'"
+        ),
+        11 => format!("echo \"::add-mask::{v}\""),
+        12 => format!("nmcli dev wifi connect HomeNet password {v}"),
+        13 => format!("cmdkey /add:fileserver /user:corp\\bob /pass:{v}"),
+        14 => format!("xfreerdp /v:host /u:admin /p:{v} /cert:ignore"),
+        15 => format!("psexec \\\\host -u admin -p {v} cmd"),
+        16 => format!("lftp -u bob,{v} sftp://files.example.com"),
+        17 => format!("http -a bob:{v} https://api.example.com/me"),
+        18 => format!("redis-cli monitor\n1700000000.123456 [0 10.0.0.5:5000] \"AUTH\" \"{v}\""),
+        19 => format!("cargo login --registry internal {v}"),
+        20 => format!("expect \"*assword:\"\nsend \"{v}\\r\""),
         _ => format!("mc alias set local http://localhost:9000 minioadmin {v}"),
     };
+    // Five commands of the 21 per record (one in four), so that nearly
+    // every command's rule meets a value in one record per family.
+    let first = r.below(21);
+    let lines: Vec<String> = (0..5)
+        .map(|k| format!("$ {}\n", line((first + 4 * k) % 21)))
+        .collect();
     Some(format!(
-        "$ {line}\n$ net user deploy /delete\n$ sqlplus / as sysdba\n$ mongosh --port 27017\n"
+        "{}$ net user deploy /delete\n$ sqlplus / as sysdba\n$ mongosh --port 27017\n",
+        lines.concat()
     ))
 }
 
