@@ -1372,6 +1372,18 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &[],
         )
         .next_line(),
+        // Keys of cloud and developer platforms, by their documented prefixes:
+        // Neon `napi_`, Mapbox secret tokens `sk.eyJ…`, crates.io `cio`,
+        // Akamai EdgeGrid `akab-`, Tencent Cloud `AKID` secret ids.
+        r("neon-api-key", r"\bnapi_[a-z0-9]{64}\b", &["napi_"]),
+        r(
+            "mapbox-secret-token",
+            r"\bsk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{20,}",
+            &["sk.eyj"],
+        ),
+        r("crates-io-token", r"\bcio[A-Za-z0-9]{32}\b", &["cio"]),
+        r("akamai-edgegrid-token", r"\bakab-[a-z0-9]{16}-[a-z0-9]{16}\b", &["akab-"]),
+        r("tencent-secret-id", r"\bAKID[A-Za-z0-9]{32}\b", &["akid"]),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

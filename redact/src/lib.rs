@@ -251,7 +251,8 @@
 //! SonarQube `sqp_`/`squ_`/`sqa_`, Scalingo `tk-us-`, Yandex Cloud API keys
 //! `AQVN…`, Stripe `sk_prod_`/`rk_prod_`, Contentful `CFPAT-`, Buildkite
 //! `bkua_`, CircleCI `CCIPAT_`, Honeycomb `hcaik_`/`hcxik_`/`hcamk_`/`hcxmk_`,
-//! Pinecone `pcsk_`, ngrok's `add-authtoken T`, and Bundler's gem-host credentials
+//! Pinecone `pcsk_`, Neon `napi_`, Mapbox secret tokens `sk.eyJ…`, crates.io
+//! `cio…`, Akamai EdgeGrid `akab-`, Tencent Cloud `AKID…`, ngrok's `add-authtoken T`, and Bundler's gem-host credentials
 //! (`BUNDLE_GEMS__CONTRIBSYS__COM=user:pass`, `bundler-credentials`). Left
 //! out on purpose: Airtable's `pat…` (its only literal, `pat`, opens `path`
 //! and `pattern`: +1.9 % instructions on Rust sources), Yandex IAM `t1.`

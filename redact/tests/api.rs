@@ -3768,6 +3768,10 @@ fn remote_access_commands_ci_masks_and_expect_answers_mask_the_secret() {
         ),
         (
             format!("cargo login cio{pw}Kp9sWq3LZr8vLq2NwT5x\n"),
+            "crates-io-token",
+        ),
+        (
+            format!("cargo login --registry internal {pw}\n"),
             "generic-secret",
         ),
         (

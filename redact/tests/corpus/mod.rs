@@ -1331,6 +1331,67 @@ pub fn families() -> Vec<Family> {
             },
         },
         Family {
+            name: "neon-api-key",
+            kind: Kind::Token,
+            env: "NEON_API_KEY",
+            key: "neon_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("napi_{}", r.chars(LOWER_DIGITS, 64))),
+        },
+        Family {
+            name: "mapbox-secret-token",
+            kind: Kind::Token,
+            env: "MAPBOX_SECRET_TOKEN",
+            key: "mapbox_token",
+            header: None,
+            gen: |r| {
+                let payload = b64(
+                    format!(
+                        "{{\"u\":\"{}\",\"a\":\"{}\"}}",
+                        r.chars(LOWER, 8),
+                        r.chars(LOWER_DIGITS, 25)
+                    )
+                    .as_bytes(),
+                    true,
+                    false,
+                );
+                Secret::plain(format!(
+                    "sk.{payload}.{}",
+                    r.chars(&format!("{ALNUM}-_"), 22)
+                ))
+            },
+        },
+        Family {
+            name: "crates-io-token",
+            kind: Kind::Token,
+            env: "CARGO_REGISTRY_TOKEN",
+            key: "token",
+            header: None,
+            gen: |r| Secret::plain(format!("cio{}", r.chars(ALNUM, 32))),
+        },
+        Family {
+            name: "akamai-edgegrid-token",
+            kind: Kind::Token,
+            env: "AKAMAI_ACCESS_TOKEN",
+            key: "access_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "akab-{}-{}",
+                    r.chars(LOWER_DIGITS, 16),
+                    r.chars(LOWER_DIGITS, 16)
+                ))
+            },
+        },
+        Family {
+            name: "tencent-secret-id",
+            kind: Kind::Token,
+            env: "TENCENTCLOUD_SECRET_ID",
+            key: "secret_id",
+            header: None,
+            gen: |r| Secret::plain(format!("AKID{}", r.chars(ALNUM, 32))),
+        },
+        Family {
             name: "password-hash",
             kind: Kind::Token,
             env: "ADMIN_PASSWORD_HASH",
