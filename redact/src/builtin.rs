@@ -1193,10 +1193,12 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .next_line()
         .guard(Guard::ValueNearby)
         .needs(Needs::Word(b"value:")),
-        generic(&format!(
-            r#"(?m)(?P<name>{NAME})["']?:[\t ]*(?:[|>][\-+0-9]*)?[\t ]*\r?\n[\t ]+(?P<s3>[^\s#][^\r\n]*)"#
+        // A YAML value on the line below its name (plain, quoted or a block
+        // scalar's). A quoted one ends its line (or a comment does): `'v',`
+        // is a dict's value in code (`'token_scope':` / `'oauthToken.scope',`).
+        generic3(&format!(
+            r#"(?m)(?P<name>{NAME})["']?:[\t ]*(?:[|>][\-+0-9]*)?[\t ]*\r?\n[\t ]+(?:(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)')[\t ]*(?:#[^\r\n]*)?\r?$|(?P<s3>[^\s#"'][^\r\n]*))"#
         ))
-        .secret_group("s3")
         .next_line()
         .guard(Guard::Block),
         // Keys of developer platforms agents call, each by its own prefix

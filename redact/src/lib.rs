@@ -401,6 +401,10 @@
 //! `XDG_SESSION_*`… written as environment names (upper case), so `ps axeww`
 //! and `env` output keep their working directories. Decision: lower-case
 //! `pwd` stays a password name (MongoDB's `createUser({pwd: "…"})`).
+//! A dict's value wrapped onto the next line in code (`'token_scope_override':`
+//! / `'oauthToken.scope',`): a quoted value below its name is YAML's only
+//! when it ends its line (or a comment does), and is then masked inside its
+//! quotes.
 //! Values that only stand for a secret: words one of which is a secret word
 //! (`secret-error-sentinel`, `refresh-token`, `alice-pw`), and for token-like
 //! names words and identifiers (`progressToken`, `same-csrf`,

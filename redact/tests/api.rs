@@ -3803,3 +3803,21 @@ fn remote_access_commands_ci_masks_and_expect_answers_mask_the_secret() {
         assert_eq!(r.redact(clean), clean);
     }
 }
+
+/// A value on the line below its name: YAML's (plain, quoted, a block
+/// scalar's) is masked, a quoted one inside its quotes; a dict's wrapped
+/// value in code (`'key':` / `'value',`) is code and stays.
+#[test]
+fn wrapped_dict_values_in_code_stay_and_yaml_values_below_their_name_are_masked() {
+    let r = redactor();
+    let pw = "Zr8vLq2NwT5xKp9s";
+    let yaml = format!(
+        "password:\n  '{pw}'\napi_token:\n  \"{pw}\"  # prod\nclient_secret:\n  {pw}\nprivate_key: |\n  {pw}\n"
+    );
+    assert_eq!(
+        r.redact(&yaml),
+        "password:\n  '[REDACTED:generic-secret]'\napi_token:\n  \"[REDACTED:generic-secret]\"  # prod\nclient_secret:\n  [REDACTED:generic-secret]\nprivate_key: |\n  [REDACTED:generic-secret]\n"
+    );
+    let code = "FIELDS = {\n    'http_oauth_token_scope_override':\n        'oauthToken.scope',\n    \"client_secret\":\n        \"clientSecret\",\n}\n";
+    assert_eq!(r.redact(code), code);
+}

@@ -2551,6 +2551,7 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     // Backticks that hold no secret: commands, templates, Markdown code.
     ("backtick-command", "TOKEN=`cat /run/secrets/token`\nexport GH_TOKEN=`gh auth token`\nsecret_key = `openssl rand -hex 32`\nPASSWORD=`whoami`\nAPI_KEY=`./gen-key.sh`\n"),
     ("backtick-template", "const token = `Bearer ${accessToken}`;\nconst key = `${prefix}_${id}`;\nregKey = `//${parsed.host}${parsed.pathname}`\nkey = `${stat.dev}:${stat.ino}`\n"),
+    ("python-dict-wrapped", "MAPPING = {\n    'http_oauth_token_scope_override':\n        'oauthToken.scope',\n    'aws_secret_access_key':\n        'AWS_SECRET_ACCESS_KEY_value',\n    \"refresh_token\":\n        \"refreshToken\",\n}\n"),
     ("backtick-markdown", "The `password` option: `string`\n- `api_key`: `ApiKeyConfig` (see `config.key`)\n"),
 ];
 
