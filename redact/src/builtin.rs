@@ -137,6 +137,17 @@ fn command_flag(flag_head: &str, keywords: &[&str]) -> RuleBuilder {
     command_secret(&format!("{flag_head}{FLAG_VALUE}"), keywords)
 }
 
+/// A value `echo` writes to a pipe (`echo "v" |`, `echo -n 'v' |`), in
+/// groups `secret`, `s2` and `s3`; not a variable's (`echo $PASS |`).
+const ECHOED: &str = r#"\becho[\t ]+(?:-[ne][\t ]+)?(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s|$"'][^\s|]*))[\t ]*\|"#;
+
+/// A here-string's value (`<<< "v"`), in groups `secret`, `s2` and `s3`.
+const HERE_STRING: &str =
+    r#"<<<[\t ]*(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'$][^\s"']*))"#;
+
+/// `sudo` reading the password from its standard input (`-S`, `-kS`, `--stdin`).
+const SUDO_STDIN: &str = r"\bsudo[\t ]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)\b";
+
 /// SQL's `IDENTIFIED [WITH plugin] BY` of an account statement: written in
 /// capitals, opening a (continuation) line, or after `user`, `role`, `login`
 /// or `grant` on its line — not prose (`the columns identified by "aOrderBy"`).
@@ -748,7 +759,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl", "cosign", "finch", "az login", "oc login", "cf login"],
         ),
         command_secret(
-            r#"\becho[\t ]+(?:-n[\t ]+)?(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s|$"'][^\s|]*))[\t ]*\|[^\r\n]*--password-stdin"#,
+            &format!(r"{ECHOED}[^\r\n]*--password-stdin"),
             &["password-stdin"],
         ),
         rb("vault-token", r"\bvault[\t ]+login[\t ]+(?:-[A-Za-z=_-]+[\t ]+)*(?:token=)?(?P<secret>[A-Za-z0-9._\-]{20,})")
@@ -858,7 +869,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // A password given to `--password-stdin` in a here-string: `docker
         // login --username u --password-stdin <<< "v"`.
         command_secret_in(
-            r#"--password-stdin\b[^\r\n|;&]*?<<<[\t ]*(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'$][^\s"']*))"#,
+            &format!(r"--password-stdin\b[^\r\n|;&]*?{HERE_STRING}"),
             &["password-stdin"],
             &["s2", "s3"],
         ),
@@ -1298,12 +1309,12 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // A password given to `sudo -S` on its standard input: `echo "v" |
         // sudo -S cmd`, `sudo -S cmd <<< "v"`.
         command_secret_in(
-            r#"\becho[\t ]+(?:-[ne][\t ]+)?(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s|$"'][^\s|]*))[\t ]*\|[\t ]*sudo[\t ]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)\b"#,
+            &format!(r"{ECHOED}[\t ]*{SUDO_STDIN}"),
             &["sudo -s", "sudo --stdin"],
             &["s2", "s3"],
         ),
         command_secret_in(
-            r#"\bsudo[\t ]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)\b[^\r\n|;&]*?<<<[\t ]*(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'$][^\s"']*))"#,
+            &format!(r"{SUDO_STDIN}[^\r\n|;&]*?{HERE_STRING}"),
             &["sudo -s", "sudo --stdin"],
             &["s2", "s3"],
         ),
