@@ -437,7 +437,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             .check(Check::Mixed),
         r(
             "telegram-bot-token",
-            r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}",
+            r"[0-9]{8,10}:AA[A-Za-z0-9_\-]{32,33}",
             &[":aa"],
         )
         .bounds(Some(b""), Some(b"_-")),
@@ -1132,7 +1132,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .guard(Guard::Flag),
         generic3(&format!(
-            r#"(?m)^[\t ]*(?:ENV|ARG|setenv|setx|set(?:[\t ]+-[A-Za-z]+)+|#[\t ]*define)[\t ]+(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
+            r#"(?m)^[\t ]*(?:ENV|ARG|setenv|setx|set(?:[\t ]+-[A-Za-z]+)+)[\t ]+(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
         ))
         .guard(Guard::Flag),
         generic3(&format!(
@@ -1397,6 +1397,28 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("crates-io-token", r"\bcio[A-Za-z0-9]{32}\b", &["cio"]),
         r("akamai-edgegrid-token", r"\bakab-[a-z0-9]{16}-[a-z0-9]{16}\b", &["akab-"]),
         r("tencent-secret-id", r"\bAKID[A-Za-z0-9]{32}\b", &["akid"]),
+        // A Telegram bot token in the path of a Bot API URL
+        // (`https://api.telegram.org/bot<token>/getMe`), where `bot` sits
+        // right before it.
+        r(
+            "telegram-bot-token",
+            r"/bot(?P<secret>[0-9]{8,10}:AA[A-Za-z0-9_\-]{32,33})(?:[^A-Za-z0-9_\-]|$)",
+            &[":aa"],
+        )
+        .secret_group("secret"),
+        // `mysqladmin [options] password NEW`: the new password.
+        command_flag(
+            r"(?i)\bmysqladmin\b[^\r\n|;&]*?[\t ]password[\t ]+",
+            &["mysql"],
+        ),
+        // A C macro's value is a string literal (`#define WIFI_PASSWORD "v"`):
+        // a bare one is C (a number, a name, an expression such as
+        // `OBJ_X509,35L`), never masked.
+        generic(&format!(
+            r#"(?m)^[\t ]*#[\t ]*define[\t ]+(?P<name>{NAME})[\t ]+(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)')"#
+        ))
+        .alt_groups(&["s2"])
+        .guard(Guard::Flag),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -5393,6 +5393,26 @@ fn path_segment(hay: &[u8], ns: usize) -> bool {
     ns >= 2 && &hay[ns - 2..ns] == b"::"
 }
 
+/// Whether `name => value` is a rename in git's diffstat (`git log
+/// --stat`, `git diff --stat`): `man/{readpassphrase.3 =>
+/// readpassphrase.3bsd} | 0`, the old and new names of a path in braces.
+/// The line goes on to the `| 12 +++--` (or `| Bin …`) of the stat.
+fn diffstat_rename(hay: &[u8], (ns, ne): (usize, usize), (vs, ve): (usize, usize)) -> bool {
+    if ns == 0
+        || hay[ns - 1] != b'{'
+        || hay.get(ne..vs) != Some(&b" => "[..])
+        || hay.get(ve) != Some(&b'}')
+    {
+        return false;
+    }
+    let rest = &hay[ve + 1..];
+    let rest = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+    rest.windows(3).position(|w| w == b" | ").is_some_and(|k| {
+        let count = rest[k + 3..].trim_ascii_start();
+        count.first().is_some_and(u8::is_ascii_digit) || count.starts_with(b"Bin")
+    })
+}
+
 /// Whether `PASS: name` is a test runner's verdict (automake's test driver,
 /// DejaGnu, `make check` logs): the capital word `PASS` and `: `.
 fn test_status(hay: &[u8], ns: usize, ne: usize, vs: usize) -> bool {
@@ -5447,6 +5467,132 @@ fn spells_name(name: &[u8], v: &[u8]) -> bool {
         && v.iter()
             .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
         && letters(v) == letters(name)
+}
+
+/// The word of an identifier that starts at or after `from`, as `(start,
+/// end)`: a run of letters and digits, split at any other byte and where
+/// the case turns (`kPSK` → `k`, `PSK`; `AuthGOST01` → `Auth`, `GOST01`;
+/// `HTTPServer` → `HTTP`, `Server`).
+fn ident_word(s: &[u8], from: usize) -> Option<(usize, usize)> {
+    let start = from + s.get(from..)?.iter().position(u8::is_ascii_alphanumeric)?;
+    let mut end = start + 1;
+    while end < s.len() && s[end].is_ascii_alphanumeric() {
+        let (p, b) = (s[end - 1], s[end]);
+        let turn = b.is_ascii_uppercase()
+            && (p.is_ascii_lowercase()
+                || p.is_ascii_digit()
+                || (p.is_ascii_uppercase() && s.get(end + 1).is_some_and(u8::is_ascii_lowercase)));
+        if turn {
+            break;
+        }
+        end += 1;
+    }
+    Some((start, end))
+}
+
+/// Whether the value `v` repeats words of its name, in their order: each
+/// of its words is one or more consecutive words of the name, or a word of
+/// the name without its trailing digits (`tls` for `TLS1`); with three
+/// words matched, one other word may be out of place. Constants that name
+/// themselves do so (`SSL_TXT_kPSK "kPSK"`, `SN_auth_gost01 "AuthGOST01"`,
+/// `TLS1_TXT_PSK_WITH_AES_128_CCM_8 "PSK-AES128-CCM8"`,
+/// `TLS_MD_SERVER_WRITE_KEY_CONST "server write key"`, also spelled in C
+/// escapes `"\x73\x65…"`); a random value is no run of the name's words.
+/// No allocation unless the value is in escapes: every masked generic
+/// value passes here.
+fn echoes_name(name: &[u8], v: &[u8]) -> bool {
+    let v = trim(v);
+    let decoded;
+    let v = match c_hex_escapes(v) {
+        Some(d) => {
+            decoded = d;
+            &decoded[..]
+        }
+        None => v,
+    };
+    if v.len() < 3
+        || v.len() > 96
+        || !v
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b' '))
+    {
+        return false;
+    }
+    let mut names = [(0usize, 0usize); 24];
+    let mut n = 0;
+    let mut at = 0;
+    while let Some((s, e)) = ident_word(name, at) {
+        if n == names.len() {
+            return false;
+        }
+        names[n] = (s, e);
+        n += 1;
+        at = e;
+    }
+    let names = &names[..n];
+    let word = |k: usize| &name[names[k].0..names[k].1];
+    // Where the name's words go on after `w` matched at or after `from`.
+    let matches_at = |w: &[u8], from: usize| -> Option<usize> {
+        for j in from..names.len() {
+            let n = word(j);
+            if n.len() > w.len()
+                && n[..w.len()].eq_ignore_ascii_case(w)
+                && n[w.len()..].iter().all(u8::is_ascii_digit)
+            {
+                return Some(j + 1);
+            }
+            let mut joined = 0;
+            let mut m = j;
+            while m < names.len() {
+                let n = word(m);
+                let rest = &w[joined..];
+                if rest.len() < n.len() || !rest[..n.len()].eq_ignore_ascii_case(n) {
+                    break;
+                }
+                joined += n.len();
+                m += 1;
+                if joined == w.len() {
+                    return Some(m);
+                }
+            }
+        }
+        None
+    };
+    let (mut from, mut matched, mut missed) = (0, 0, 0);
+    let mut at = 0;
+    while let Some((s, e)) = ident_word(v, at) {
+        at = e;
+        match matches_at(&v[s..e], from) {
+            Some(next) => {
+                from = next;
+                matched += 1;
+            }
+            None => {
+                missed += 1;
+                if missed > 1 {
+                    return false;
+                }
+            }
+        }
+    }
+    matched > 0 && (missed == 0 || matched >= 3)
+}
+
+/// The bytes a value written wholly in C hex escapes stands for
+/// (`\x73\x65\x72` → `ser`), if it is one.
+fn c_hex_escapes(v: &[u8]) -> Option<Vec<u8>> {
+    if v.len() < 8 || !v.len().is_multiple_of(4) || !v.starts_with(b"\\x") {
+        return None;
+    }
+    v.chunks(4)
+        .map(|c| match c {
+            [b'\\', b'x', h, l] => {
+                let d = |x: u8| (x as char).to_digit(16);
+                u8::try_from(d(*h)? * 16 + d(*l)?).ok()
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether the bare value `[vs, ve)` after `name:` (the name ends at `ne`)
@@ -5578,7 +5724,10 @@ pub(crate) fn run(
             if group_alt >= 2 && ne <= secret.0 && colon_not_assignment(hay, ne, secret.0) {
                 return Verdict::Reject;
             }
-            if member_access(hay, secret.1) || path_segment(hay, ns) {
+            if member_access(hay, secret.1)
+                || path_segment(hay, ns)
+                || diffstat_rename(hay, (ns, ne), secret)
+            {
                 return Verdict::Reject;
             }
             if signing_key_id(&hay[ns..ne], trim(v)) || spells_name(&hay[ns..ne], v) {
@@ -5588,8 +5737,9 @@ pub(crate) fn run(
             if hay.get(ne) == Some(&b'(') && !setter_literal(hay, ns, ne, secret.1) {
                 return Verdict::Reject;
             }
+            // Last: a value that passes is rare, and this reads both words.
             match classify_name(&hay[ns..ne]) {
-                Some(tier) => ok(value_ok(tier, v, group_alt < 2)),
+                Some(tier) => ok(value_ok(tier, v, group_alt < 2) && !echoes_name(&hay[ns..ne], v)),
                 None => Verdict::Reject,
             }
         }
@@ -5617,6 +5767,7 @@ pub(crate) fn run(
                 || doc_tag(hay, ns, ne, vs)
                 || test_status(hay, ns, ne, vs)
                 || file_named(hay, ns, ne, vs)
+                || diffstat_rename(hay, (ns, ne), (vs, ve))
             {
                 return Verdict::Reject;
             }
@@ -5647,7 +5798,9 @@ pub(crate) fn run(
                 return Verdict::Reject;
             }
             match classify_name(&hay[ns..ne]) {
-                Some(tier) if value_ok(tier, &hay[vs..ve], quoted) => {
+                Some(tier)
+                    if value_ok(tier, &hay[vs..ve], quoted) && !echoes_name(name, &hay[vs..ve]) =>
+                {
                     Verdict::Spans(vec![(vs, ve)])
                 }
                 _ => Verdict::Reject,
@@ -7430,6 +7583,40 @@ pub(crate) mod hit_reference {
     }
 
     proptest! {
+        /// A value made of words of its name, in their order, in any case
+        /// and joined by any separator, echoes the name; with two words the
+        /// name lacks (any case, among its own), it never does.
+        #[test]
+        fn values_of_the_names_words_echo_it_and_two_foreign_words_never(
+            words in prop::collection::vec("[a-z]{3,8}", 1..7),
+            picks in prop::collection::vec(any::<bool>(), 7),
+            upper in prop::collection::vec(any::<bool>(), 7),
+            sep in prop::sample::select(vec!["_", "-", ".", " "]),
+            foreign in ("q[a-z]{3,6}x", "z[a-z]{3,6}q"),
+        ) {
+            let name = words.join("_").to_uppercase();
+            let mut kept: Vec<String> = words
+                .iter()
+                .zip(&picks)
+                .zip(&upper)
+                .filter(|((_, &p), _)| p)
+                .map(|((w, _), &u)| if u { w.to_uppercase() } else { w.clone() })
+                .collect();
+            if kept.is_empty() {
+                kept.push(words[0].clone());
+            }
+            let v = kept.join(sep);
+            prop_assert!(echoes_name(name.as_bytes(), v.as_bytes()), "{} {}", name, v);
+            // The name's words hold neither foreign word (`q…x`, `z…q` split
+            // no other way and are no prefix of a name word with digits).
+            prop_assume!(!words.iter().any(|w| w.contains('q')));
+            let mut mixed = kept.clone();
+            mixed.insert(0, foreign.0.clone());
+            mixed.push(foreign.1.clone());
+            let v = mixed.join(sep);
+            prop_assert!(!echoes_name(name.as_bytes(), v.as_bytes()), "{} {}", name, v);
+        }
+
         /// `Guard::DotSix` looks at the dots it can use only, and finds
         /// what the old scan of every dot found.
         #[test]

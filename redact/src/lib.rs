@@ -221,7 +221,8 @@
 //! three parts: the bot's user id in base64 `M…`/`N…`/`O…`, a 6-character
 //! timestamp, an HMAC; found without a keyword nearby when the first part has
 //! the exact shape of the base64 of a 17-20 digit id, so JWTs and dotted text
-//! never match), `discord-webhook`, `telegram-bot-token`, `openai-api-key` (`sk-…`,
+//! never match), `discord-webhook`, `telegram-bot-token` (`id:AA…`, also in a
+//! Bot API URL's path, `/bot<token>/getMe`), `openai-api-key` (`sk-…`,
 //! `sk-proj-`, `sk-svcacct-`, `sk-admin-`), `anthropic-api-key` (`sk-ant-api03-`,
 //! `sk-ant-admin01-`…), `huggingface-token` (`hf_`), `jwt` (`eyJ….eyJ….sig`),
 //! `private-key` (PEM `-----BEGIN … PRIVATE KEY-----` blocks, RSA/EC/DSA/OPENSSH/
@@ -321,7 +322,7 @@
 //! (SSM, Key Vault, HAR, Postman, ECS), `terraform output -json`, column
 //! layouts (`vault kv get`), HTTP headers (`X-API-Key`, `api-key`,
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
-//! `mysql -pX`, `docker login -p X`, `echo X | … --password-stdin`,
+//! `mysql -pX`, `mysqladmin … password X`, `docker login -p X`, `echo X | … --password-stdin`,
 //! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `openssl -k`, `zip -P`,
 //! `htpasswd -b`, `gh secret set X --body v`, `PGPASSWORD=`, `echo v | sudo
 //! -S`, `sudo -S … <<< v`, MySQL's `SET PASSWORD … = 'v'` (also
@@ -375,9 +376,16 @@
 //! capital, so `settingsToken("v")`, a getter and a builder's bare
 //! `.password("v")` stay, as do `setBasicAuth("user", "v")` and other calls of
 //! several literals, whose first is not the secret), a C or C++ array
-//! (`char secret[] = "v";`, `API_TOKEN[33] = "v"`) and a C macro (`#define
-//! WIFI_PASSWORD "v"`; a macro of a number or a name stays). Names whose
-//! last word is `charset`, `encoding` or `encoder` name no secret
+//! (`char secret[] = "v";`, `API_TOKEN[33] = "v"`) and a C macro's string
+//! literal (`#define WIFI_PASSWORD "v"`; decision: a macro's bare value is C
+//! — a number, a name, `OBJ_X509,35L` — and stays). A value that repeats
+//! words of its own name, in order, names itself and stays: OpenSSL's
+//! `SSL_TXT_kPSK "kPSK"`, `SN_auth_gost01 "AuthGOST01"`,
+//! `TLS1_TXT_PSK_WITH_AES_128_CCM_8 "PSK-AES128-CCM8"`, a label in C hex
+//! escapes (`TLS_MD_MASTER_SECRET_CONST "\x6d\x61…"`, "master secret"); each
+//! word of the value is a run of the name's words (or one of them without
+//! its trailing digits), one word may be out of place once three match.
+//! Names whose last word is `charset`, `encoding` or `encoder` name no secret
 //! (`credentialsCharset = "ISO-8859-1"`), and a signing key's name given 8
 //! or 16 hex digits holds a GPG key id, which is public (git's
 //! `signingkey = 3AA5C34371567BD2`; decision: 40 hex digits stay masked, as
@@ -486,7 +494,8 @@
 //! runs near an AWS word that read as words between their slashes (URL
 //! paths, ARNs, policy names). Tool output likewise: a test runner's
 //! `PASS: name` verdict, a file named before a colon (`* src/chpasswd.c:
-//! …` in a ChangeLog), encoded spaces in a token (`Root%20CA`), settings
+//! …` in a ChangeLog), a rename in git's diffstat (`man/{readpassphrase.3 =>
+//! readpassphrase.3bsd} | 0`), encoded spaces in a token (`Root%20CA`), settings
 //! about passwords (`password_encryption = scram-sha-256`) and paths under a
 //! variable (`$dir/private/ca.pem`). Decision: password names keep taking words
 //! and camel-case words (`password=CorrectHorse` is masked), since people

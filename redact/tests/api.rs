@@ -3821,3 +3821,114 @@ fn wrapped_dict_values_in_code_stay_and_yaml_values_below_their_name_are_masked(
     let code = "FIELDS = {\n    'http_oauth_token_scope_override':\n        'oauthToken.scope',\n    \"client_secret\":\n        \"clientSecret\",\n}\n";
     assert_eq!(r.redact(code), code);
 }
+
+/// C headers: a constant whose string spells words of its own name
+/// (OpenSSL's `SSL_TXT_kPSK "kPSK"`, cipher-suite names, a label written in
+/// hex escapes) and a macro of C code (`OBJ_X509,35L`, another function's
+/// name) stay; a macro's string literal that is a secret is masked.
+#[test]
+fn c_macros_that_name_themselves_or_hold_code_stay_and_secret_literals_are_masked() {
+    let r = redactor();
+    for clean in [
+        "#define SSL_TXT_kPSK \"kPSK\"",
+        "#define SN_kx_psk               \"KxPSK\"",
+        "#define SN_auth_gost01          \"AuthGOST01\"",
+        "#define LN_kx_ecdhe_psk         \"kx-ecdhe-psk\"",
+        "#define TLS1_TXT_PSK_WITH_AES_128_CCM_8 \"PSK-AES128-CCM8\"",
+        "#define TLS1_RFC_PSK_WITH_AES_128_GCM_SHA256 \"TLS_PSK_WITH_AES_128_GCM_SHA256\"",
+        "#define TLS1_RFC_DHE_PSK_WITH_AES_256_CCM_8 \"TLS_PSK_DHE_WITH_AES_256_CCM_8\"",
+        "#define TLS1_RFC_PSK_WITH_CHACHA20_POLY1305 \"TLS_PSK_WITH_CHACHA20_POLY1305_SHA256\"",
+        "#define TLS_MD_SERVER_WRITE_KEY_CONST \"server write key\"",
+        "#define TLS_MD_MASTER_SECRET_CONST \"\\x6d\\x61\\x73\\x74\\x65\\x72\\x20\\x73\\x65\\x63\\x72\\x65\\x74\"",
+        "#define OBJ_userPassword                OBJ_X509,35L",
+        "#define chacha_poly1305_set_key nettle_chacha_poly1305_set_key",
+        "#define xmlSecCryptoAppKeyCertLoad              xmlSecNssAppKeyCertLoad",
+        " * PrivateKeyAlgorithmIdentifier ::= AlgorithmIdentifier",
+        "SSL_TXT_kPSK = \"kPSK\"",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+    let v = "Zq8vR2mK9pLx4TnW";
+    for text in [
+        format!("#define WIFI_PASSWORD \"{v}\""),
+        format!("#define API_KEY '{v}'"),
+        format!("#define PSK_IDENTITY_KEY \"{v}\""),
+        // Words of the name, but not only them: a passphrase.
+        format!("WIFI_PASSWORD_HOME = \"home-{v}-network\""),
+        "WIFI_PASSWORD_HOME_NETWORK = \"network-home-wifi-2024\"".to_string(),
+        // Random bytes in hex escapes are a key, not a label.
+        "#define HMAC_SECRET \"\\x9a\\x3f\\xe1\\x07\\xc4\\x5d\\x88\\x12\\xb6\\x4e\\x70\\xd9\""
+            .to_string(),
+    ] {
+        let out = r.redact(&text);
+        assert!(out.contains("[REDACTED:generic-secret]"), "{text} -> {out}");
+    }
+}
+
+/// A Telegram bot token in a Bot API URL's path (`/bot<token>/getMe`) and
+/// `mysqladmin`'s `password NEW` are masked; the documented sample token's
+/// 32 characters after `AA` are a token too; a variable or nothing after
+/// `password` stays.
+#[test]
+fn telegram_bot_urls_and_mysqladmin_passwords_are_masked() {
+    let r = redactor();
+    let token = "7350912846:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+    for (text, id) in [
+        (
+            format!("curl -s \"https://api.telegram.org/bot{token}/sendMessage?chat_id=1\""),
+            "telegram-bot-token",
+        ),
+        (
+            format!("GET https://api.telegram.org/bot{token}Q/getMe"),
+            "telegram-bot-token",
+        ),
+        (format!("bot token {token}"), "telegram-bot-token"),
+        (
+            "mysqladmin -u root -h db password Zq8vR2mK9pLx".to_string(),
+            "generic-secret",
+        ),
+        (
+            "mysqladmin --user=root PASSWORD 'N3w-Pass_w0rd'".to_string(),
+            "generic-secret",
+        ),
+    ] {
+        let out = r.redact(&text);
+        assert!(out.contains(&format!("[REDACTED:{id}]")), "{text} -> {out}");
+        assert!(
+            !out.contains("Zq8vR2mK9pLx") && !out.contains("N3w-Pass_w0rd"),
+            "{out}"
+        );
+        assert!(!out.contains("AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"), "{out}");
+    }
+    for clean in [
+        "mysqladmin -u root password",
+        "mysqladmin -u root password $NEW_PW",
+        "see https://core.telegram.org/bots/api#getme",
+        "GET https://api.telegram.org/bot<token>/getMe",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
+/// A rename in git's diffstat (`git log --stat`) is two names, not an
+/// assignment; a Perl hash's bare value is still a value.
+#[test]
+fn git_diffstat_renames_stay_and_perl_hash_values_are_masked() {
+    let r = redactor();
+    for clean in [
+        " man/{readpassphrase.3 => readpassphrase.3bsd}   |  0",
+        " src/{passwd_keys.c => passwd_keys2.c} | Bin 0 -> 12 bytes",
+        " lib/{token_store.rb => token_vault.rb}        | 14 +++++++-------",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+    for text in [
+        "my %h = {password => Zq8vR2mK9pLx4TnW}",
+        "{password => Zq8vR2mK9pLx4TnW} | grep x",
+    ] {
+        assert_eq!(
+            r.redact(text),
+            text.replace("Zq8vR2mK9pLx4TnW", "[REDACTED:generic-secret]")
+        );
+    }
+}

@@ -1392,6 +1392,18 @@ pub fn families() -> Vec<Family> {
             gen: |r| Secret::plain(format!("AKID{}", r.chars(ALNUM, 32))),
         },
         Family {
+            name: "telegram-bot-token",
+            kind: Kind::Token,
+            env: "TELEGRAM_BOT_TOKEN",
+            key: "bot_token",
+            header: None,
+            gen: |r| {
+                let id = r.chars_n(DIGITS, 7, 9);
+                let rest = r.chars(&format!("{ALNUM}_-"), 33);
+                Secret::plain(format!("{}{id}:AA{rest}", r.range(1, 9)))
+            },
+        },
+        Family {
             name: "password-hash",
             kind: Kind::Token,
             env: "ADMIN_PASSWORD_HASH",
@@ -2134,13 +2146,14 @@ fn command_password(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
         18 => format!("redis-cli monitor\n1700000000.123456 [0 10.0.0.5:5000] \"AUTH\" \"{v}\""),
         19 => format!("cargo login --registry internal {v}"),
         20 => format!("expect \"*assword:\"\nsend \"{v}\\r\""),
+        21 => format!("mysqladmin -u root -h db password {v}"),
         _ => format!("mc alias set local http://localhost:9000 minioadmin {v}"),
     };
-    // Five commands of the 21 per record (one in four), so that nearly
+    // Five commands of the 23 per record (one in four), so that nearly
     // every command's rule meets a value in one record per family.
-    let first = r.below(21);
+    let first = r.below(23);
     let lines: Vec<String> = (0..5)
-        .map(|k| format!("$ {}\n", line((first + 4 * k) % 21)))
+        .map(|k| format!("$ {}\n", line((first + 4 * k) % 23)))
         .collect();
     Some(format!(
         "{}$ net user deploy /delete\n$ sqlplus / as sysdba\n$ mongosh --port 27017\n",
