@@ -5578,6 +5578,56 @@ fn echoes_name(name: &[u8], v: &[u8]) -> bool {
     matched > 0 && (missed == 0 || matched >= 3)
 }
 
+/// Whether the bare value `v` is a class named after its field, as type
+/// annotations and factories write them (`private_key:
+/// x25519.X25519PrivateKey`, `auth: httpx2.Auth | None = None`, `token:
+/// AccessToken`): a CamelCase name, after a lower-case module path if any
+/// (`x25519.`, `http.cookies.`), that ends in the name's last two words
+/// (`MLDSA44Ed25519PrivateKey`), or in its last word and is that word or
+/// reads as words. A random value neither ends in its name's words nor
+/// reads as words.
+fn names_its_type(name: &[u8], v: &[u8]) -> bool {
+    let v = trim(v);
+    let (module, class) = match v.iter().rposition(|&b| b == b'.') {
+        Some(d) => (&v[..d], &v[d + 1..]),
+        None => (&b""[..], v),
+    };
+    let ident =
+        |seg: &[u8]| !seg.is_empty() && seg.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
+    if v.len() > 96
+        || !class.first().is_some_and(u8::is_ascii_uppercase)
+        || !class.iter().any(u8::is_ascii_lowercase)
+        || !ident(class)
+        || (!module.is_empty()
+            && module
+                .split(|&b| b == b'.')
+                .any(|seg| !ident(seg) || seg.iter().any(u8::is_ascii_uppercase)))
+    {
+        return false;
+    }
+    let (names, classes) = (last_ident_words(name), last_ident_words(class));
+    let same = |a: Option<&[u8]>, b: Option<&[u8]>| {
+        a.zip(b)
+            .is_some_and(|(a, b)| a.len() >= 3 && a.eq_ignore_ascii_case(b))
+    };
+    if !same(names[1], classes[1]) {
+        return false;
+    }
+    let two = names[0].is_some_and(|n| n.len() >= 3) && same(names[0], classes[0]);
+    let one_word = classes[1].is_some_and(|c| c.len() == class.len());
+    two || one_word || class_identifier(class)
+}
+
+/// The last two of [`ident_word`]'s words of `s`: `[second to last, last]`.
+fn last_ident_words(s: &[u8]) -> [Option<&[u8]>; 2] {
+    let (mut at, mut words) = (0, [None, None]);
+    while let Some((ws, we)) = ident_word(s, at) {
+        words = [words[1], Some(&s[ws..we])];
+        at = we;
+    }
+    words
+}
+
 /// The bytes a value written wholly in C hex escapes stands for
 /// (`\x73\x65\x72` → `ser`), if it is one.
 fn c_hex_escapes(v: &[u8]) -> Option<Vec<u8>> {
@@ -5739,7 +5789,12 @@ pub(crate) fn run(
             }
             // Last: a value that passes is rare, and this reads both words.
             match classify_name(&hay[ns..ne]) {
-                Some(tier) => ok(value_ok(tier, v, group_alt < 2) && !echoes_name(&hay[ns..ne], v)),
+                Some(tier) => {
+                    let name = &hay[ns..ne];
+                    ok(value_ok(tier, v, group_alt < 2)
+                        && !echoes_name(name, v)
+                        && (group_alt < 2 || !names_its_type(name, v)))
+                }
                 None => Verdict::Reject,
             }
         }
@@ -5799,7 +5854,9 @@ pub(crate) fn run(
             }
             match classify_name(&hay[ns..ne]) {
                 Some(tier)
-                    if value_ok(tier, &hay[vs..ve], quoted) && !echoes_name(name, &hay[vs..ve]) =>
+                    if value_ok(tier, &hay[vs..ve], quoted)
+                        && !echoes_name(name, &hay[vs..ve])
+                        && (quoted || !names_its_type(name, &hay[vs..ve])) =>
                 {
                     Verdict::Spans(vec![(vs, ve)])
                 }
@@ -6002,6 +6059,11 @@ fn cookie_spans(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
             continue;
         };
         let name = lower(trim(&part[..eq]));
+        // A cookie's name is a token (RFC 6265): code that assigns
+        // (`cookie: BaseCookie[str] = SimpleCookie()`) names no cookie.
+        if name.iter().any(|b| b" \t()[]{}<>/?@:\\\"".contains(b)) {
+            continue;
+        }
         let mut vs = start + eq + 1;
         let mut ve = start + part.len();
         while vs < ve && (hay[vs] == b' ' || hay[vs] == b'"') {

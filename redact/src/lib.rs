@@ -267,7 +267,8 @@
 //! as the user of a git/http URL), `bearer-token` (`Authorization: Bearer|token|Bot|… X`,
 //! a bare `Bearer X`), `basic-auth` (`Authorization: Basic X`, `Basic X` decoding to
 //! `user:pass`, `curl -u user:PASS`, HTTPie's `http -a user:PASS`), `cookie` (session-like values of
-//! `Cookie:`/`Set-Cookie:`/`curl -b`), `signed-url` (the signature of a
+//! `Cookie:`/`Set-Cookie:`/`curl -b`; a pair whose name is no RFC 6265
+//! token, as in `cookie: BaseCookie[str] = SimpleCookie()`, is code), `signed-url` (the signature of a
 //! presigned URL: S3's `X-Amz-Signature=`, Cloud Storage's
 //! `X-Goog-Signature=`, CloudFront's `Signature=` beside its `Key-Pair-Id=`:
 //! the URL grants its access to whoever holds it).
@@ -289,7 +290,12 @@
 //! "v"`), a TypeScript optional property with a default (`apiKey?: string =
 //! "v"`), `var tok string = "v"` (Go, also the lines of a `var (` / `const (`
 //! block and raw strings in backticks): the string literal is masked, the
-//! type never is.
+//! type never is. A bare value that is a class named after its field is a
+//! type or a factory (`private_key: x25519.X25519PrivateKey`, `auth:
+//! httpx2.Auth | None = None`, `token: AccessToken`): a CamelCase name, after
+//! a lower-case module path if any, that ends in the name's last two words,
+//! or in its last word and reads as words; decision: quoted, such a value
+//! stays a value (`password_bytes=b'IAmSensitiveBytes'` is masked).
 //! Untyped, a backtick string without whitespace is the value of any
 //! generic assignment below (Go `` token := `v` ``, `` Secret: `v` ``,
 //! JS/TS `` const apiKey = `v` ``); with whitespace inside (`` TOKEN=`cat

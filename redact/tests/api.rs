@@ -3932,3 +3932,51 @@ fn git_diffstat_renames_stay_and_perl_hash_values_are_masked() {
         );
     }
 }
+
+/// A bare value that is a class named after its field is a type or a
+/// factory, not a secret (Python annotations of `cryptography` and `httpx`);
+/// nor is the code after `cookie:` a cookie. A quoted value, a random
+/// value and a random module path before the class stay masked.
+#[test]
+fn classes_named_after_their_field_and_annotated_cookies_stay() {
+    let r = redactor();
+    for clean in [
+        "    private_key: x25519.X25519PrivateKey",
+        "    private_key: X25519PrivateKey",
+        "        self, private_key: MLDSA44Ed25519PrivateKey, f_priv: _FragList",
+        "    auth: httpx2.Auth | None = None,",
+        "    credentials: oauth2client.Credentials or",
+        "secret: ClientSecret",
+        "        cookie: http.cookies.BaseCookie[str] = http.cookies.SimpleCookie()",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+    for (text, secret, id) in [
+        (
+            "model = Model(password_bytes=b'IAmSensitiveBytes')",
+            "IAmSensitiveBytes",
+            "generic-secret",
+        ),
+        (
+            "API_KEY=Zq8vR2mK9pLx4TnW",
+            "Zq8vR2mK9pLx4TnW",
+            "generic-secret",
+        ),
+        (
+            "private_key: Zq8vR2mK9pLx.Key",
+            "Zq8vR2mK9pLx.Key",
+            "generic-secret",
+        ),
+        (
+            "Cookie: session=Zq8vR2mK9pLx4TnWQa7Lm2Xc; theme=dark",
+            "Zq8vR2mK9pLx4TnWQa7Lm2Xc",
+            "cookie",
+        ),
+    ] {
+        assert_eq!(
+            r.redact(text),
+            text.replace(secret, &format!("[REDACTED:{id}]")),
+            "{text}"
+        );
+    }
+}
