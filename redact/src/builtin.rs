@@ -920,10 +920,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .check(Check::Value),
         rb(
             "generic-secret",
-            r"(?i)\bmachine[\t ]+\S+(?:[\t ]+login[\t ]+\S+)?[\t ]+password[\t ]+(?P<secret>\S+)",
+            r#"(?i)\bmachine[\t ]+\S+(?:[\t ]+login[\t ]+\S+)?[\t ]+password[\t ]+(?:"(?P<secret>[^"\s]+)"|(?P<s3>[^\s"](?:\S*[^\s"])?))"#,
         )
         .keywords(["machine"])
         .secret_group("secret")
+        .alt_groups(&["s3"])
         .priority(P_STRUCT)
         .check(Check::Value),
         rb(

@@ -351,7 +351,8 @@
 //! setters (Dockerfile `ENV`/`ARG`, csh `setenv`, Windows `setx`, fish
 //! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
 //! (a cmdlet after `=` is no value), .NET/ADO connection strings
-//! (`Password=…;`), `.netrc`, SQL `IDENTIFIED BY '…'` / `"…"` (in capitals, opening
+//! (`Password=…;`), `.netrc` (bare or in double quotes; a quote inside a bare
+//! password is part of it), SQL `IDENTIFIED BY '…'` / `"…"` (in capitals, opening
 //! a line, or after `user`/`role`/`login`/`grant`: not prose's `identified by`);
 //! and the literal of an env fallback (`process.env.API_TOKEN || 'v'`,
 //! `getenv('API_KEY') ?: 'v'`, `os.environ.get("TOKEN") or "v"`), of a setter

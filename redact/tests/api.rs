@@ -3980,3 +3980,33 @@ fn classes_named_after_their_field_and_annotated_cookies_stay() {
         );
     }
 }
+
+/// A `.netrc` password: bare or in double quotes, the quotes kept; a
+/// quote inside a bare password is part of it; a quoted placeholder and a
+/// word closing a quoted sentence (`"machine id password path"`) stay.
+#[test]
+fn netrc_passwords_bare_or_quoted_and_placeholders_in_docs() {
+    let r = redactor();
+    for (text, want) in [
+        (
+            "machine api.example.com login me password Zq8vR2mK9pLx4TnW",
+            "machine api.example.com login me password [REDACTED:generic-secret]",
+        ),
+        (
+            "machine api.example.com login me password \"Zq8vR2mK9pLx4TnW\"",
+            "machine api.example.com login me password \"[REDACTED:generic-secret]\"",
+        ),
+        (
+            "machine h login u password Zq8v\"R2mK9pLx",
+            "machine h login u password [REDACTED:generic-secret]",
+        ),
+    ] {
+        assert_eq!(r.redact(text), want);
+    }
+    for clean in [
+        "\tmachine HOSTNAME login USERID password \"PASSWORD\"",
+        "     echomsg ':Nread \"machine id password path\"           uses ftp'",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
