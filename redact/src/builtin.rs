@@ -1412,6 +1412,13 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r"(?i)\bmysqladmin\b[^\r\n|;&]*?[\t ]password[\t ]+",
             &["mysql"],
         ),
+        // A `.pgpass` line, `host:5432:database:user:password` (the default
+        // port; other ports and `*` have no literal to find them by).
+        command_secret_in(
+            r"(?m)^[\t ]*[^:\s#][^:\s]*:5432:[^:\s]+:[^:\s]+:(?P<secret>\S+)[\t ]*$",
+            &[":5432:"],
+            &[],
+        ),
         // A C macro's value is a string literal (`#define WIFI_PASSWORD "v"`):
         // a bare one is C (a number, a name, an expression such as
         // `OBJ_X509,35L`), never masked.

@@ -352,7 +352,9 @@
 //! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
 //! (a cmdlet after `=` is no value), .NET/ADO connection strings
 //! (`Password=…;`), `.netrc` (bare or in double quotes; a quote inside a bare
-//! password is part of it), SQL `IDENTIFIED BY '…'` / `"…"` (in capitals, opening
+//! password is part of it), `.pgpass` lines on the default port
+//! (`host:5432:db:user:v`; other ports and `*` have no literal to find them
+//! by), SQL `IDENTIFIED BY '…'` / `"…"` (in capitals, opening
 //! a line, or after `user`/`role`/`login`/`grant`: not prose's `identified by`);
 //! and the literal of an env fallback (`process.env.API_TOKEN || 'v'`,
 //! `getenv('API_KEY') ?: 'v'`, `os.environ.get("TOKEN") or "v"`), of a setter

@@ -4010,3 +4010,31 @@ fn netrc_passwords_bare_or_quoted_and_placeholders_in_docs() {
         assert_eq!(r.redact(clean), clean);
     }
 }
+
+/// A `.pgpass` line on PostgreSQL's default port: the password (the rest of
+/// the line, colons included) is masked; a placeholder, a comment and a
+/// log line naming `host:5432:db` stay.
+#[test]
+fn pgpass_lines_mask_the_password() {
+    let r = redactor();
+    for (text, want) in [
+        (
+            "db.example.com:5432:app:appuser:Zq8vR2mK9pLx4TnW",
+            "db.example.com:5432:app:appuser:[REDACTED:generic-secret]",
+        ),
+        (
+            "localhost:5432:*:postgres:Zq8v:R2mK9pLx\n",
+            "localhost:5432:*:postgres:[REDACTED:generic-secret]\n",
+        ),
+    ] {
+        assert_eq!(r.redact(text), want);
+    }
+    for clean in [
+        "# hostname:5432:database:username:password",
+        "localhost:5432:app:user:password",
+        "*:5432:*:*:changeme",
+        "2024-01-01 connected to localhost:5432:app in 3 ms",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
