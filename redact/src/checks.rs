@@ -5628,6 +5628,44 @@ fn last_ident_words(s: &[u8]) -> [Option<&[u8]>; 2] {
     words
 }
 
+/// Whether the value `v` is a number of a catalogue, an API version or a
+/// pattern rather than a secret: a letter or two and dotted numbers
+/// (MITRE ATT&CK's `T1003.008`), a Kubernetes API group's version
+/// (`authentication.gke.io/v1alpha1`), or a regular expression
+/// (`r':(?P<version_short>.+)'`, see [`regex_like`]).
+fn code_shaped_value(v: &[u8]) -> bool {
+    let v = trim(v);
+    let numbered = {
+        let letters = v.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        let rest = &v[letters..];
+        letters <= 2
+            && rest.contains(&b'.')
+            && rest
+                .split(|&b| b == b'.')
+                .all(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
+    };
+    let api_version = v.iter().rposition(|&b| b == b'/').is_some_and(|k| {
+        let (group, version) = (&v[..k], &v[k + 1..]);
+        let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+        let version_ok = version.strip_prefix(b"v").is_some_and(|r| {
+            let n = r.iter().take_while(|b| b.is_ascii_digit()).count();
+            n > 0
+                && (r.len() == n
+                    || [&b"alpha"[..], b"beta"]
+                        .iter()
+                        .any(|t| r[n..].strip_prefix(*t).is_some_and(digits)))
+        });
+        version_ok
+            && group.contains(&b'.')
+            && group.split(|&b| b == b'.').all(|l| {
+                !l.is_empty()
+                    && l.iter()
+                        .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            })
+    });
+    numbered || api_version || regex_like(v)
+}
+
 /// The bytes a value written wholly in C hex escapes stands for
 /// (`\x73\x65\x72` → `ser`), if it is one.
 fn c_hex_escapes(v: &[u8]) -> Option<Vec<u8>> {
@@ -5793,7 +5831,8 @@ pub(crate) fn run(
                     let name = &hay[ns..ne];
                     ok(value_ok(tier, v, group_alt < 2)
                         && !echoes_name(name, v)
-                        && (group_alt < 2 || !names_its_type(name, v)))
+                        && (group_alt < 2 || !names_its_type(name, v))
+                        && !code_shaped_value(v))
                 }
                 None => Verdict::Reject,
             }
@@ -5856,7 +5895,8 @@ pub(crate) fn run(
                 Some(tier)
                     if value_ok(tier, &hay[vs..ve], quoted)
                         && !echoes_name(name, &hay[vs..ve])
-                        && (quoted || !names_its_type(name, &hay[vs..ve])) =>
+                        && (quoted || !names_its_type(name, &hay[vs..ve]))
+                        && !code_shaped_value(&hay[vs..ve]) =>
                 {
                     Verdict::Spans(vec![(vs, ve)])
                 }

@@ -295,7 +295,11 @@
 //! httpx2.Auth | None = None`, `token: AccessToken`): a CamelCase name, after
 //! a lower-case module path if any, that ends in the name's last two words,
 //! or in its last word and reads as words; decision: quoted, such a value
-//! stays a value (`password_bytes=b'IAmSensitiveBytes'` is masked).
+//! stays a value (`password_bytes=b'IAmSensitiveBytes'` is masked). Nor is
+//! a catalogue number (`…_PASSWORD_AND_ETC_SHADOW: T1003.008`, MITRE
+//! ATT&CK), a Kubernetes API group's version (`AUTH_VERSION =
+//! 'authentication.gke.io/v1alpha1'`) or a regular expression under a
+//! secret name (`SECRET_VERSION = r':(?P<v>.+)'`) a secret.
 //! Untyped, a backtick string without whitespace is the value of any
 //! generic assignment below (Go `` token := `v` ``, `` Secret: `v` ``,
 //! JS/TS `` const apiKey = `v` ``); with whitespace inside (`` TOKEN=`cat

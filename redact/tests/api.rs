@@ -4038,3 +4038,34 @@ fn pgpass_lines_mask_the_password() {
         assert_eq!(r.redact(clean), clean);
     }
 }
+
+/// Values that are code under a secret name: a catalogue number (MITRE
+/// ATT&CK's `T1003.008`), a Kubernetes API group's version and a regular
+/// expression stay (the Google Cloud SDK holds each); a random value beside
+/// them is masked.
+#[test]
+fn catalogue_numbers_api_versions_and_regexes_under_secret_names_stay() {
+    let r = redactor();
+    for clean in [
+        "      OS_CREDENTIAL_DUMPING_ETC_PASSWORD_AND_ETC_SHADOW: T1003.008",
+        "AUTH_VERSION_1_ALPHA = 'authentication.gke.io/v1alpha1'",
+        "AUTH_VERSION_2_BETA = \"authentication.gke.io/v2beta3\"",
+        "  _REMOTE_SECRET_VERSION_SHORT = r':(?P<version_short>.+)'",
+        "TOKEN_PATTERN = '[a-z0-9]{32}'",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+    for (text, secret) in [
+        ("password: T1003.008x", "T1003.008x"),
+        (
+            "API_TOKEN = 'gke.io/Zq8vR2mK9pLx4TnW'",
+            "gke.io/Zq8vR2mK9pLx4TnW",
+        ),
+    ] {
+        assert_eq!(
+            r.redact(text),
+            text.replace(secret, "[REDACTED:generic-secret]"),
+            "{text}"
+        );
+    }
+}
