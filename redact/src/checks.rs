@@ -5469,31 +5469,19 @@ fn spells_name(name: &[u8], v: &[u8]) -> bool {
         && letters(v) == letters(name)
 }
 
-/// The word of an identifier that starts at or after `from`, as `(start,
-/// end)`: a run of letters and digits, split at any other byte and where
-/// the case turns (`kPSK` → `k`, `PSK`; `AuthGOST01` → `Auth`, `GOST01`;
-/// `HTTPServer` → `HTTP`, `Server`).
-fn ident_word(s: &[u8], from: usize) -> Option<(usize, usize)> {
-    let start = from + s.get(from..)?.iter().position(u8::is_ascii_alphanumeric)?;
-    let mut end = start + 1;
-    while end < s.len() && s[end].is_ascii_alphanumeric() {
-        let (p, b) = (s[end - 1], s[end]);
-        let turn = b.is_ascii_uppercase()
-            && (p.is_ascii_lowercase()
-                || p.is_ascii_digit()
-                || (p.is_ascii_uppercase() && s.get(end + 1).is_some_and(u8::is_ascii_lowercase)));
-        if turn {
-            break;
-        }
-        end += 1;
-    }
-    Some((start, end))
+/// Whether a value the generic rules would mask is code that names no
+/// secret: it repeats its name's words ([`echoes_name`]), is bare and a
+/// class named after its field ([`names_its_type`]), or is a catalogue
+/// number, an API version or a regex ([`code_shaped_value`]). Asked last,
+/// only of values that pass [`value_ok`]: masked values are rare.
+fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
+    echoes_name(name, v) || (!quoted && names_its_type(name, v)) || code_shaped_value(v)
 }
 
 /// Whether the value `v` repeats words of its name, in their order: each
-/// of its words is one or more consecutive words of the name, or a word of
-/// the name without its trailing digits (`tls` for `TLS1`); with three
-/// words matched, one other word may be out of place. Constants that name
+/// of its words (split as names are, [`crate::known::name_word_spans`]:
+/// `TLS1` is `TLS`, `1`) is one or more consecutive words of the name; with three words
+/// matched, one other word may be out of place. Constants that name
 /// themselves do so (`SSL_TXT_kPSK "kPSK"`, `SN_auth_gost01 "AuthGOST01"`,
 /// `TLS1_TXT_PSK_WITH_AES_128_CCM_8 "PSK-AES128-CCM8"`,
 /// `TLS_MD_SERVER_WRITE_KEY_CONST "server write key"`, also spelled in C
@@ -5520,27 +5508,18 @@ fn echoes_name(name: &[u8], v: &[u8]) -> bool {
     }
     let mut names = [(0usize, 0usize); 24];
     let mut n = 0;
-    let mut at = 0;
-    while let Some((s, e)) = ident_word(name, at) {
+    for span in crate::known::name_word_spans(name) {
         if n == names.len() {
             return false;
         }
-        names[n] = (s, e);
+        names[n] = span;
         n += 1;
-        at = e;
     }
     let names = &names[..n];
     let word = |k: usize| &name[names[k].0..names[k].1];
     // Where the name's words go on after `w` matched at or after `from`.
     let matches_at = |w: &[u8], from: usize| -> Option<usize> {
         for j in from..names.len() {
-            let n = word(j);
-            if n.len() > w.len()
-                && n[..w.len()].eq_ignore_ascii_case(w)
-                && n[w.len()..].iter().all(u8::is_ascii_digit)
-            {
-                return Some(j + 1);
-            }
             let mut joined = 0;
             let mut m = j;
             while m < names.len() {
@@ -5559,16 +5538,21 @@ fn echoes_name(name: &[u8], v: &[u8]) -> bool {
         None
     };
     let (mut from, mut matched, mut missed) = (0, 0, 0);
-    let mut at = 0;
-    while let Some((s, e)) = ident_word(v, at) {
-        at = e;
+    // The end of the last word out of place: its digits (`SHA` `256`) are
+    // the same word as written.
+    let mut missed_end = None;
+    for (s, e) in crate::known::name_word_spans(v) {
         match matches_at(&v[s..e], from) {
             Some(next) => {
                 from = next;
                 matched += 1;
             }
+            None if missed_end == Some(s) && v[s..e].iter().all(u8::is_ascii_digit) => {
+                missed_end = Some(e);
+            }
             None => {
                 missed += 1;
+                missed_end = Some(e);
                 if missed > 1 {
                     return false;
                 }
@@ -5618,14 +5602,10 @@ fn names_its_type(name: &[u8], v: &[u8]) -> bool {
     two || one_word || class_identifier(class)
 }
 
-/// The last two of [`ident_word`]'s words of `s`: `[second to last, last]`.
+/// The last two of the words of `s` ([`crate::known::name_word_spans`]):
+/// `[second to last, last]`.
 fn last_ident_words(s: &[u8]) -> [Option<&[u8]>; 2] {
-    let (mut at, mut words) = (0, [None, None]);
-    while let Some((ws, we)) = ident_word(s, at) {
-        words = [words[1], Some(&s[ws..we])];
-        at = we;
-    }
-    words
+    crate::known::name_word_spans(s).fold([None, None], |w, (ws, we)| [w[1], Some(&s[ws..we])])
 }
 
 /// Whether the value `v` is a number of a catalogue, an API version or a
@@ -5829,10 +5809,8 @@ pub(crate) fn run(
             match classify_name(&hay[ns..ne]) {
                 Some(tier) => {
                     let name = &hay[ns..ne];
-                    ok(value_ok(tier, v, group_alt < 2)
-                        && !echoes_name(name, v)
-                        && (group_alt < 2 || !names_its_type(name, v))
-                        && !code_shaped_value(v))
+                    let quoted = group_alt < 2;
+                    ok(value_ok(tier, v, quoted) && !value_is_code(name, v, quoted))
                 }
                 None => Verdict::Reject,
             }
@@ -5894,9 +5872,7 @@ pub(crate) fn run(
             match classify_name(&hay[ns..ne]) {
                 Some(tier)
                     if value_ok(tier, &hay[vs..ve], quoted)
-                        && !echoes_name(name, &hay[vs..ve])
-                        && (quoted || !names_its_type(name, &hay[vs..ve]))
-                        && !code_shaped_value(&hay[vs..ve]) =>
+                        && !value_is_code(name, &hay[vs..ve], quoted) =>
                 {
                     Verdict::Spans(vec![(vs, ve)])
                 }

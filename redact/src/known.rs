@@ -63,33 +63,35 @@ pub const NOT_SECRET_NAMES: &[&str] = &[
 /// case changes (`dbPassword` → `DB`, `PASSWORD`; `APIKey` → `API`,
 /// `KEY`) and between letters and digits (`PASS2` → `PASS`, `2`).
 pub fn env_name_words(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.chars().collect();
-    let mut words = Vec::new();
-    let mut word = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_ascii_alphanumeric() {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
-            continue;
-        }
-        if let Some(&prev) = i.checked_sub(1).and_then(|p| chars.get(p)) {
-            let next = chars.get(i + 1).copied();
+    // Spans fall on ASCII bytes, so they are char boundaries of `name`.
+    name_word_spans(name.as_bytes())
+        .map(|(s, e)| name[s..e].to_ascii_uppercase())
+        .collect()
+}
+
+/// [`env_name_words`] as byte ranges of `name`, without allocating: the
+/// redactor's checks split names and values of code the same way.
+pub(crate) fn name_word_spans(name: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = at + name.get(at..)?.iter().position(u8::is_ascii_alphanumeric)?;
+        let mut end = start + 1;
+        while end < name.len() && name[end].is_ascii_alphanumeric() {
+            let (prev, c) = (name[end - 1], name[end]);
+            let next = name.get(end + 1).copied();
             let boundary = (prev.is_ascii_lowercase() && c.is_ascii_uppercase())
                 || (prev.is_ascii_uppercase()
                     && c.is_ascii_uppercase()
                     && next.is_some_and(|n| n.is_ascii_lowercase()))
-                || (prev.is_ascii_digit() != c.is_ascii_digit() && prev.is_ascii_alphanumeric());
-            if boundary && !word.is_empty() {
-                words.push(std::mem::take(&mut word));
+                || prev.is_ascii_digit() != c.is_ascii_digit();
+            if boundary {
+                break;
             }
+            end += 1;
         }
-        word.push(c.to_ascii_uppercase());
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
+        at = end;
+        Some((start, end))
+    })
 }
 
 fn matches_pattern(pattern: &str, name: &str) -> bool {
@@ -384,7 +386,46 @@ mod tests {
         assert_eq!(env_name_words("PASS2X"), ["PASS", "2", "X"]);
     }
 
+    /// The splitter before [`name_word_spans`] (chars, one `String` a word).
+    fn old_env_name_words(name: &str) -> Vec<String> {
+        let chars: Vec<char> = name.chars().collect();
+        let mut words = Vec::new();
+        let mut word = String::new();
+        for (i, &c) in chars.iter().enumerate() {
+            if !c.is_ascii_alphanumeric() {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                continue;
+            }
+            if let Some(&prev) = i.checked_sub(1).and_then(|p| chars.get(p)) {
+                let next = chars.get(i + 1).copied();
+                let boundary = (prev.is_ascii_lowercase() && c.is_ascii_uppercase())
+                    || (prev.is_ascii_uppercase()
+                        && c.is_ascii_uppercase()
+                        && next.is_some_and(|n| n.is_ascii_lowercase()))
+                    || (prev.is_ascii_digit() != c.is_ascii_digit()
+                        && prev.is_ascii_alphanumeric());
+                if boundary && !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            word.push(c.to_ascii_uppercase());
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+        words
+    }
+
     proptest::proptest! {
+        /// The byte spans split any name, non-ASCII included, as the
+        /// splitter of chars before them did.
+        #[test]
+        fn word_spans_split_as_the_old_splitter(name in "\\PC{0,24}|[A-Za-z0-9_. é-]{0,24}") {
+            proptest::prop_assert_eq!(env_name_words(&name), old_env_name_words(&name));
+        }
+
         /// Word splitting loses no letter or digit and keeps their order.
         #[test]
         fn words_keep_every_alphanumeric(name in "[A-Za-z0-9_.-]{0,24}") {

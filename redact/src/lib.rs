@@ -396,8 +396,8 @@
 //! `SSL_TXT_kPSK "kPSK"`, `SN_auth_gost01 "AuthGOST01"`,
 //! `TLS1_TXT_PSK_WITH_AES_128_CCM_8 "PSK-AES128-CCM8"`, a label in C hex
 //! escapes (`TLS_MD_MASTER_SECRET_CONST "\x6d\x61…"`, "master secret"); each
-//! word of the value is a run of the name's words (or one of them without
-//! its trailing digits), one word may be out of place once three match.
+//! word of the value (split as [`env_name_words`] splits names) is a run of
+//! the name's words, one word may be out of place once three match.
 //! Names whose last word is `charset`, `encoding` or `encoder` name no secret
 //! (`credentialsCharset = "ISO-8859-1"`), and a signing key's name given 8
 //! or 16 hex digits holds a GPG key id, which is public (git's
