@@ -5733,6 +5733,16 @@ fn doc_tag(hay: &[u8], ns: usize, ne: usize, vs: usize) -> bool {
         && hay[ne + 1..vs].iter().all(|&b| b == b' ' || b == b'\t')
 }
 
+/// Where a value `[s, e)` that closes a Markdown code span ends: at its
+/// first backtick, when an odd number of backticks opens the line before
+/// it (`` Run `mysql -pV` then … ``). A value of one byte before it is
+/// none.
+fn code_span_close(hay: &[u8], (s, e): (usize, usize)) -> Option<usize> {
+    let k = s + 1 + memchr::memchr(b'`', hay.get(s + 1..e)?)?;
+    let ls = memchr::memrchr(b'\n', &hay[..s]).map_or(0, |i| i + 1);
+    (memchr::memchr_iter(b'`', &hay[ls..s]).count() % 2 == 1).then_some(k)
+}
+
 pub(crate) fn run(
     check: Check,
     hay: &[u8],
@@ -5740,8 +5750,19 @@ pub(crate) fn run(
     name: Option<(usize, usize)>,
     group_alt: usize,
 ) -> Verdict {
+    // A bare value that closes a Markdown code span (`redis-cli -a v` in a
+    // README) ends before the span's backtick: the mask keeps the span.
+    let cut = match check {
+        Check::Value | Check::Generic => code_span_close(hay, secret),
+        _ => None,
+    };
+    let secret = cut.map_or(secret, |k| (secret.0, k));
     let v = &hay[secret.0..secret.1];
-    let ok = |b: bool| if b { Verdict::Accept } else { Verdict::Reject };
+    let ok = |b: bool| match (b, cut) {
+        (true, None) => Verdict::Accept,
+        (true, Some(_)) => Verdict::Spans(vec![secret]),
+        (false, _) => Verdict::Reject,
+    };
     match check {
         Check::Token => ok(!looks_fake(v)),
         Check::Mixed => ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0),

@@ -332,7 +332,8 @@
 //! (SSM, Key Vault, HAR, Postman, ECS), `terraform output -json`, column
 //! layouts (`vault kv get`), HTTP headers (`X-API-Key`, `api-key`,
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
-//! `mysql -pX`, `mysqladmin … password X`, `docker login -p X`, `echo X | … --password-stdin`,
+//! `mysql -pX` (in a Markdown code span, `` `mysql -pX` ``, the span's
+//! closing backtick stays outside the mask), `mysqladmin … password X`, `docker login -p X`, `echo X | … --password-stdin`,
 //! `sshpass -p`, `redis-cli -a`, `sqlcmd -P`, `openssl -k`, `zip -P`,
 //! `htpasswd -b`, `gh secret set X --body v`, `PGPASSWORD=`, `echo v | sudo
 //! -S`, `sudo -S … <<< v`, MySQL's `SET PASSWORD … = 'v'` (also

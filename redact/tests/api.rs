@@ -4069,3 +4069,37 @@ fn catalogue_numbers_api_versions_and_regexes_under_secret_names_stay() {
         );
     }
 }
+
+/// A command in a Markdown code span (a README's `` `redis-cli -a v` ``):
+/// the password is masked and the span's closing backtick stays; outside
+/// a span, a backtick inside a bare password is part of it.
+#[test]
+fn passwords_closing_a_markdown_code_span_keep_the_backtick() {
+    let r = redactor();
+    let v = "Zq8vR2mK9pLx4TnW";
+    for (text, want) in [
+        (
+            format!("Run `redis-cli -a {v}` to connect."),
+            "Run `redis-cli -a [REDACTED:generic-secret]` to connect.",
+        ),
+        (
+            format!("Run `mysql -u root -p{v}` then `exit`."),
+            "Run `mysql -u root -p[REDACTED:generic-secret]` then `exit`.",
+        ),
+        (
+            format!("Try `docker login -u me -p {v}`."),
+            "Try `docker login -u me -p [REDACTED:generic-secret]`.",
+        ),
+        (
+            format!("Or `curl --password {v}`, once."),
+            "Or `curl --password [REDACTED:generic-secret]`, once.",
+        ),
+        (
+            "redis-cli -a Zq8v`R2mK9pLx4TnW".to_string(),
+            "redis-cli -a [REDACTED:generic-secret]",
+        ),
+    ] {
+        assert_eq!(r.redact(&text), want);
+        assert_eq!(r.redact(want), want);
+    }
+}
