@@ -1427,6 +1427,22 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .alt_groups(&["s2"])
         .guard(Guard::Flag),
+        // Key and value elements side by side: a property list's
+        // `<key>API_KEY</key>` then `<string>v</string>`, Hadoop's
+        // `<name>fs.s3a.secret.key</name>` then `<value>v</value>`, on one
+        // line or the next. Found by the closing tag of the key (its bytes
+        // are the scanner's already).
+        rb(
+            "generic-secret",
+            &format!(
+                r#"<(?:key|name)>[\t ]*(?P<name>{NAME})[\t ]*</(?:key|name)>[\t ]*(?:\r?\n[\t ]*)?<(?:string|value)>[\t ]*(?P<s3>[^<\s](?:[^<\r\n]*[^<\s])?)[\t ]*</(?:string|value)>"#
+            ),
+        )
+        .keywords(["/key>", "/name>"])
+        .secret_group("s3")
+        .priority(P_GENERIC)
+        .check(Check::Generic)
+        .next_line(),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -2290,13 +2290,39 @@ fn placeholder_words_ac() -> &'static aho_corasick::AhoCorasick {
 /// that a random token that happens to spell `…yenv.` is not taken for one;
 /// `xxxxx` counts anywhere.
 fn placeholder_part(v: &[u8]) -> bool {
+    let hash = v.first() == Some(&b'$') && crypt_hash(v);
     placeholder_ac().find_overlapping_iter(v).any(|m| {
         let part = PLACEHOLDER_PARTS[m.pattern().as_usize() / 2].as_bytes();
+        if hash && part == b"..." {
+            return false;
+        }
         !part[0].is_ascii_alphabetic()
             || part == b"xxxxx"
             || m.start() == 0
             || !v[m.start() - 1].is_ascii_alphanumeric()
     })
+}
+
+/// Whether `v` is a modular crypt hash, `$id$[params$]salt$hash`
+/// (`$apr1$…`, `$6$rounds=5000$…`, `$2y$10$…`, `$argon2id$v=19$…`): its
+/// salt and hash are in `./0-9A-Za-z`, where `...` is three characters of
+/// the hash, not an ellipsis.
+fn crypt_hash(v: &[u8]) -> bool {
+    let crypt = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/');
+    let mut fields = v.split(|&b| b == b'$');
+    let (Some(head), Some(id)) = (fields.next(), fields.next()) else {
+        return false;
+    };
+    let rest: Vec<&[u8]> = fields.collect();
+    head.is_empty()
+        && !id.is_empty()
+        && id.len() <= 8
+        && id.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+        && rest.len() >= 2
+        && rest[rest.len() - 1].len() >= 16
+        && rest
+            .iter()
+            .all(|f| !f.is_empty() && f.iter().all(|b| crypt(b) || matches!(b, b'=' | b',')))
 }
 
 fn placeholder_ac() -> &'static aho_corasick::AhoCorasick {
@@ -3343,7 +3369,10 @@ fn concatenated(v: &[u8]) -> bool {
         return false;
     }
     // `+` only with a space beside it (`" + name + "`): base64 opens and
-    // closes with a bare `+` now and then.
+    // closes with a bare `+` now and then. Between operators without
+    // spaces (`"pwd="&pass&";"`, Twig's `~pw~`), an expression: names,
+    // members, calls and indexes, not a random password's symbols
+    // (`~y^ce%At-_SXb*H5A~`).
     let n = t.len();
     let op = |b: u8| matches!(b, b'.' | b'~' | b'&');
     let after = t[1..].iter().find(|&&b| b != b' ').copied();
@@ -3352,6 +3381,28 @@ fn concatenated(v: &[u8]) -> bool {
         && after.is_some_and(|b| b == b'$' || b == b'_' || b == b'(' || b.is_ascii_alphabetic());
     let closes = (op(t[n - 1]) || (t[n - 1] == b'+' && t[n - 2] == b' '))
         && before.is_some_and(|b| b == b')' || b == b']' || b == b'_' || b.is_ascii_alphanumeric());
+    let bare = |b: u8| matches!(b, b'~' | b'&');
+    if opens && closes && (bare(t[0]) && t[1] != b' ' || bare(t[n - 1]) && t[n - 2] != b' ') {
+        return t[1..n - 1].iter().all(|&b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'$'
+                        | b'.'
+                        | b'('
+                        | b')'
+                        | b'['
+                        | b']'
+                        | b'\''
+                        | b'"'
+                        | b' '
+                        | b'-'
+                        | b'>'
+                        | b':'
+                        | b','
+                )
+        });
+    }
     (opens && closes) || t.starts_with(b".$") || t.starts_with(b". $")
 }
 

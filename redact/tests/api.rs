@@ -4103,3 +4103,80 @@ fn passwords_closing_a_markdown_code_span_keep_the_backtick() {
         assert_eq!(r.redact(want), want);
     }
 }
+
+/// Key and value elements side by side: a property list's `<key>` and
+/// `<string>`, Hadoop's `<name>` and `<value>`, on one line or two. The
+/// value is judged as any value under its name: flags, paths, principals,
+/// build-setting references and names without a secret word stay.
+#[test]
+fn xml_key_and_value_elements_mask_the_value() {
+    let r = redactor();
+    for (text, want) in [
+        (
+            "<dict>\n\t<key>API_KEY</key>\n\t<string>Xq7vLp2mR9tWc4Bz8KdN3hYf</string>\n</dict>\n",
+            "<dict>\n\t<key>API_KEY</key>\n\t<string>[REDACTED:generic-secret]</string>\n</dict>\n",
+        ),
+        (
+            "<key>ClientSecret</key><string>hunter2!Strong</string>",
+            "<key>ClientSecret</key><string>[REDACTED:generic-secret]</string>",
+        ),
+        (
+            "<property><name>fs.s3a.secret.key</name><value>q8Zt3kV0mW1xYb7Np4Rs9Lc2Hd6Jf5Ge/Au+Ki0T</value></property>",
+            "<property><name>fs.s3a.secret.key</name><value>[REDACTED:generic-secret]</value></property>",
+        ),
+        (
+            "<property>\n  <name>ssl.server.keystore.keypassword</name>\r\n  <value>Kp9x!mQ2vL</value>\n</property>\n",
+            "<property>\n  <name>ssl.server.keystore.keypassword</name>\r\n  <value>[REDACTED:generic-secret]</value>\n</property>\n",
+        ),
+    ] {
+        assert_eq!(r.redact(text), want, "{text}");
+    }
+    for clean in [
+        "\t<key>API_KEY</key>\n\t<string>$(API_KEY)</string>",
+        "\t<key>GCM_SENDER_ID</key>\n\t<string>123456789012</string>",
+        "\t<key>NSFaceIDUsageDescription</key>\n\t<string>Unlock your passwords with Face ID</string>",
+        "\t<key>TokenType</key>\n\t<string>Bearer</string>",
+        "\t<key>AuthenticationMethod</key>\n\t<string>Password</string>",
+        "\t<key>PasswordRequired</key>\n\t<true/>\n\t<key>Name</key>\n\t<string>Qm7vLp2mR9tWc4Bz8K</string>",
+        "<property><name>hadoop.security.authentication</name><value>kerberos</value></property>",
+        "<property><name>dfs.block.access.token.enable</name><value>true</value></property>",
+        "<property><name>hadoop.security.credential.provider.path</name><value>jceks://hdfs@nn1.example.com/path/to/file.jceks</value></property>",
+        "<property><name>yarn.resourcemanager.keytab</name><value>/etc/security/keytab/rm.service.keytab</value></property>",
+        "<property><name>dfs.web.authentication.kerberos.principal</name><value>HTTP/_HOST@EXAMPLE.COM</value></property>",
+        "<property><name>fs.s3a.secret.key</name><value>${env.AWS_SECRET}</value></property>",
+        "<property><name>ssl.server.keystore.location</name><value>/etc/ssl/keystore.jks</value></property>",
+        "<name>api_key</name>\n\n<value>Xq7vLp2mR9tWc4Bz8KdN3hYf</value>",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
+/// A crypt hash whose hash characters spell `...` is no elided value, and a
+/// password that opens and closes with `~` is no concatenation; an
+/// expression between bare `&` or `~` (`"pwd="&pass&";"`) still is.
+#[test]
+fn crypt_hashes_with_dots_and_passwords_in_tildes_are_masked() {
+    let r = redactor();
+    for (text, want) in [
+        (
+            "'ADMIN_PASSWORD_HASH': '$apr1$U3RIw61K$rdiBc...COH.kYyBBctlfy'",
+            "'ADMIN_PASSWORD_HASH': '[REDACTED:generic-secret]'",
+        ),
+        (
+            "MYSQL_PWD=\"~y^ce%At-_SXb*H5A~\"",
+            "MYSQL_PWD=\"[REDACTED:generic-secret]\"",
+        ),
+    ] {
+        assert_eq!(r.redact(text), want, "{text}");
+    }
+    for clean in [
+        "api_key = 'sk-...abcd'",
+        "PASSWORD_HASH='$2y$10$...'",
+        "url = \"password=\" ~ pw ~ \";\"",
+        "url = \"password=\" ~pw~ \";\"",
+        "conn = \"Password=\"&pass&\";\"",
+        "conn = \"Password=\"&Me.Pass(0)&\";\"",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}

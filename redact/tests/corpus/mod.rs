@@ -1926,6 +1926,22 @@ fn xml_next_line(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
     Some(format!("<settings>\n  <server>\n    <id>deploy</id>\n    <{tag}>\n      {v}\n    </{tag}>\n  </server>\n</settings>\n"))
 }
 
+/// A key element then its value element: a property list's `<key>` and
+/// `<string>` on two lines, or a Hadoop `<property>`'s `<name>` and
+/// `<value>` on one.
+fn xml_key_value(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    if f.kind == Kind::Pem {
+        return None;
+    }
+    let v = literal(f, s).replace('&', "&amp;").replace('<', "&lt;");
+    let name = f.key.trim_start_matches('_');
+    Some(if r.below(2) == 0 {
+        format!("<plist version=\"1.0\">\n<dict>\n\t<key>{name}</key>\n\t<string>{v}</string>\n</dict>\n</plist>\n")
+    } else {
+        format!("<configuration>\n  <property><name>{name}</name><value>{v}</value></property>\n</configuration>\n")
+    })
+}
+
 fn shell_default(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
     if f.kind == Kind::Pem {
         return None;
@@ -2331,6 +2347,7 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("command-password", command_password),
         ("default-argument", default_argument),
         ("secret-manager-output", secret_manager_output),
+        ("xml-key-value", xml_key_value),
     ]
 }
 
