@@ -88,7 +88,15 @@ const FLAG_VALUE: &str = r#"(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s
 /// A built-in rule: ASCII mode (`(?-u)`) keeps the automata small and fast;
 /// non-ASCII bytes still match the negated classes of values byte by byte,
 /// and every delimiter is ASCII, so a span never splits a UTF-8 character.
+///
+/// NUL ends a value as whitespace does: every `\S` and `[^\s…]` of the
+/// patterns excludes it too. `/proc/PID/environ` separates its variables
+/// with NUL, and `DB_PASSWORD=v\0HOME=/root\0` masked the variables after
+/// the password with it.
 fn rb(id: &str, pattern: &str) -> RuleBuilder {
+    let pattern = pattern
+        .replace(r"[^\s", r"[^\x00\s")
+        .replace(r"\S", r"[^\x00\s]");
     Rule::builder(id, format!("(?-u){pattern}"))
 }
 
@@ -998,12 +1006,14 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .needs(Needs::ThenQuote(b"\\")),
         // Typed declarations: `const API_TOKEN: &str = "v"`, `let key: String = "v"`,
         // `val apiKey: String = "v"` (Rust, TypeScript, Kotlin, Swift), a nullable
-        // type (`String? = "v"`) or an optional property (`apiKey?: string = "v"`),
+        // type (`String? = "v"`), a union (`string | undefined = "v"`, Python's
+        // `str | None = "v"`), a qualified type (`typing.Optional[str] = "v"`) or an
+        // optional property (`apiKey?: string = "v"`),
         // the literal wrapped in pydantic's `Field(default="v")` or `SecretStr("v")`
         // or not: the type is never masked, the string literal is.
         rb(
             "generic-secret",
-            r#"(?:^|[^A-Za-z0-9_.$])(?P<name>[A-Za-z_$][A-Za-z0-9_]*)\??[\t ]*:[\t ]*(?:&(?:'[A-Za-z_]+[\t ]+)?(?:mut[\t ]+)?|\*(?:mut|const)[\t ]+)?[A-Za-z_\[][A-Za-z0-9_:<>\[\];!?, ]{0,60}?[\t ]*=[\t ]*(?:(?:SecretStr|Field)\((?:default=)?)?(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#,
+            r#"(?:^|[^A-Za-z0-9_.$])(?P<name>[A-Za-z_$][A-Za-z0-9_]*)\??[\t ]*:[\t ]*(?:&(?:'[A-Za-z_]+[\t ]+)?(?:mut[\t ]+)?|\*(?:mut|const)[\t ]+)?[A-Za-z_\[][A-Za-z0-9_:<>\[\];!?, |.]{0,60}?[\t ]*=[\t ]*(?:(?:SecretStr|Field)\((?:default=)?)?(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)"#,
         )
         .keywords(GENERIC_KW.iter().copied().chain(["tok"]))
         .secret_group("secret")

@@ -2035,8 +2035,10 @@ fn gh_secret_set_and_yaml_tags_mask_the_value() {
     );
 }
 
-/// Typed declarations whose type is nullable (Kotlin, Swift `String?`),
-/// TypeScript optional properties with a default (`apiKey?: string = "v"`)
+/// Typed declarations whose type is nullable (Kotlin, Swift `String?`), a
+/// union (`string | undefined`, Python's `str | None`) or qualified
+/// (`typing.Optional[str]`), TypeScript optional properties with a default
+/// (`apiKey?: string = "v"`)
 /// and the lines of a Go `var (` / `const (` block mask the literal; the
 /// names and types stay, and so do the same shapes without a literal.
 #[test]
@@ -2051,6 +2053,9 @@ fn typed_declarations_with_nullable_types_optional_properties_and_go_blocks() {
         format!("  private readonly authToken?: string = '{v}';"),
         format!("var (\n\tapiSecret string = \"{v}\"\n)"),
         format!("const (\n    githubToken string = `{v}`\n)"),
+        format!("export const AUTH_TOKEN: string | undefined = \"{v}\";"),
+        format!("token: str | None = \"{v}\""),
+        format!("api_key: typing.Optional[str] = '{v}'"),
     ];
     assert_masks_value(&r, &inputs, v);
     for text in &inputs {
@@ -2067,6 +2072,8 @@ fn typed_declarations_with_nullable_types_optional_properties_and_go_blocks() {
             "var (\n\tapiSecret string\n)",
             "    token refreshed at 12:00 = ok",
             "const x = cond ? token : fallback;",
+            "let tokenKind: TokenKind | undefined = \"Identifier\";",
+            "secret: str | None = None",
         ],
     );
 }
@@ -4179,4 +4186,23 @@ fn crypt_hashes_with_dots_and_passwords_in_tildes_are_masked() {
     ] {
         assert_eq!(r.redact(clean), clean);
     }
+}
+
+/// `/proc/PID/environ` separates its variables with NUL: a bare value ends
+/// at NUL, so the variables after a password keep their names and values.
+#[test]
+fn proc_environ_values_end_at_nul() {
+    let r = redactor();
+    let text = b"HOME=/root\0DB_PASSWORD=Zq8vR2mK9pLx4TnWb7Yc\0API_TOKEN=Hq3vX8mR2pLw6Tz9Kd\0LANG=C.UTF-8\0PATH=/usr/bin:/bin\0";
+    let want = b"HOME=/root\0DB_PASSWORD=[REDACTED:generic-secret]\0API_TOKEN=[REDACTED:generic-secret]\0LANG=C.UTF-8\0PATH=/usr/bin:/bin\0";
+    assert_eq!(
+        String::from_utf8_lossy(&r.redact_bytes(text)),
+        String::from_utf8_lossy(want)
+    );
+    let flag = b"node\0server.js\0--api-key=Zq8vR2mK9pLx4TnWb7Yc\0--port\080\0";
+    let want = b"node\0server.js\0--api-key=[REDACTED:generic-secret]\0--port\080\0";
+    assert_eq!(
+        String::from_utf8_lossy(&r.redact_bytes(flag)),
+        String::from_utf8_lossy(want)
+    );
 }
