@@ -2748,7 +2748,14 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
             return true;
         }
     }
-    if contains(v, b"{{") || contains(v, b"}}") || contains(v, b"${") || contains(v, b"{}") {
+    // Templates inside the value, Ruby's and CoffeeScript's `#{…}` as well
+    // (`"…credential: active_record_encryption.#{key}"`).
+    if contains(v, b"{{")
+        || contains(v, b"}}")
+        || contains(v, b"${")
+        || contains(v, b"{}")
+        || contains(v, b"#{")
+    {
         return true;
     }
     // `anonymous:$FROM_EMAIL`: ends in a variable (capitals, as shells and
@@ -4582,11 +4589,39 @@ fn qualified_away(comps: &[String]) -> bool {
     let Some((_, rest)) = comps.split_last() else {
         return false;
     };
+    let secret_word = |w: &str| matches!(w, "secret" | "secrets");
     rest.iter().enumerate().any(|(i, c)| {
         excluded_qualifiers().contains(c.as_str())
             || (kind_qualifiers().contains(c.as_str()) && key_like(&comps[i + 1]))
+            || (c == "existing" && secret_word(&comps[i + 1]))
+            || (i + 2 == comps.len()
+                && SECRET_OBJECT_QUALIFIERS.contains(&c.as_str())
+                && secret_word(&comps[i + 1]))
     })
 }
+
+/// Words right before a last `secret`/`secrets` that make the name name a
+/// Kubernetes Secret object, by what it holds (Helm values: `tlsSecret:
+/// grafana-tls`, `jksSecret`, `initScriptsSecret`, `extraEnvVarsSecret`,
+/// `imagePullSecrets`); `existing` before `secret` anywhere does too
+/// (`existingSecret: all-my-secrets`, `existingSecretPasswordKey:
+/// password`). A secret itself is named by its use (`jwtSecret`,
+/// `clientSecret`, `webhookSecret`), which none of these is.
+const SECRET_OBJECT_QUALIFIERS: &[&str] = &[
+    "tls",
+    "ssl",
+    "cert",
+    "certs",
+    "certificate",
+    "certificates",
+    "ca",
+    "jks",
+    "keystore",
+    "truststore",
+    "scripts",
+    "vars",
+    "pull",
+];
 
 fn key_qualifiers() -> &'static WordSet {
     static S: std::sync::OnceLock<WordSet> = std::sync::OnceLock::new();
@@ -5526,7 +5561,63 @@ fn spells_name(name: &[u8], v: &[u8]) -> bool {
 /// number, an API version or a regex ([`code_shaped_value`]). Asked last,
 /// only of values that pass [`value_ok`]: masked values are rare.
 fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
-    echoes_name(name, v) || (!quoted && names_its_type(name, v)) || code_shaped_value(v)
+    echoes_name(name, v)
+        || (!quoted && (names_its_type(name, v) || code_reference(v)))
+        || code_shaped_value(v)
+        || (quoted && title_phrase(v))
+}
+
+/// Whether the bare value `v` refers to a variable of the code it is
+/// written in: a Ruby instance or class variable and its members
+/// (`token: @user.token`, `ENV["X_KEY"] = @previous_key`), or a Go
+/// template's field path (Helm's `{{- $pw := .Values.auth.password }}`,
+/// `$.Values.x`). Lower-case names only after `@` (a password may open with
+/// `@`, rarely with a lower-case identifier and dots alone), letters of
+/// either case after `.` (templates name `.Values`, `.Release`).
+fn code_reference(v: &[u8]) -> bool {
+    let v = trim(v);
+    let ident = |s: &[u8], lower: bool| {
+        s.first().is_some_and(|&b| {
+            b == b'_' || b.is_ascii_lowercase() || (!lower && b.is_ascii_alphabetic())
+        }) && s.iter().all(|&b| {
+            b == b'_'
+                || b.is_ascii_digit()
+                || b.is_ascii_lowercase()
+                || (!lower && b.is_ascii_alphabetic())
+        })
+    };
+    if let Some(rest) = v.strip_prefix(b"@@").or_else(|| v.strip_prefix(b"@")) {
+        let rest = rest
+            .strip_suffix(b"?")
+            .or_else(|| rest.strip_suffix(b"!"))
+            .unwrap_or(rest);
+        return rest.split(|&b| b == b'.').all(|p| ident(p, true));
+    }
+    let path = v.strip_prefix(b"$").unwrap_or(v);
+    path.len() > 1 && path[0] == b'.' && path[1..].split(|&b| b == b'.').all(|p| ident(p, false))
+}
+
+/// Whether the quoted value `v` is a phrase of two or more capitalized
+/// words (`"Authentication Failed"`, `"Access Denied\n"`): a message, as a
+/// realm and its error text passed to a call (`("SuperSecret",
+/// "Authentication Failed")`), not a passphrase (those are seldom written
+/// in Title Case with single spaces).
+fn title_phrase(v: &[u8]) -> bool {
+    let v = trim(v);
+    let v = v.strip_suffix(b"\\n").unwrap_or(v);
+    let v = v
+        .strip_suffix(b".")
+        .or_else(|| v.strip_suffix(b"!"))
+        .unwrap_or(v);
+    let mut words = 0;
+    let all = v.split(|&b| b == b' ').all(|w| {
+        words += 1;
+        w.len() >= 2
+            && w[0].is_ascii_uppercase()
+            && w[1..].iter().all(u8::is_ascii_lowercase)
+            && reads_as_words(w)
+    });
+    all && words >= 2
 }
 
 /// Whether the value `v` repeats words of its name, in their order: each
@@ -5694,7 +5785,27 @@ fn code_shaped_value(v: &[u8]) -> bool {
                         .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
             })
     });
-    numbered || api_version || regex_like(v)
+    // A Rails route's `controller#action` (`"active_storage/disk#update"`,
+    // `"api_keys#create"`).
+    let action = v.iter().position(|&b| b == b'#').is_some_and(|k| {
+        let (controller, action) = (&v[..k], &v[k + 1..]);
+        let word = |s: &[u8]| {
+            !s.is_empty()
+                && s.iter()
+                    .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        };
+        let action = action
+            .strip_suffix(b"!")
+            .or_else(|| action.strip_suffix(b"?"))
+            .unwrap_or(action);
+        controller.split(|&b| b == b'/').all(word)
+            && word(action)
+            && action[0].is_ascii_lowercase()
+            // A single word before `#` may be a URL's value and fragment
+            // (`?token=secret#section`).
+            && controller.iter().any(|&b| b == b'_' || b == b'/')
+    });
+    numbered || api_version || regex_like(v) || action
 }
 
 /// The bytes a value written wholly in C hex escapes stands for
@@ -7765,6 +7876,46 @@ pub(crate) mod hit_reference {
             mixed.push(foreign.1.clone());
             let v = mixed.join(sep);
             prop_assert!(!echoes_name(name.as_bytes(), v.as_bytes()), "{} {}", name, v);
+        }
+
+        /// A Ruby variable's or a template's path of names is a code
+        /// reference; one byte that no name or path holds (a password's
+        /// symbol, a space) makes it none, and so does a capital after `@`.
+        #[test]
+        fn paths_of_names_are_code_references_and_symbols_never(
+            parts in prop::collection::vec("[a-z_][a-z0-9_]{0,8}", 1..5),
+            head in prop::sample::select(vec!["@", "@@", ".", "$."]),
+            symbol in prop::sample::select(vec![b'%', b'^', b'*', b'!', b'-', b' ', b'/', b'+', b'=']),
+            at in any::<prop::sample::Index>(),
+        ) {
+            let v = format!("{head}{}", parts.join("."));
+            prop_assert!(code_reference(v.as_bytes()), "{}", v);
+            let mut broken = v.clone().into_bytes();
+            let k = head.len() + at.index(broken.len() - head.len());
+            broken.insert(k, symbol);
+            let trailing_bang = symbol == b'!' && k == broken.len() - 1 && head.starts_with('@');
+            prop_assume!(!trailing_bang && broken.last() != Some(&b' '));
+            prop_assert!(!code_reference(&broken), "{}", String::from_utf8_lossy(&broken));
+            let capital = format!("@{}", v.trim_start_matches(['@', '.', '$']).to_uppercase());
+            prop_assume!(capital.bytes().any(|b| b.is_ascii_uppercase()));
+            prop_assert!(!code_reference(capital.as_bytes()), "{}", capital);
+        }
+
+        /// Two or more capitalized words read as a message; a lower-case
+        /// word or a digit among them, never.
+        #[test]
+        fn title_phrases_need_every_word_capitalized(
+            words in prop::collection::vec("[A-Z][aeiou][bcdlmnrst][aeiou][a-z]{0,3}", 2..5),
+            spoil in any::<prop::sample::Index>(),
+            digit in any::<bool>(),
+        ) {
+            let v = words.join(" ");
+            prop_assert!(title_phrase(v.as_bytes()), "{}", v);
+            let mut w = words.clone();
+            let k = spoil.index(w.len());
+            w[k] = if digit { format!("{}7", w[k]) } else { w[k].to_lowercase() };
+            let v = w.join(" ");
+            prop_assert!(!title_phrase(v.as_bytes()), "{}", v);
         }
 
         /// `Guard::DotSix` looks at the dots it can use only, and finds

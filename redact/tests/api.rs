@@ -4206,3 +4206,75 @@ fn proc_environ_values_end_at_nul() {
         String::from_utf8_lossy(want)
     );
 }
+
+/// Helm values that name a Kubernetes Secret object (`existingSecret`,
+/// `tlsSecret`, `jksSecret`, `initScriptsSecret`, `extraEnvVarsSecret`, the
+/// key names inside one) and Go template paths (`.Values.x`) stay; a
+/// secret named by its use (`jwtSecret`, `clientSecret`) and an existing
+/// password are masked.
+#[test]
+fn helm_secret_object_names_and_template_paths_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "auth.existingSecret=all-my-secrets",
+            "  existingSecret: load-definition",
+            "    tlsSecret: grafana.local-tls",
+            "tls.certificatesSecret=my-certs",
+            "auth.kafka.jksSecret=schema-registry-jks",
+            "initScriptsSecret=special-scripts-sensitive",
+            "extraEnvVarsSecret: logstash-secrets",
+            "  existingSecretAccessKeyIDKey: \"root-user\"",
+            "  existingSecretPasswordKey: admin-password",
+            "imagePullSecrets: regcred-docker-hub",
+            "{{- range $index, $secret := .Values.tls.hidden.existingSecrets }}",
+            "{{- $postgresPassword := .Values.passwordUpdateJob.previousPasswords.postgresPassword }}",
+            "  password: {{ $.Values.auth.password | quote }}",
+        ],
+    );
+    let v = "Hq3vX8mR2pLw6Tz9Kd";
+    assert_masks_value(
+        &r,
+        &[
+            format!("  jwtSecret: {v}"),
+            format!("  clientSecret: \"{v}\""),
+            format!("existing_password: {v}"),
+            format!("auth.password={v}"),
+        ],
+        v,
+    );
+}
+
+/// Ruby code: instance variables as values (`token: @user.token`,
+/// `ENV["X_KEY"] = @previous_key`), a route's `controller#action`, an
+/// interpolation inside a string and a realm's error message stay; literals
+/// are masked.
+#[test]
+fn ruby_variables_routes_interpolations_and_messages_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "    User.authenticate_by(token: @user.token, password: @user.password)",
+            "    ENV[\"MANDRILL_INGRESS_API_KEY\"] = @previous_key",
+            "    old_auth_token = @user.auth_token",
+            "        @encryption_key ||= @keys.last.tap do |key|",
+            "    # session_options[:secret] = @@old_secret",
+            "    put  \"/disk/:encoded_token\" => \"active_storage/disk#update\", as: :update_rails_disk_service",
+            "    post \"/keys/:token\" => \"api_keys#create\"",
+            "    raise Errors::Configuration, \"Missing encryption credential: active_record_encryption.#{key}\"",
+            "    request_http_basic_authentication(\"SuperSecret\", \"Authentication Failed\\n\")",
+            "    request_http_digest_authentication(\"SuperSecret\", \"Access Denied\", \"application/json\")",
+        ],
+    );
+    let v = "Hq3vX8mR2pLw6Tz9Kd";
+    assert_masks_value(
+        &r,
+        &[
+            format!("    User.create(token: \"{v}\")"),
+            format!("    ENV[\"MANDRILL_INGRESS_API_KEY\"] = \"{v}\""),
+        ],
+        v,
+    );
+}
