@@ -3740,8 +3740,40 @@ fn numbered_member_path(v: &[u8]) -> bool {
     parts >= 2 && numbered
 }
 
-fn is_path(v: &[u8]) -> bool {
-    let v = trim(v);
+fn is_path(v0: &[u8]) -> bool {
+    let mut v = trim(v0);
+    // A path with options after it, as Ansible's `password` lookup takes
+    // them (`'/dev/null chars=ascii_letters,digits length=8'`,
+    // `'secrets/db/prod length=15'`): the path decides.
+    if let Some(sp) = v.iter().position(|&b| b == b' ') {
+        let options = v[sp + 1..].split(|&b| b == b' ').all(|o| {
+            o.iter().position(|&b| b == b'=').is_some_and(|e| {
+                e > 0
+                    && o[..e].iter().all(|&b| b.is_ascii_lowercase() || b == b'_')
+                    && o[e + 1..]
+                        .iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b',' | b'-'))
+            })
+        });
+        if options && v[..sp].contains(&b'/') {
+            v = &v[..sp];
+        }
+    }
+    // A directory of lower-case names (`'credentials/' + client`), or a
+    // relative path of them before options.
+    let lower_path = |p: &[u8]| {
+        p.len() > 1
+            && p[0].is_ascii_lowercase()
+            && p.contains(&b'/')
+            && p.iter().all(|&b| {
+                b.is_ascii_lowercase()
+                    || b.is_ascii_digit()
+                    || matches!(b, b'_' | b'-' | b'.' | b'/')
+            })
+    };
+    if lower_path(v) && (v.ends_with(b"/") || v.len() < trim(v0).len()) {
+        return true;
+    }
     // Base64 secrets may start with `/` too: a path has no random-looking segment.
     if v.ends_with(b"=")
         || v.split(|&b| b == b'/' || b == b'\\').any(|seg| {

@@ -4278,3 +4278,24 @@ fn ruby_variables_routes_interpolations_and_messages_stay() {
         v,
     );
 }
+
+/// Ansible's `password` lookup takes a file path and options, or builds the
+/// path from a directory and variables: neither is a password. A literal
+/// password is masked, and so is a random value that ends in `/`.
+#[test]
+fn ansible_password_lookups_keep_their_path_and_options() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "    password1: \"{{ lookup('password', '/dev/null length=20') }}\"",
+            "    test_password: Password123{{ lookup('password', '/dev/null chars=ascii_letters,digits length=8') }}",
+            "    password: \"{{ lookup('ansible.builtin.password', 'credentials/' + client + '/mysqlpassword', length=15) }}\"",
+            "    db_pass: \"{{ lookup('password', 'secrets/db/prod chars=ascii_letters') }}\"",
+        ],
+    );
+    let v = "Hq3vX8mR2pLw6Tz9Kd";
+    assert_masks_value(&r, &[format!("    vault_password: '{v}'")], v);
+    let text = format!("    token = '{v}/'");
+    assert!(!r.redact(&text).contains(v), "{text}");
+}
