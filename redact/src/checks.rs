@@ -3938,6 +3938,12 @@ const EXCLUDED_LAST: &[&str] = &[
     "max",
     "min",
     "rotation",
+    // `adminSecretNamespace: kube-system`,
+    // `password_rotation_schedule_expression = "rate(15 days)"`.
+    "namespace",
+    "namespaces",
+    "expression",
+    "schedule",
     "pattern",
     "regex",
     "env",
@@ -5837,7 +5843,35 @@ fn code_shaped_value(v: &[u8]) -> bool {
             // (`?token=secret#section`).
             && controller.iter().any(|&b| b == b'_' || b == b'/')
     });
-    numbered || api_version || regex_like(v) || action
+    numbered || api_version || regex_like(v) || action || validation_rules(v) || model_cast(v)
+}
+
+/// Whether `v` is a list of validation rules, as Laravel writes them
+/// (`'password' => 'required|string|min:8|confirmed'`): two or more rules
+/// joined by `|`, each a lower-case word of three letters or more, with
+/// `:` and its arguments or not.
+fn validation_rules(v: &[u8]) -> bool {
+    let mut n = 0;
+    let all = v.split(|&b| b == b'|').all(|rule| {
+        n += 1;
+        let (word, args) = match rule.iter().position(|&b| b == b':') {
+            Some(k) => (&rule[..k], &rule[k + 1..]),
+            None => (rule, &rule[rule.len()..]),
+        };
+        word.len() >= 3
+            && word.iter().all(|&b| b.is_ascii_lowercase() || b == b'_')
+            && args.iter().all(|&b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'_' | b',' | b'.' | b'-' | b'/')
+            })
+    });
+    all && n >= 2
+}
+
+/// Whether `v` is an Eloquent model's cast of an encrypted attribute
+/// (`'secret_json' => 'encrypted:json'`).
+fn model_cast(v: &[u8]) -> bool {
+    v.strip_prefix(b"encrypted:")
+        .is_some_and(|t| matches!(t, b"array" | b"collection" | b"json" | b"object"))
 }
 
 /// The bytes a value written wholly in C hex escapes stands for
@@ -7931,6 +7965,30 @@ pub(crate) mod hit_reference {
             let capital = format!("@{}", v.trim_start_matches(['@', '.', '$']).to_uppercase());
             prop_assume!(capital.bytes().any(|b| b.is_ascii_uppercase()));
             prop_assert!(!code_reference(capital.as_bytes()), "{}", capital);
+        }
+
+        /// Lower-case rule words joined by `|`, with arguments or not, are
+        /// validation rules; a capital or a digit in one rule's word, never.
+        #[test]
+        fn rule_words_joined_by_bars_are_validation_rules(
+            rules in prop::collection::vec(("[a-z_]{3,12}", prop::option::of("[a-z0-9,]{1,6}")), 2..6),
+            spoil in any::<prop::sample::Index>(),
+            with in prop::sample::select(vec!['Q', '7']),
+        ) {
+            let text = |rules: &[(String, Option<String>)]| {
+                rules
+                    .iter()
+                    .map(|(w, a)| a.as_ref().map_or(w.clone(), |a| format!("{w}:{a}")))
+                    .collect::<Vec<_>>()
+                    .join("|")
+            };
+            let v = text(&rules);
+            prop_assert!(validation_rules(v.as_bytes()), "{}", v);
+            let mut spoiled = rules.clone();
+            let k = spoil.index(spoiled.len());
+            spoiled[k].0.insert(1, with);
+            let v = text(&spoiled);
+            prop_assert!(!validation_rules(v.as_bytes()), "{}", v);
         }
 
         /// Two or more capitalized words read as a message; a lower-case

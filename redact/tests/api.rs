@@ -4299,3 +4299,26 @@ fn ansible_password_lookups_keep_their_path_and_options() {
     let text = format!("    token = '{v}/'");
     assert!(!r.redact(&text).contains(v), "{text}");
 }
+
+/// Laravel's validation rules and encrypted casts under a secret's name,
+/// a Kubernetes namespace and a rotation schedule's expression are no
+/// secrets; a password joined with `|` that holds no rule words is.
+#[test]
+fn validation_rules_casts_namespaces_and_schedules_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "        return ['password' => 'required|confirmed'];",
+            "            'password' => 'required|string|min:8|confirmed',",
+            "            'current_password' => 'required|current_password',",
+            "  $rules = ['api_token' => 'nullable|string|size:80'];",
+            "        'secret_json' => 'encrypted:json',",
+            "    adminSecretNamespace: kube-system",
+            "    _SECRET_NAMESPACE = 'oauth2client:secrets#ns'",
+            "  master_user_password_rotation_schedule_expression = \"rate(15 days)\"",
+        ],
+    );
+    let v = "hunter|Xq7vLp2m|dog";
+    assert_masks_value(&r, &[format!("password = '{v}'")], v);
+}
