@@ -810,9 +810,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         command_flag(r"\bngrok\b[^\r\n|;&]*?[\t ](?:add-)?authtoken[\t ]+", &["authtoken "]),
         // `ssh-keygen -N NEW -P OLD`: the key's passphrases.
         command_flag(r"\bssh-keygen\b[^\r\n|;&]*?[\t ]-[NP][\t ]*", &["ssh-keygen"]),
-        // MongoDB's shells and tools take `-p PASS` as `--password`.
+        // MongoDB's shells and tools take `-p PASS` as `--password`. The
+        // command is a word of its own: `some-mongo -p 8081:8081` and
+        // `mongo-express` publish ports in a `docker run`.
         command_flag(
-            r"\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop)\b[^\r\n|;&]*?[\t ]-p[\t ]+",
+            r#"(?:^|[\s/(`'"])(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop)[\t ][^\r\n|;&]*?[\t ]-p[\t ]+"#,
             &["mongo"],
         ),
         // `rabbitmqctl add_user USER PASS`, `rabbitmqctl change_password USER PASS`.

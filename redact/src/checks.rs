@@ -5606,7 +5606,8 @@ fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
 }
 
 /// Whether the bare value `v` refers to a variable of the code it is
-/// written in: a Ruby instance or class variable and its members
+/// written in, or opens a composite literal (`SDConfig{`): a Ruby instance
+/// or class variable and its members
 /// (`token: @user.token`, `ENV["X_KEY"] = @previous_key`), or a Go
 /// template's field path (Helm's `{{- $pw := .Values.auth.password }}`,
 /// `$.Values.x`). Lower-case names only after `@` (a password may open with
@@ -5624,6 +5625,20 @@ fn code_reference(v: &[u8]) -> bool {
                 || (!lower && b.is_ascii_alphabetic())
         })
     };
+    // A composite literal's type and brace (Go's `validAPIKey :=
+    // SDConfig{`, `&config.Authorization{`).
+    if let Some(t) = v.strip_suffix(b"{") {
+        let t = t.strip_prefix(b"&").unwrap_or(t);
+        let last = t.rsplit(|&b| b == b'.').next().unwrap_or(t);
+        if t.first()
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && t.iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+            && reads_as_words(last)
+        {
+            return true;
+        }
+    }
     if let Some(rest) = v.strip_prefix(b"@@").or_else(|| v.strip_prefix(b"@")) {
         let rest = rest
             .strip_suffix(b"?")
@@ -6207,8 +6222,10 @@ pub(crate) fn run(
                 return Verdict::Reject;
             }
             // `Authorization::{…}` (a path), `Bearer realm="…"` /
-            // `Bearer resource_metadata="…"` (a challenge's auth-param).
-            if v[0] == b':' {
+            // `Bearer resource_metadata="…"` (a challenge's auth-param), Go's
+            // `Authorization: &config.Authorization{` (a composite literal:
+            // no token holds `{`).
+            if v[0] == b':' || v[0] == b'&' || v.ends_with(b"{") {
                 return Verdict::Reject;
             }
             if let Some(eq) = v.iter().position(|&b| b == b'=') {
@@ -6223,6 +6240,13 @@ pub(crate) fn run(
                 }
             }
             if check == Check::BareBearer {
+                // `jwt-bearer grant-type`: lower-case words, as prose names
+                // things after `bearer`; a token has digits or capitals.
+                if v.iter()
+                    .all(|&b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
+                {
+                    return Verdict::Reject;
+                }
                 // `Bearer token123`: a word and a number.
                 let letters = v.iter().take_while(|b| b.is_ascii_alphabetic()).count();
                 let fixture = letters >= 3

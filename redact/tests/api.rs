@@ -4322,3 +4322,41 @@ fn validation_rules_casts_namespaces_and_schedules_stay() {
     let v = "hunter|Xq7vLp2m|dog";
     assert_masks_value(&r, &[format!("password = '{v}'")], v);
 }
+
+/// Go composite literals under a secret's name (`Authorization:
+/// &config.Authorization{`, `validAPIKey := SDConfig{`), prose after
+/// `bearer` and a published port after a container named `…-mongo` are no
+/// secrets; MongoDB's shells still have their `-p` password masked.
+#[test]
+fn composite_literals_bearer_prose_and_published_ports_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "\t\t\tAuthorization: &config.Authorization{",
+            "\tcfg.HTTPClientConfig.Authorization = &config.Authorization{",
+            "\tvalidAPIKey := SDConfig{",
+            "* [FEATURE] OAuth2: support jwt-bearer grant-type (RFC7523 3.1). #17592",
+            "docker run --network some-network -e ME_CONFIG_MONGODB_SERVER=some-mongo -p 8081:8081 mongo-express",
+            "docker run --name my-mongo -p 27017:27017 -d mongo",
+        ],
+    );
+    let v = "Hq3vX8mR2pLw6Tz9Kd";
+    assert_masks_value(
+        &r,
+        &[
+            format!("mongo -u admin -p {v} --authenticationDatabase admin"),
+            format!("docker run -it --rm mongo mongosh --host db -u admin -p {v}"),
+            format!("$ mongodump --uri mongodb://db -u a -p {v}"),
+        ],
+        v,
+    );
+    assert_eq!(
+        r.redact(&format!("token = {v}{{")),
+        "token = [REDACTED:generic-secret]"
+    );
+    assert_eq!(
+        r.redact(&format!("Authorization: Bearer {v}")),
+        "Authorization: Bearer [REDACTED:bearer-token]"
+    );
+}
