@@ -3004,6 +3004,7 @@ fn identifier_like(s: &[u8]) -> bool {
 /// most one short vowel-less abbreviation (`ssl`, `Http`), one single letter
 /// (`xAxis`), two acronyms inside camel case (`HTTPServer`) and one digit
 /// run between letters (`oauth2Token`).
+/// Any byte but an ASCII letter or digit separates pieces as `_` does.
 fn reads_as_words(s: &[u8]) -> bool {
     reads_as_words_ending(s, false)
 }
@@ -3022,8 +3023,10 @@ fn reads_as_words_ending(s: &[u8], end4: bool) -> bool {
                 run < 4 || (end4 && run == 4 && k + 1 == h.len())
             })
     };
+    // Any other byte splits too: a hump is letters, so a byte that is no
+    // letter or digit would end none.
     for piece in s
-        .split(|&b| b == b'_' || b == b'$')
+        .split(|b| !b.is_ascii_alphanumeric())
         .filter(|p| !p.is_empty())
     {
         let mixed = piece.iter().any(u8::is_ascii_lowercase);
@@ -3774,6 +3777,25 @@ fn is_path(v0: &[u8]) -> bool {
     if lower_path(v) && (v.ends_with(b"/") || v.len() < trim(v0).len()) {
         return true;
     }
+    // An object's key or a relative file path: two or more `/`, a file
+    // name with an extension last (`goldfish/results/2024/…/cell-a.json.gz`,
+    // `loki_index_v2_20598/fake/…-4eafaf2b.tsdb`), no capital (base64 has
+    // capitals, and no `.`).
+    if v.first().is_some_and(u8::is_ascii_alphanumeric)
+        && v.iter().filter(|&&b| b == b'/').count() >= 2
+        && v.iter().all(|&b| {
+            b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-' | b'.' | b'/')
+        })
+        && v.rsplit(|&b| b == b'/').next().is_some_and(|file| {
+            file.iter().rposition(|&b| b == b'.').is_some_and(|d| {
+                (2..=5).contains(&(file.len() - d - 1))
+                    && file[d + 1..].iter().all(u8::is_ascii_lowercase)
+                    && d > 0
+            })
+        })
+    {
+        return true;
+    }
     // Base64 secrets may start with `/` too: a path has no random-looking segment.
     if v.ends_with(b"=")
         || v.split(|&b| b == b'/' || b == b'\\').any(|seg| {
@@ -3921,6 +3943,12 @@ const EXCLUDED_LAST: &[&str] = &[
     "scopes",
     "kind",
     "method",
+    "methods",
+    // `--logs.auth.extract-selectors=SrcK8S_Namespace`, `ruleTokenDelimiter = ";rule-shard-token"`.
+    "selector",
+    "selectors",
+    "delimiter",
+    "separator",
     "field",
     "fields",
     "info",
@@ -5094,6 +5122,14 @@ fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
     }
     let comps = named_components(name);
     let last = comps.last()?;
+    // `PASSWORD_ENCODER_CIPHER_ALGORITHM_DEFAULT`: the default of what the
+    // word before it names.
+    if matches!(last.as_str(), "default" | "defaults")
+        && comps.len() >= 2
+        && excluded_last().contains(comps[comps.len() - 2].as_str())
+    {
+        return None;
+    }
     if excluded_last().contains(last.as_str()) {
         return None;
     }
@@ -5603,6 +5639,57 @@ fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
         || (!quoted && (names_its_type(name, v) || code_reference(v)))
         || code_shaped_value(v)
         || (quoted && title_phrase(v))
+        || natural_text(v)
+}
+
+/// Whether the bare value `v` is a parameter's or argument's name in a
+/// list (Java's `Password storePassword,` on a line of its own): a camel
+/// case identifier that reads as words, then `,`, `;` or `)`.
+fn parameter_name(v: &[u8]) -> bool {
+    let v = trim(v);
+    let Some(id) = v
+        .strip_suffix(b",")
+        .or_else(|| v.strip_suffix(b";"))
+        .or_else(|| v.strip_suffix(b")"))
+    else {
+        return false;
+    };
+    id.first().is_some_and(u8::is_ascii_lowercase)
+        && id.iter().all(u8::is_ascii_alphanumeric)
+        && id.iter().any(u8::is_ascii_uppercase)
+        && reads_as_words(id)
+}
+
+/// Whether `v` is text in a natural language written in letters beyond
+/// ASCII: a translated message bundle's `Password=Пароль`, `Confirm\
+/// password=パスワードの確認`, `Change\ Password=Ändra lösenord`. Valid
+/// UTF-8 with at least one letter beyond ASCII, and only letters, spaces
+/// and punctuation (no digit, no symbol a password mixes in). Invalid
+/// UTF-8 stays a value.
+fn natural_text(v: &[u8]) -> bool {
+    let v = trim(v);
+    if v.is_ascii() {
+        return false;
+    }
+    let Ok(t) = std::str::from_utf8(v) else {
+        return false;
+    };
+    t.chars().any(|c| !c.is_ascii() && c.is_alphabetic())
+        && t.chars().all(|c| {
+            c.is_alphabetic()
+                || c == ' '
+                || c == '\\'
+                || matches!(
+                    c,
+                    '.' | ',' | ':' | ';' | '!' | '?' | '\'' | '(' | ')' | '-'
+                )
+                || (!c.is_ascii() && (c.is_whitespace() || is_cjk_punctuation(c)))
+        })
+}
+
+/// The punctuation of Chinese and Japanese text (`、。，！？：；「」（）`).
+fn is_cjk_punctuation(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF0F}' | '\u{FF1A}'..='\u{FF1F}' | '・' | '…' | '«' | '»' | '“' | '”' | '„' | '’')
 }
 
 /// Whether the bare value `v` refers to a variable of the code it is
@@ -5630,8 +5717,9 @@ fn code_reference(v: &[u8]) -> bool {
     if let Some(t) = v.strip_suffix(b"{") {
         let t = t.strip_prefix(b"&").unwrap_or(t);
         let last = t.rsplit(|&b| b == b'.').next().unwrap_or(t);
-        if t.first()
-            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+        if !last.is_empty()
+            && t.first()
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
             && t.iter()
                 .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
             && reads_as_words(last)
@@ -5858,7 +5946,33 @@ fn code_shaped_value(v: &[u8]) -> bool {
             // (`?token=secret#section`).
             && controller.iter().any(|&b| b == b'_' || b == b'/')
     });
-    numbered || api_version || regex_like(v) || action || validation_rules(v) || model_cast(v)
+    // A member's index (`request.headers["X-API-KEY"]`) and a call being
+    // built (`"DelegationTokenImage(" + …`).
+    let path = |p: &[u8]| {
+        p.first()
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && p.iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+    };
+    let index = v.ends_with(b"]")
+        && v.iter().position(|&b| b == b'[').is_some_and(|k| {
+            let key = &v[k + 1..v.len() - 1];
+            let key = key.strip_prefix(b"\\").unwrap_or(key);
+            path(&v[..k]) && v[..k].contains(&b'.') && matches!(key.first(), Some(b'"' | b'\''))
+        });
+    let call = v.strip_suffix(b"(").is_some_and(|f| {
+        path(f)
+            && f.split(|&b| b == b'.')
+                .all(|p| !p.is_empty() && reads_as_words(p))
+    });
+    numbered
+        || api_version
+        || regex_like(v)
+        || action
+        || validation_rules(v)
+        || model_cast(v)
+        || index
+        || call
 }
 
 /// Whether `v` is a list of validation rules, as Laravel writes them
@@ -6143,7 +6257,9 @@ pub(crate) fn run(
                 _ => Verdict::Reject,
             }
         }
-        Check::Value => ok(value_ok(Tier::Strong, v, group_alt < 2)),
+        Check::Value => {
+            ok(value_ok(Tier::Strong, v, group_alt < 2) && !(group_alt >= 2 && parameter_name(v)))
+        }
         Check::Phrase => {
             let Some((ns, ne)) = name else {
                 return Verdict::Reject;
@@ -6164,7 +6280,7 @@ pub(crate) fn run(
             // A token or key name wants a random value (`request_key: str =
             // "werkzeug.request"` names a key); a bare `key`/`tok` too.
             let tier = classify_name(&hay[ns..ne]).unwrap_or(Tier::Token);
-            ok(value_ok(tier, v, true))
+            ok(value_ok(tier, v, true) && !value_is_code(&hay[ns..ne], v, true))
         }
         Check::UrlPassword => {
             let l = lower(v);
@@ -6218,6 +6334,7 @@ pub(crate) fn run(
                 || looks_like_code(bare)
                 || member_access(hay, secret.1)
                 || class_identifier(v)
+                || natural_text(v)
             {
                 return Verdict::Reject;
             }
@@ -6226,6 +6343,16 @@ pub(crate) fn run(
             // `Authorization: &config.Authorization{` (a composite literal:
             // no token holds `{`).
             if v[0] == b':' || v[0] == b'&' || v.ends_with(b"{") {
+                return Verdict::Reject;
+            }
+            // `dst.Spec.Tenants.Authorization = dstAuthz`: a variable, in
+            // letters and camel case, no longer than names run.
+            if check == Check::Bearer
+                && v.len() <= 24
+                && v[0].is_ascii_lowercase()
+                && v.iter().all(u8::is_ascii_alphabetic)
+                && v.iter().any(u8::is_ascii_uppercase)
+            {
                 return Verdict::Reject;
             }
             if let Some(eq) = v.iter().position(|&b| b == b'=') {
@@ -8013,6 +8140,25 @@ pub(crate) mod hit_reference {
             spoiled[k].0.insert(1, with);
             let v = text(&spoiled);
             prop_assert!(!validation_rules(v.as_bytes()), "{}", v);
+        }
+
+        /// `reads_as_words` ends on any bytes (a byte that is no letter or
+        /// digit once never ended a hump: the value checks met such bytes
+        /// through new callers), and a separator between two names never
+        /// makes them read as words when one of them alone does not.
+        #[test]
+        fn reads_as_words_ends_on_any_bytes(
+            v in prop::collection::vec(any::<u8>(), 0..40),
+            a in "[a-z]{2,8}",
+            b in "[A-Za-z0-9]{1,12}",
+            sep in prop::sample::select(vec![b'.', b'-', b'/', b' ', b'_']),
+        ) {
+            let _ = reads_as_words(&v);
+            let _ = reads_as_words_ending(&v, true);
+            let joined = [a.as_bytes(), &[sep], b.as_bytes()].concat();
+            if !reads_as_words(b.as_bytes()) || !reads_as_words(a.as_bytes()) {
+                prop_assert!(!reads_as_words(&joined), "{}", String::from_utf8_lossy(&joined));
+            }
         }
 
         /// Two or more capitalized words read as a message; a lower-case

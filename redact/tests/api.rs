@@ -4360,3 +4360,48 @@ fn composite_literals_bearer_prose_and_published_ports_stay() {
         "Authorization: Bearer [REDACTED:bearer-token]"
     );
 }
+
+/// Translated message bundles (`Password=Пароль`, `Authorization=権限管理`),
+/// object keys with a file name, an index into a member, a call being
+/// built, names of selectors, delimiters, methods and an algorithm's
+/// default, a Go constant spelling its name and a Java parameter list stay.
+/// Values with digits and symbols beside letters beyond ASCII, and invalid
+/// UTF-8, are still judged as values.
+#[test]
+fn translations_object_keys_and_code_under_secret_names_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "Password=Пароль",
+            "Confirm\\ password=パスワードの確認",
+            "Change\\ Password=Ändra lösenord",
+            "TokenDisplayedOnce=このトークンは将来回復できないため、今すぐコピーしてください。",
+            "Invalid\\ username\\ or\\ password=Usuário\\ ou\\ senha\\ inválida",
+            "Authorization=Авторизация",
+            "\t\t\tremoteKey: \"loki_index_v2_20598/fake/1779799681971192955-compactor-1779659125419-4eafaf2b.tsdb\",",
+            "\t\t\texpectedKey: \"goldfish/results/2024/10/11/fc761f29-edad-4152/cell-a.json.gz\",",
+            "\t\tlog.NewLabelExtractionExpr(\"api_key\", `request.headers[\"X-API-KEY\"]`),",
+            "\t\t\tdst.Spec.Tenants.Authorization = dstAuthz",
+            "\"--logs.auth.extract-selectors=SrcK8S_Namespace,DstK8S_Namespace\",",
+            "const ruleTokenDelimiter = \";rule-shard-token\"",
+            "\t\"auth_methods\":    \"password,token,sso\",",
+            "    public static final String PASSWORD_ENCODER_CIPHER_ALGORITHM_DEFAULT = \"AES/CBC/PKCS5Padding\";",
+            "        String delegationTokenImageString = \"DelegationTokenImage(\" + String.join(\", \", ids) + \")\";",
+            "\tObjectStorageSecretAlibabaCloud ObjectStorageSecretType = \"alibabacloud\"",
+            "    public SslConfig(String storeType,\n                     Password storePassword,\n                     Password keyPassword) {",
+        ],
+    );
+    let v = "Hq3vX8mR2pLw6Tz9Kd";
+    assert_masks_value(&r, &[format!("PASSWORD_DEFAULT = \"{v}\"")], v);
+    for text in [
+        "password=Straße2024!",
+        "password=Zürich#Kq7vLp2m",
+        "token = \"Hq3vX8mR2pLw6Tz9Kd/tWc4Bz8/KdN3hYf.abc\"",
+        "password Hq3vX8mR2pLw6Tz9Kd;",
+    ] {
+        assert_ne!(r.redact(text), text, "{text}");
+    }
+    let invalid = b"password=hunter2\xe9t\xe9Zq9";
+    assert_ne!(&r.redact_bytes(invalid)[..], &invalid[..]);
+}
