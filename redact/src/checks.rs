@@ -2586,6 +2586,13 @@ fn format_field(v: &[u8]) -> bool {
     {
         return false;
     }
+    // A random run of letters of both cases and digits is a password's
+    // (`%_9Rg4BYKy_%%s`), not a name's.
+    if v.split(|b| !b.is_ascii_alphanumeric())
+        .any(|run| run.len() >= 6 && classes(run) >= 3)
+    {
+        return false;
+    }
     let braces = memchr::memchr_iter(b'{', v).any(|i| {
         let inner = v[i + 1..]
             .iter()
@@ -2593,10 +2600,14 @@ fn format_field(v: &[u8]) -> bool {
             .count();
         inner <= 24 && v.get(i + 1 + inner) == Some(&b'}')
     });
+    // `%%` is a literal percent sign, no field.
     let alone = |i: usize| i >= v.len() || !v[i].is_ascii_alphanumeric();
     braces
-        || memchr::memchr_iter(b'%', v)
-            .any(|i| v.get(i + 1) == Some(&b's') && (i == 0 || alone(i - 1)) && alone(i + 2))
+        || memchr::memchr_iter(b'%', v).any(|i| {
+            v.get(i + 1) == Some(&b's')
+                && (i == 0 || (alone(i - 1) && v[i - 1] != b'%'))
+                && alone(i + 2)
+        })
 }
 
 /// A vowel (`y` counts), in either case: words have them, random letters
@@ -2693,6 +2704,10 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
         }
     }
     if format_field(v) || prefixed_secret_word(v) {
+        return true;
+    }
+    // A URN names a thing (`cert: "urn:k8s:secret:tls:cert"`).
+    if v.len() > 4 && v[..4].eq_ignore_ascii_case(b"urn:") {
         return true;
     }
     // `$VAR`, and PHP/Perl expressions on a variable: `$_POST[`, `$cfg->x`, `$ENV{…}`.
@@ -5548,9 +5563,22 @@ fn member_access(hay: &[u8], ve: usize) -> bool {
 
 /// Whether the name starting at `ns` is the last segment of a path
 /// (`"AWS::SecretsManager::Secret"`, `'Test2::Event::Pass'`): a type or a
-/// module, not a variable.
+/// module, not a variable; or a part of a URN (`urn:k8s:secret:tls:cert`).
 fn path_segment(hay: &[u8], ns: usize) -> bool {
-    ns >= 2 && &hay[ns - 2..ns] == b"::"
+    if ns >= 2 && &hay[ns - 2..ns] == b"::" {
+        return true;
+    }
+    // A part of a URN (`"urn:k8s:secret:tls:cert"`).
+    if ns == 0 || hay[ns - 1] != b':' {
+        return false;
+    }
+    let from = hay[..ns]
+        .iter()
+        .rposition(|&b| {
+            b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'`' | b'(' | b'=' | b',')
+        })
+        .map_or(0, |k| k + 1);
+    hay[from..ns].len() > 4 && hay[from..from + 4].eq_ignore_ascii_case(b"urn:")
 }
 
 /// Whether `name => value` is a rename in git's diffstat (`git log

@@ -2972,6 +2972,13 @@ fn seed_generic_password_15106854975325140129() {
     embedded_seed("generic-password", 15106854975325140129);
 }
 
+/// `%_9Rg4BYKy_%%s`: `%%s` is a literal percent and an `s`, no format
+/// field, and the random run around it is a password's.
+#[test]
+fn seed_generic_password_4456954476630087712() {
+    embedded_seed("generic-password", 4456954476630087712);
+}
+
 #[test]
 fn seed_slack_token_1681810980024546398() {
     embedded_seed("slack-token", 1681810980024546398);
@@ -4231,6 +4238,7 @@ fn helm_secret_object_names_and_template_paths_stay() {
             "{{- range $index, $secret := .Values.tls.hidden.existingSecrets }}",
             "{{- $postgresPassword := .Values.passwordUpdateJob.previousPasswords.postgresPassword }}",
             "  password: {{ $.Values.auth.password | quote }}",
+            "    cert: \"urn:k8s:secret:tls:cert\"",
         ],
     );
     let v = "Hq3vX8mR2pLw6Tz9Kd";
