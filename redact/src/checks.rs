@@ -8094,7 +8094,8 @@ pub(crate) mod hit_reference {
         /// name lacks (any case, among its own), it never does.
         #[test]
         fn values_of_the_names_words_echo_it_and_two_foreign_words_never(
-            words in prop::collection::vec("[a-z]{3,8}", 1..7),
+            // No `q`: the foreign words below hold one.
+            words in prop::collection::vec("[a-pr-z]{3,8}", 1..7),
             picks in prop::collection::vec(any::<bool>(), 7),
             upper in prop::collection::vec(any::<bool>(), 7),
             sep in prop::sample::select(vec!["_", "-", ".", " "]),
@@ -8115,7 +8116,6 @@ pub(crate) mod hit_reference {
             prop_assert!(echoes_name(name.as_bytes(), v.as_bytes()), "{} {}", name, v);
             // The name's words hold neither foreign word (`q…x`, `z…q` split
             // no other way and are no prefix of a name word with digits).
-            prop_assume!(!words.iter().any(|w| w.contains('q')));
             let mut mixed = kept.clone();
             mixed.insert(0, foreign.0.clone());
             mixed.push(foreign.1.clone());
