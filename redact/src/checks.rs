@@ -5781,10 +5781,7 @@ fn title_phrase(v: &[u8]) -> bool {
     let mut words = 0;
     let all = v.split(|&b| b == b' ').all(|w| {
         words += 1;
-        w.len() >= 2
-            && w[0].is_ascii_uppercase()
-            && w[1..].iter().all(u8::is_ascii_lowercase)
-            && reads_as_words(w)
+        w.len() >= 2 && w[0].is_ascii_uppercase() && word_like(w) && reads_as_words(w)
     });
     all && words >= 2
 }
