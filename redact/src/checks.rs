@@ -3295,8 +3295,9 @@ fn code_path(v: &[u8]) -> bool {
 
 /// A value that is a variable given to a field of a struct or object
 /// literal, the line's last item (`PrivateKey: sigKey1,`, `token:
-/// privJwk,`): an identifier that reads as words (digits only at its end),
-/// then `,` and the line's end.
+/// privJwk,`, `inputV4AuthStr: signV4Algorithm,`): an identifier that
+/// reads as words (one run of digits inside it at most, as
+/// [`reads_as_words`] allows), then `,` and the line's end.
 fn field_variable(hay: &[u8], (vs, ve): (usize, usize)) -> bool {
     let v = &hay[vs..ve];
     let letters = &v[..v.len() - v.iter().rev().take_while(|b| b.is_ascii_digit()).count()];
@@ -3306,7 +3307,8 @@ fn field_variable(hay: &[u8], (vs, ve): (usize, usize)) -> bool {
             .find(|&&b| !matches!(b, b' ' | b'\t' | b'\r'))
             .is_none_or(|&b| b == b'\n')
         && letters.len() >= 3
-        && letters.iter().all(u8::is_ascii_alphabetic)
+        && letters[0].is_ascii_alphabetic()
+        && letters.iter().all(u8::is_ascii_alphanumeric)
         && identifier_like(letters)
         && reads_as_words(letters)
 }

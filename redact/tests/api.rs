@@ -4332,7 +4332,8 @@ fn validation_rules_casts_namespaces_and_schedules_stay() {
 }
 
 /// Go composite literals under a secret's name (`Authorization:
-/// &config.Authorization{`, `validAPIKey := SDConfig{`), prose after
+/// &config.Authorization{`, `validAPIKey := SDConfig{`), a field set from
+/// a variable with a digit inside (`signV4Algorithm,`), prose after
 /// `bearer` and a published port after a container named `…-mongo` are no
 /// secrets; MongoDB's shells still have their `-p` password masked.
 #[test]
@@ -4344,6 +4345,7 @@ fn composite_literals_bearer_prose_and_published_ports_stay() {
             "\t\t\tAuthorization: &config.Authorization{",
             "\tcfg.HTTPClientConfig.Authorization = &config.Authorization{",
             "\tvalidAPIKey := SDConfig{",
+            "\t\t\tinputV4AuthStr:    signV4Algorithm,",
             "* [FEATURE] OAuth2: support jwt-bearer grant-type (RFC7523 3.1). #17592",
             "docker run --network some-network -e ME_CONFIG_MONGODB_SERVER=some-mongo -p 8081:8081 mongo-express",
             "docker run --name my-mongo -p 27017:27017 -d mongo",
@@ -4356,6 +4358,7 @@ fn composite_literals_bearer_prose_and_published_ports_stay() {
             format!("mongo -u admin -p {v} --authenticationDatabase admin"),
             format!("docker run -it --rm mongo mongosh --host db -u admin -p {v}"),
             format!("$ mongodump --uri mongodb://db -u a -p {v}"),
+            format!("\tsecret: {v},"),
         ],
         v,
     );
