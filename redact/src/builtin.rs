@@ -705,7 +705,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // ---------------------------------------------------------------- HTTP
         rb(
             "bearer-token",
-            r#"(?i)(?:\b|\\[nrt])(?:proxy-)?authorization\\*["']?[\t ]*[:=][\t ]*\\*["']?[\t ]*(?:(?:bearer|token|bot|jwt|dpop|apikey|api-key|sso-key|oauth|oauth2|splunk|gitlab|key|ssws|negotiate|ntlm|pat)[\t ]+)?(?P<secret>[^\s"'\\,;]+)"#,
+            r#"(?i)(?:\b|\\[nrt])(?:proxy-)?authorization\\*["']?[\t ]*[:=][\t ]*\\*["']?[\t ]*(?:(?:bearer|token|bot|jwt|dpop|apikey|api-key|sso-key|oauth|oauth2|splunk|gitlab|key|ssws|negotiate|ntlm|pat|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-?(?:key|token))[\t ]+)?(?P<secret>[^\s"'\\,;]+)"#,
         )
         .keywords(["authorization"])
         .secret_group("secret")
@@ -734,11 +734,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             .check(Check::BasicValue),
         rb(
             "basic-auth",
-            r#"(?:^|[\s"'])(?:-u|--user|--proxy-user|--http-user)[\t ]*(?:"[^":\r\n]*:(?P<secret>[^"\r\n]+)"|'[^':\r\n]*:(?P<s2>[^'\r\n]+)'|[^\s:"'<>]*:(?P<s3>[^\s"'<>]+))"#,
+            r#"(?:^|[\s"'])(?:-u|--user|--proxy-user|--http-user)[\t ]*(?:"[^":\r\n]*:(?P<secret>[^"\r\n]+)"|'[^':\r\n]*:(?P<s2>[^'\r\n]+)'|[^\s:"'<>]*:(?P<s3>[^\s"'<>]+)|(?:"[^"\r\n]*"|[^\s:"'<>]*):"(?P<s4>[^"\r\n]+)"|(?:'[^'\r\n]*'|[^\s:"'<>]*):'(?P<s5>[^'\r\n]+)')"#,
         )
         .keywords(["curl", "wget", "httpie", "--user", "--proxy-user", "-u "])
         .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
+        .alt_groups(&["s2", "s3", "s4", "s5"])
         .priority(P_STRUCT)
         .check(Check::Value),
         rb(
@@ -1455,6 +1455,39 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .priority(P_GENERIC)
         .check(Check::Generic)
         .next_line(),
+        // More keys by their documented prefixes: ClickUp personal tokens
+        // (`pk_` + the user id + `_` + 32 capitals and digits), ElevenLabs
+        // (`sk_` + 48 hex), LaunchDarkly server-side SDK keys (`sdk-` + a
+        // UUID; its `mob-` keys ship in apps and are no secret), Yandex Cloud
+        // IAM tokens (`t1.` + a part, `.`, and 86 base64url characters).
+        r("clickup-token", r"\bpk_[0-9]{6,10}_[0-9A-Z]{32}\b", &["pk_"]),
+        r("elevenlabs-api-key", r"\bsk_[0-9a-f]{48}\b", &["sk_"]),
+        r(
+            "launchdarkly-key",
+            r"\bsdk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+            &["sdk-"],
+        ),
+        r(
+            "yandex-iam-token",
+            r"\bt1\.[A-Za-z0-9_\-]+={0,2}\.[A-Za-z0-9_\-]{86}={0,2}",
+            &["t1."],
+        )
+        .bounds(None, Some(b"_-")),
+        // Passwords of other command lines: 7-Zip's `-pPASS` (`7z`, `7za`,
+        // `7zr`, `7zz`), rdesktop's `-p PASS` (`-p -` reads it from the
+        // standard input), and Windows' `net use \\srv\share /user:NAME
+        // PASS` (`*` prompts for it; a `/switch` is no password).
+        // (Keyed on the command and its one-letter subcommand: a bare `7z`
+        // is in every timestamp ending in `…7Z`.)
+        command_flag(
+            r"(?i)\b7z[arz]?(?:\.exe)?\b[^\r\n|;&]*?[\t ]-p",
+            &["7z a ", "7z x ", "7z e ", "7z t ", "7z u ", "7z d ", "7za ", "7zr ", "7zz ", "7z.exe "],
+        ),
+        command_flag(r"\brdesktop\b[^\r\n|;&]*?[\t ]-p[\t ]+", &["rdesktop"]),
+        command_secret(
+            r#"(?i)\bnet[\t ]+use\b[^\r\n|;&]*?[\t ]/user:[^\s/]+[\t ]+(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'/*\-][^\s"']*))"#,
+            &["net use"],
+        ),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -6127,6 +6127,29 @@ fn code_span_close(hay: &[u8], (s, e): (usize, usize)) -> Option<usize> {
     (memchr::memchr_iter(b'`', &hay[ls..s]).count() % 2 == 1).then_some(k)
 }
 
+/// Where a bare value `[s, e)` of a URL's query parameter ends at the
+/// URL's fragment (`https://x.io/cb?token=v#section`: a raw `#` in a URL
+/// opens the fragment): the name follows `?` or `&`, a `/` comes before
+/// it in the same word, and a `#` after the value's first byte. A value of
+/// one byte before it is none.
+fn url_fragment_start(
+    hay: &[u8],
+    (s, e): (usize, usize),
+    name: Option<(usize, usize)>,
+) -> Option<usize> {
+    let (ns, _) = name?;
+    let sep = ns.checked_sub(1)?;
+    if !matches!(hay[sep], b'?' | b'&') {
+        return None;
+    }
+    let k = s + 1 + memchr::memchr(b'#', hay.get(s + 1..e)?)?;
+    let word = hay[..sep]
+        .iter()
+        .rposition(|b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'<' | b'('))
+        .map_or(0, |i| i + 1);
+    memchr::memchr(b'/', &hay[word..sep]).map(|_| k)
+}
+
 pub(crate) fn run(
     check: Check,
     hay: &[u8],
@@ -6139,6 +6162,11 @@ pub(crate) fn run(
     let cut = match check {
         Check::Value | Check::Generic => code_span_close(hay, secret),
         _ => None,
+    };
+    // A bare query-parameter value ends at its URL's fragment.
+    let cut = match (cut, check, group_alt >= 2) {
+        (None, Check::Generic, true) => url_fragment_start(hay, secret, name),
+        (cut, ..) => cut,
     };
     let secret = cut.map_or(secret, |k| (secret.0, k));
     let v = &hay[secret.0..secret.1];
@@ -6223,6 +6251,10 @@ pub(crate) fn run(
         Check::GenericKv => {
             let Some((ns, ne, vs, ve, quoted)) = split_assignment(hay, secret.0, secret.1) else {
                 return Verdict::Reject;
+            };
+            let ve = match quoted {
+                false => url_fragment_start(hay, (vs, ve), Some((ns, ne))).unwrap_or(ve),
+                true => ve,
             };
             if short_word(trim(&hay[vs..ve])) {
                 return Verdict::Reject;
@@ -6339,7 +6371,13 @@ pub(crate) fn run(
                 b"key",
                 b"ssws",
             ];
+            // A scheme named for a key or token (`Api-Token`,
+            // `DeepL-Auth-Key`: letters and hyphens) is no credential (the
+            // window of one whose credential is masked already ends there).
+            let scheme_named = (l.ends_with(b"key") || l.ends_with(b"token"))
+                && l.iter().all(|&b| b.is_ascii_lowercase() || b == b'-');
             if scheme_words.contains(&l.as_slice())
+                || scheme_named
                 || l.starts_with(b"aws4-")
                 || l.starts_with(b"[redacted")
             {

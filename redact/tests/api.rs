@@ -812,7 +812,7 @@ proptest! {
     }
 
     #[test]
-    fn prop_no_keyword_means_unchanged_and_borrowed(t in "[bcdfhjluvwxyz0-35-9 \n,;!?()]{0,400}") {
+    fn prop_no_keyword_means_unchanged_and_borrowed(t in "[bcdfhjluvwxyz0-35689 \n,;!?()]{0,400}") {
         let r = redactor();
         match r.redact(&t) {
             Cow::Borrowed(b) => prop_assert_eq!(b, t.as_str()),
@@ -862,8 +862,8 @@ proptest! {
 fn no_keyword_alphabet_cannot_form_a_keyword() {
     // Guards `prop_no_keyword_means_unchanged_and_borrowed`: every built-in
     // keyword needs a character outside the alphabet used there (no `4`:
-    // `4b1d` is a keyword).
-    let alphabet = "bcdfhjluvwxyz012356789 \n,;!?()";
+    // `4b1d` is a keyword; no `7`: `7z` is one).
+    let alphabet = "bcdfhjluvwxyz01235689 \n,;!?()";
     for rule in RuleSet::builtin().iter() {
         for k in rule.keywords() {
             assert!(
@@ -4415,4 +4415,130 @@ fn translations_object_keys_and_code_under_secret_names_stay() {
     }
     let invalid = b"password=hunter2\xe9t\xe9Zq9";
     assert_ne!(&r.redact_bytes(invalid)[..], &invalid[..]);
+}
+
+/// Keys found by their documented prefixes without a name beside them:
+/// ClickUp's `pk_<user id>_…`, ElevenLabs' `sk_` + 48 hex, LaunchDarkly's
+/// `sdk-<uuid>`, Yandex Cloud IAM tokens `t1.….…`. Their prefixes alone,
+/// and what shares them (`pk_users_id`, `sdk-version`, `t1.micro`, an
+/// `sk_` of other lengths), stay.
+#[test]
+fn clickup_elevenlabs_launchdarkly_and_yandex_iam_keys_are_masked() {
+    let r = redactor();
+    // An IAM token's signature part is 86 base64url characters.
+    let signature: String =
+        "b7Ig3aXm9kR2tQw8ZLhN4cV1YpF5sJ0eU6oK-3WnA9yT_dMfB7gH2iCjE8lO1qP4rS6uX0vZ"
+            .chars()
+            .cycle()
+            .take(86)
+            .collect();
+    let iam = format!(
+        "t1.9euelZqKlc2Tm5KSxpuVm8uWjZqOx-3rnpWanZeKkJyUmJTJko2UnJSelZrl8_dHCh9c.{signature}"
+    );
+    let cases = [
+        (
+            "pk_81730264_Q7ZK2M9XH4B1RPTV0C8YD6NWE3LFA5GJ",
+            "clickup-token",
+        ),
+        (
+            "sk_3f9a0c1d7be24e58a6c90b1f2d3e4a5b6c7d8e9f0a1b2c3d",
+            "elevenlabs-api-key",
+        ),
+        (
+            "sdk-5f2c8e1a-9b3d-4c7e-a1f0-2d6b8e4c9a71",
+            "launchdarkly-key",
+        ),
+        (iam.as_str(), "yandex-iam-token"),
+    ];
+    for (token, id) in cases {
+        for line in [
+            format!("using {token} for the upload"),
+            format!("export TOKEN_VALUE=\"{token}\""),
+        ] {
+            let out = r.redact(&line);
+            assert!(!out.contains(token), "{line:?} -> {out:?}");
+            assert!(
+                out.contains(&format!("[REDACTED:{id}]")),
+                "{line:?} -> {out:?}"
+            );
+        }
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "ALTER TABLE t ADD CONSTRAINT pk_users_id PRIMARY KEY (id);",
+            "sdk-version: 1.2.3 (sdk-5f2c8e1a)",
+            "instance_type = \"t1.micro\"",
+            "sk_3f9a0c1d7be24e58a6c90b1f2d3e4a5b is a 32-digit id",
+        ],
+    );
+}
+
+/// A password quoted apart from its user (`curl --user kevin:'v'`,
+/// `-u kevin:"v"`, `--user "{id}":"{v}"`), an `Authorization` scheme that
+/// names a key or token (`Api-Token v`, `DeepL-Auth-Key v`,
+/// `Klaviyo-API-Key v`), and the passwords of `7z -pV`, `rdesktop -p V`
+/// and `net use … /user:NAME V` are masked. A query parameter's value ends
+/// at its URL's fragment (`?token=v#section`); a prompt (`-p`, `-p -`,
+/// `*`) and a switch (`/persistent:yes`) stay.
+#[test]
+fn quoted_curl_passwords_named_auth_schemes_and_archive_passwords_are_masked() {
+    let r = redactor();
+    let v = "pRf7vG2h1L8nQkW9";
+    let cases = [
+        (
+            format!("curl --user kevin:'{v}' -iX PATCH https://api.example.com/x"),
+            "basic-auth",
+        ),
+        (
+            format!("curl -u kevin:\"{v}\" https://api.example.com/x"),
+            "basic-auth",
+        ),
+        (
+            format!("curl -X POST --user \"{{acd3c08b-74e8}}\":\"{v}\" https://x.example"),
+            "basic-auth",
+        ),
+        (
+            format!("curl -H \"Authorization: Api-Token {v}\" https://x.example/api"),
+            "bearer-token",
+        ),
+        (format!("Authorization: DeepL-Auth-Key {v}"), "bearer-token"),
+        (
+            format!("authorization: Klaviyo-API-Key {v}"),
+            "bearer-token",
+        ),
+        (format!("7z a -p{v} backup.7z docs"), "generic-secret"),
+        (
+            format!("7za x -mhe=on -p\"{v}\" -oout backup.7z"),
+            "generic-secret",
+        ),
+        (format!("rdesktop -u bob -p {v} host"), "generic-secret"),
+        (
+            format!("net use Z: \\\\srv\\share /user:CORP\\bob {v} /persistent:no"),
+            "generic-secret",
+        ),
+    ];
+    for (line, id) in cases {
+        let want = line.replace(v, &format!("[REDACTED:{id}]"));
+        assert_eq!(r.redact(&line), want, "{line}");
+        assert_eq!(r.redact(&want), want, "{line}");
+    }
+    assert_eq!(
+        r.redact(&format!("GET https://x.example/cb?token={v}#section")),
+        "GET https://x.example/cb?token=[REDACTED:generic-secret]#section"
+    );
+    assert_eq!(
+        r.redact(&format!("PASSWORD={v}#2")),
+        "PASSWORD=[REDACTED:generic-secret]"
+    );
+    assert_unchanged(
+        &r,
+        &[
+            "7z x backup.7z -p",
+            "rdesktop -u bob -p - host",
+            "net use Z: \\\\srv\\share /user:bob *",
+            "net use Z: \\\\srv\\share /user:bob /persistent:yes",
+            "Authorization: Api-Token",
+        ],
+    );
 }

@@ -1411,6 +1411,48 @@ pub fn families() -> Vec<Family> {
             header: None,
             gen: password_hash,
         },
+        Family {
+            name: "clickup-token",
+            kind: Kind::Token,
+            env: "CLICKUP_API_TOKEN",
+            key: "clickup_token",
+            header: None,
+            gen: |r| {
+                let user = r.chars_n(DIGITS, 7, 9);
+                Secret::plain(format!("pk_{user}_{}", r.chars(UPPER_D, 32)))
+            },
+        },
+        Family {
+            name: "elevenlabs-api-key",
+            kind: Kind::Token,
+            env: "ELEVENLABS_API_KEY",
+            key: "xi_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("sk_{}", r.chars(HEX, 48))),
+        },
+        Family {
+            name: "launchdarkly-key",
+            kind: Kind::Token,
+            env: "LAUNCHDARKLY_SDK_KEY",
+            key: "sdk_key",
+            header: None,
+            gen: |r| {
+                let parts = [8, 4, 4, 4, 12].map(|n| r.chars(HEX, n));
+                Secret::plain(format!("sdk-{}", parts.join("-")))
+            },
+        },
+        Family {
+            name: "yandex-iam-token",
+            kind: Kind::Token,
+            env: "YC_IAM_TOKEN",
+            key: "iam_token",
+            header: None,
+            gen: |r| {
+                let n = r.range(40, 120);
+                let head = r.chars(B64URL, n);
+                Secret::plain(format!("t1.{head}.{}", r.chars(B64URL, 86)))
+            },
+        },
     ]
 }
 
