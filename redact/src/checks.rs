@@ -1246,7 +1246,15 @@ pub(crate) fn guard_ok_at(
             (colon || go) && memchr::memchr(b'=', &hay[i..le]).is_some()
         }
         // The operator and the value were read by `HitCtx::new`.
-        Guard::AssignName => feat & F_ASSIGN_VALUE != 0 && memo.may_be_secret(&hay[ns..name_end]),
+        // (A URL's `?key=` or `&key=`: the check asks for the URL.)
+        Guard::AssignName => {
+            feat & F_ASSIGN_VALUE != 0
+                && (memo.may_be_secret(&hay[ns..name_end])
+                    || (name_end == ns + 3
+                        && ns > ls
+                        && matches!(hay[ns - 1], b'?' | b'&')
+                        && hay[ns..name_end].eq_ignore_ascii_case(b"key")))
+        }
         Guard::Esc => {
             after + 1 < end
                 && hay[after] == b'\\'
@@ -4746,7 +4754,8 @@ pub(crate) fn components(name: &[u8]) -> Vec<String> {
 }
 
 /// The [`components`] that name what `name` holds: a trailing number is
-/// dropped (`API_KEY_2` is a key, `PuTTY-User-Key-File-3` a file).
+/// dropped (`API_KEY_2` is a key, `PuTTY-User-Key-File-3` a file), and a
+/// number ending a secret word (`password1` is a password).
 fn named_components(name: &[u8]) -> Vec<String> {
     let mut comps = components(name);
     while comps.len() > 1
@@ -4756,7 +4765,25 @@ fn named_components(name: &[u8]) -> Vec<String> {
     {
         comps.pop();
     }
+    // A numbered secret word is that word (`password1`, `api_token2`,
+    // `apikey3`); other numbered words keep their digits (`oauth2`,
+    // `sha256`, `base64`).
+    if let Some(last) = comps.last_mut() {
+        let word = last.trim_end_matches(|c: char| c.is_ascii_digit());
+        if word.len() < last.len() && numbered_secret_word(word) {
+            last.truncate(word.len());
+        }
+    }
     comps
+}
+
+/// Whether `word`, numbered, is still a secret word: one of
+/// [`STRONG_WORDS`] or [`TOKEN_SUFFIXES`], or `key` — not `auth`, which
+/// numbered is a protocol's version (`OAuth2` splits as `o`, `auth2`).
+fn numbered_secret_word(word: &str) -> bool {
+    word == "key"
+        || STRONG_WORDS.contains(&word)
+        || (word != "auth" && TOKEN_SUFFIXES.contains(&word))
 }
 
 /// Where the [`components`] of `name` lie (start, end), without copying them.
@@ -6138,16 +6165,26 @@ fn url_fragment_start(
     name: Option<(usize, usize)>,
 ) -> Option<usize> {
     let (ns, _) = name?;
-    let sep = ns.checked_sub(1)?;
-    if !matches!(hay[sep], b'?' | b'&') {
+    if !url_query_name(hay, ns) {
         return None;
     }
-    let k = s + 1 + memchr::memchr(b'#', hay.get(s + 1..e)?)?;
+    Some(s + 1 + memchr::memchr(b'#', hay.get(s + 1..e)?)?)
+}
+
+/// Whether the name starting at `ns` is a parameter of a URL's query: it
+/// follows `?` or `&`, and a `/` comes before it in the same word.
+fn url_query_name(hay: &[u8], ns: usize) -> bool {
+    let Some(sep) = ns.checked_sub(1) else {
+        return false;
+    };
+    if !matches!(hay[sep], b'?' | b'&') {
+        return false;
+    }
     let word = hay[..sep]
         .iter()
         .rposition(|b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'<' | b'('))
         .map_or(0, |i| i + 1);
-    memchr::memchr(b'/', &hay[word..sep]).map(|_| k)
+    memchr::memchr(b'/', &hay[word..sep]).is_some()
 }
 
 pub(crate) fn run(
@@ -6259,8 +6296,12 @@ pub(crate) fn run(
             if short_word(trim(&hay[vs..ve])) {
                 return Verdict::Reject;
             }
+            // A URL's `?key=` is an API key (`/v1/list?key=…`): judged as
+            // `<word>_key` is (a cache or object key is no random token).
+            let query_key =
+                !quoted && hay[ns..ne].eq_ignore_ascii_case(b"key") && url_query_name(hay, ns);
             // The cheap rejections first (`token_count=3`): the verdict is the same.
-            if !name_may_be_secret(&hay[ns..ne]) {
+            if !query_key && !name_may_be_secret(&hay[ns..ne]) {
                 return Verdict::Reject;
             }
             // `${NAME:-default}` is a shell default (its own rule masks the default).
@@ -6306,7 +6347,8 @@ pub(crate) fn run(
             if signing_key_id(name, trim(&hay[vs..ve])) || spells_name(name, &hay[vs..ve]) {
                 return Verdict::Reject;
             }
-            match classify_name(&hay[ns..ne]) {
+            let tier = classify_name(&hay[ns..ne]).or(query_key.then_some(Tier::Keyed));
+            match tier {
                 Some(tier)
                     if value_ok(tier, &hay[vs..ve], quoted)
                         && !value_is_code(name, &hay[vs..ve], quoted) =>

@@ -319,7 +319,10 @@
 //! `generic-secret`: assignments whose **name** looks secret — `password passwd
 //! passphrase pwd pw pass psk secret token api_key apikey access_key private_key
 //! client_secret auth credentials` and `…_KEY` with a qualifier (`signing_key`,
-//! `STRIPE_KEY`; `DB_PW`, `MYSQL_PWD`); a lower- or camel-case `<word>_key`
+//! `STRIPE_KEY`; `DB_PW`, `MYSQL_PWD`), numbered or not (`password1`,
+//! `api_token2`, `DB_PASSWORD_2`; a numbered `auth` is a protocol's version:
+//! `OAuth2`); a lower- or camel-case `<word>_key` (and a URL query's
+//! `?key=`/`&key=`, an API key: `/v1/list?key=…`)
 //! whose word is no known qualifier (`tavily_key`, `tursoKey`; decision: a
 //! data store's too, `redis_key`, `dbKey`, as in code they key into the
 //! store, while `REDIS_KEY` stays a secret name) when its value

@@ -4542,3 +4542,40 @@ fn quoted_curl_passwords_named_auth_schemes_and_archive_passwords_are_masked() {
         ],
     );
 }
+
+/// A numbered secret word is that word (`password1`, `api_token2`,
+/// `DB_PASSWORD2`, `secret3`), and a URL's `?key=`/`&key=` holds an API
+/// key. Numbered protocol names (`OAuth2`, `oauth2_refresh_retries`), a
+/// bare `key1`, and a query's object or cache key (`?key=photos/cat.jpg`,
+/// `?key=user-42`) or a `key=` outside a URL stay.
+#[test]
+fn numbered_secret_names_and_url_query_keys_are_masked() {
+    let r = redactor();
+    let v = "AemQ06R35S1Y8rXnOzYvT8I4-a7u";
+    assert_masks_value(
+        &r,
+        &[
+            format!("token2 = '{v}'"),
+            format!("api_token2 = '{v}'"),
+            format!("typeform_token2 = '{v}'"),
+            format!("password1 = \"{v}\""),
+            format!("DB_PASSWORD2={v}"),
+            format!("secret3: {v}"),
+            format!("GET /v1/list?key={v} 200"),
+            format!("url := \"https://api.example.com/v1/users?key={v}\""),
+            format!("https://x.example/a?x=1&key={v}&y=2"),
+        ],
+        v,
+    );
+    assert_unchanged(
+        &r,
+        &[
+            "tries=boto.config.get('OAuth2', 'oauth2_refresh_retries', 6),",
+            "export type ConnectionUserAuthorizationUrloAuth1 = Management.ConnectionHttpsUrl255;",
+            "key1 = 'AemQ06R35S1Y8rXnOzYvT8I4-a7u'",
+            "https://s3.example.com/bucket?key=photos/2024/cat.jpg",
+            "https://x.example/cache?key=user-42&x=1",
+            "foo?key=AemQ06R35S1Y8rXnOzYvT8I4-a7u",
+        ],
+    );
+}
