@@ -2587,10 +2587,17 @@ fn prefixed_secret_word(v: &[u8]) -> bool {
 fn format_field(v: &[u8]) -> bool {
     // A name's bytes around the field (a generated password has other
     // symbols: `yWX*^KR+%s%Xb`).
+    // A message template may have spaces between its words
+    // (`"authentication_backend: file: password: %s: "`).
+    let words = v
+        .split(|b| !b.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 3)
+        .count();
+    let spaced = |b: u8| b == b' ' && words >= 2;
     if memchr::memchr2(b'{', b'%', v).is_none()
         || !v
             .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b"_./:-{}%=".contains(&b))
+            .all(|&b| b.is_ascii_alphanumeric() || b"_./:-{}%=".contains(&b) || spaced(b))
     {
         return false;
     }
@@ -3317,8 +3324,20 @@ fn field_variable(hay: &[u8], (vs, ve): (usize, usize)) -> bool {
         && letters.len() >= 3
         && letters[0].is_ascii_alphabetic()
         && letters.iter().all(u8::is_ascii_alphanumeric)
-        && identifier_like(letters)
+        && (identifier_like(letters) || acronym_identifier(letters))
         && reads_as_words(letters)
+}
+
+/// [`identifier_like`] where a run of capitals counts once: an identifier
+/// with acronyms in it (`keyRSA2048`, `tOpenIDConnectPBKDF2ClientSecret`).
+fn acronym_identifier(s: &[u8]) -> bool {
+    let runs = s
+        .iter()
+        .enumerate()
+        .filter(|&(i, b)| b.is_ascii_uppercase() && (i == 0 || !s[i - 1].is_ascii_uppercase()))
+        .count();
+    let letters = s.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    runs * 3 <= letters
 }
 
 /// An identifier of C-like languages: `[A-Za-z_][A-Za-z0-9_]*`.
@@ -3382,6 +3401,15 @@ fn concatenated(v: &[u8]) -> bool {
     if t.len() > 3 && t.starts_with(b").") && t[t.len() - 1] == b'(' {
         return true;
     }
+    // A name between Go raw strings (`` `echo `+password+` | …` ``): the
+    // backticks close and open them, `+` joins (the value may end before
+    // the second backtick, as a code span's does).
+    if let Some(inner) = t
+        .strip_prefix(b"`+")
+        .and_then(|r| r.strip_suffix(b"+`").or_else(|| r.strip_suffix(b"+")))
+    {
+        return identifier(inner);
+    }
     // The other kind of quote around it (`"'.csrf_token().'"`): the code
     // between two strings of the language the value is written in.
     if t.len() > 2 && matches!(t[0], b'\'' | b'"') && t[t.len() - 1] == t[0] {
@@ -3414,8 +3442,12 @@ fn concatenated(v: &[u8]) -> bool {
     let before = t[..n - 1].iter().rev().find(|&&b| b != b' ').copied();
     let opens = (op(t[0]) || (t[0] == b'+' && t[1] == b' '))
         && after.is_some_and(|b| b == b'$' || b == b'_' || b == b'(' || b.is_ascii_alphabetic());
-    let closes = (op(t[n - 1]) || (t[n - 1] == b'+' && t[n - 2] == b' '))
-        && before.is_some_and(|b| b == b')' || b == b']' || b == b'_' || b.is_ascii_alphanumeric());
+    // Or a call opened on the next string (`" + os.Getenv("`).
+    let call_opened = t[n - 1] == b'(' && (t[n - 2].is_ascii_alphanumeric() || t[n - 2] == b'_');
+    let closes = ((op(t[n - 1]) || (t[n - 1] == b'+' && t[n - 2] == b' '))
+        && before
+            .is_some_and(|b| b == b')' || b == b']' || b == b'_' || b.is_ascii_alphanumeric()))
+        || (call_opened && t[0] == b'+' && t[1] == b' ');
     let bare = |b: u8| matches!(b, b'~' | b'&');
     if opens && closes && (bare(t[0]) && t[1] != b' ' || bare(t[n - 1]) && t[n - 2] != b' ') {
         return t[1..n - 1].iter().all(|&b| {
@@ -3820,6 +3852,20 @@ fn is_path(v0: &[u8]) -> bool {
         })
     {
         return true;
+    }
+    // A document's anchor after the path (`../guides/values.md#generating-a-hash`,
+    // a Markdown link's target): lower-case words joined by `-` or `_`.
+    if let Some(h) = v.iter().rposition(|&b| b == b'#') {
+        let anchor = &v[h + 1..];
+        if h > 0
+            && v[..h].contains(&b'/')
+            && !anchor.is_empty()
+            && anchor
+                .iter()
+                .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+        {
+            v = &v[..h];
+        }
     }
     // Base64 secrets may start with `/` too: a path has no random-looking segment.
     if v.ends_with(b"=")
@@ -5167,12 +5213,36 @@ fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
     let comps = named_components(name);
     let last = comps.last()?;
     // `PASSWORD_ENCODER_CIPHER_ALGORITHM_DEFAULT`: the default of what the
-    // word before it names.
-    if matches!(last.as_str(), "default" | "defaults")
-        && comps.len() >= 2
-        && excluded_last().contains(comps[comps.len() - 2].as_str())
-    {
-        return None;
+    // word before it names; `ldapPasswordComplexityCode`,
+    // `auth_status_code`: its code — not the code of an action, which
+    // grants it (`password_reset_code`, `recovery_code`).
+    if comps.len() >= 2 {
+        let before = comps[comps.len() - 2].as_str();
+        let of_action = matches!(
+            before,
+            "reset"
+                | "recovery"
+                | "recover"
+                | "verification"
+                | "verify"
+                | "confirm"
+                | "confirmation"
+                | "activation"
+                | "login"
+                | "signin"
+                | "invite"
+                | "invitation"
+                | "backup"
+                | "pairing"
+                | "access"
+                | "auth"
+        );
+        let code = matches!(last.as_str(), "code" | "codes") && !of_action;
+        if (code || matches!(last.as_str(), "default" | "defaults"))
+            && excluded_last().contains(before)
+        {
+            return None;
+        }
     }
     if excluded_last().contains(last.as_str()) {
         return None;
@@ -5311,6 +5381,49 @@ fn dotted_number(v: &[u8]) -> bool {
     parts.clone().count() >= 3 && parts.all(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit))
 }
 
+/// Whether `v` is the name of a key, certificate or keystore file
+/// (`--file.ca-private-key='ca.rsa.1024.key'`, `ssl_key: server.key`,
+/// `private_key: id_rsa.pem`): pieces joined by `.`, the last a file
+/// extension of such files, each other piece a number, a short piece or
+/// words joined by `_` or `-` (not random characters).
+fn key_file_name(v: &[u8]) -> bool {
+    const EXTENSIONS: &[&[u8]] = &[
+        b"key",
+        b"pem",
+        b"crt",
+        b"cer",
+        b"der",
+        b"p12",
+        b"pfx",
+        b"jks",
+        b"keystore",
+        b"pub",
+        b"asc",
+        b"gpg",
+        b"ppk",
+        b"csr",
+        b"p8",
+        b"json",
+    ];
+    let Some(dot) = v.iter().rposition(|&b| b == b'.') else {
+        return false;
+    };
+    let (stem, ext) = (&v[..dot], &v[dot + 1..]);
+    !stem.is_empty()
+        && EXTENSIONS.contains(&ext)
+        && stem.split(|&b| b == b'.').all(|piece| {
+            !piece.is_empty()
+                && piece
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                && (piece.len() <= 4
+                    || piece.iter().all(u8::is_ascii_digit)
+                    || piece
+                        .split(|&b| b == b'_' || b == b'-')
+                        .all(|w| w.len() <= 4 || reads_as_words(w)))
+        })
+}
+
 /// [`value_ok`] without its [`short_word`] shortcut.
 fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     let v = trim(v);
@@ -5320,6 +5433,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         || is_public_material(v)
         || dotted_number(v)
         || email_address(v)
+        || key_file_name(v)
     {
         return false;
     }
@@ -5349,6 +5463,10 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         return false;
     }
     if quoted && (v.starts_with(b"{") || v.starts_with(b"[") || concatenated(v)) {
+        return false;
+    }
+    // A bare value that is a name between Go raw strings (`` `+password+` ``).
+    if !quoted && v.starts_with(b"`+") && concatenated(v) {
         return false;
     }
     if sentence_word(v) {
@@ -5483,7 +5601,14 @@ fn regex_like(v: &[u8]) -> bool {
             .count();
         digits > 0 && rest.get(digits) == Some(&b'}') && rest[0].is_ascii_digit()
     };
-    contains(v, b"(?")
+    // `^(abc123|zyx789)$`: anchored at both ends, with a group, a class,
+    // an alternation or an escape inside.
+    let anchored = v.len() > 4
+        && v[0] == b'^'
+        && v.ends_with(b"$")
+        && v.iter().any(|&b| matches!(b, b'(' | b'[' | b'|' | b'\\'));
+    anchored
+        || contains(v, b"(?")
         || v.windows(2).any(|w| {
             w[0] == b'\\' && matches!(w[1], b'd' | b'w' | b's' | b'b' | b'D' | b'W' | b'S')
         })
@@ -5677,13 +5802,28 @@ fn spells_name(name: &[u8], v: &[u8]) -> bool {
             .map(u8::to_ascii_lowercase)
     };
     let v = trim(v);
-    v.len() >= 8
-        && v.len() <= 64
+    if v.len() < 8
+        || v.len() > 64
         // Most values differ at the first letter: no lists made.
-        && first(v) == first(name)
-        && v.iter()
+        || first(v) != first(name)
+        || !v
+            .iter()
             .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
-        && letters(v) == letters(name)
+    {
+        return false;
+    }
+    // A token's name numbered (`IDToken: "IDToken-1234"`); not a
+    // password's (`password-2024` may be one).
+    let digits = v.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    let numbered = (1..=6).contains(&digits)
+        && matches!(v[v.len() - digits - 1], b'-' | b'_')
+        && classify_name(name).is_some_and(|t| t != Tier::Strong);
+    let v = if numbered {
+        &v[..v.len() - digits - 1]
+    } else {
+        v
+    };
+    letters(v) == letters(name)
 }
 
 /// Whether a value the generic rules would mask is code that names no
@@ -6027,6 +6167,52 @@ fn code_shaped_value(v: &[u8]) -> bool {
         || model_cast(v)
         || index
         || call
+        || jose_algorithm(v)
+}
+
+/// Whether `v` names a JOSE algorithm (RFC 7518): what an OpenID client's
+/// `id_token_encrypted_response_enc: 'A128CBC-HS256'` or a JWT library's
+/// `signing_key_alg = "RS256"` holds.
+fn jose_algorithm(v: &[u8]) -> bool {
+    // ASCII only: the splits below are at byte offsets.
+    if !v.is_ascii() {
+        return false;
+    }
+    let Ok(v) = std::str::from_utf8(v) else {
+        return false;
+    };
+    let bits = |s: &str| matches!(s, "256" | "384" | "512");
+    let aes = |s: &str| matches!(s, "128" | "192" | "256");
+    let key_wrap = |s: &str| {
+        s.strip_prefix('A')
+            .and_then(|r| r.strip_suffix("KW"))
+            .is_some_and(aes)
+    };
+    match v {
+        "EdDSA" | "RSA1_5" | "RSA-OAEP" | "ECDH-ES" | "dir" => return true,
+        _ => {}
+    }
+    if let Some(r) = v.strip_prefix("RSA-OAEP-") {
+        return bits(r);
+    }
+    if let Some(r) = v.strip_prefix("ECDH-ES+") {
+        return key_wrap(r);
+    }
+    if let Some((hs, kw)) = v.strip_prefix("PBES2-HS").and_then(|r| r.split_once('+')) {
+        return bits(hs) && key_wrap(kw);
+    }
+    if let Some(r) = ["HS", "RS", "ES", "PS"]
+        .iter()
+        .find_map(|p| v.strip_prefix(p))
+    {
+        return bits(r);
+    }
+    let Some(r) = v.strip_prefix('A') else {
+        return false;
+    };
+    let (size, mode) = r.split_at(r.len().min(3));
+    aes(size)
+        && (matches!(mode, "KW" | "GCM" | "GCMKW") || mode.strip_prefix("CBC-HS").is_some_and(bits))
 }
 
 /// Whether `v` is a list of validation rules, as Laravel writes them
@@ -6187,6 +6373,47 @@ fn url_query_name(hay: &[u8], ns: usize) -> bool {
     memchr::memchr(b'/', &hay[word..sep]).is_some()
 }
 
+/// Whether `v` is a Markdown code span of lower-case words, a keyword or
+/// an identifier a document names (a table's `` `confidential` ``,
+/// `` `client_secret_basic` ``): no digit, no capital.
+fn code_span_word(v: &[u8]) -> bool {
+    let Some(inner) = trim(v)
+        .strip_prefix(b"`")
+        .and_then(|r| r.strip_suffix(b"`"))
+    else {
+        return false;
+    };
+    !inner.is_empty()
+        && inner[0].is_ascii_lowercase()
+        && inner
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
+        && reads_as_words(inner)
+}
+
+/// Whether `v` is a host name (`www.whitelisteddomain.tld` before the `@`
+/// of an open-redirect probe, `https://www.example.com@evil.test`), after
+/// percent-escapes that open it (`%5cwww.…`): two or more labels of
+/// lower-case letters, digits and `-`, the last of letters only. A token
+/// used as a URL's user has capitals or `_`, or no dot.
+fn host_name(v: &[u8]) -> bool {
+    let mut v = v;
+    while v.len() >= 3 && v[0] == b'%' && v[1].is_ascii_hexdigit() && v[2].is_ascii_hexdigit() {
+        v = &v[3..];
+    }
+    let mut labels = v.split(|&b| b == b'.');
+    let last = labels.next_back().unwrap_or_default();
+    let label = |l: &[u8]| {
+        !l.is_empty()
+            && l.iter()
+                .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    };
+    labels.clone().count() >= 1
+        && labels.all(label)
+        && (2..=24).contains(&last.len())
+        && last.iter().all(u8::is_ascii_lowercase)
+}
+
 pub(crate) fn run(
     check: Check,
     hay: &[u8],
@@ -6255,7 +6482,7 @@ pub(crate) fn run(
             let Some((ns, ne)) = name else {
                 return Verdict::Reject;
             };
-            if short_word(trim(v)) {
+            if short_word(trim(v)) || code_span_word(v) {
                 return Verdict::Reject;
             }
             // `let token: ResourceToken = …`, `static TOKEN: OnceLock<u64>`.
@@ -6392,9 +6619,11 @@ pub(crate) fn run(
                 && l != b"secret"
                 && !l.starts_with(b"$"))
         }
-        Check::UrlToken => {
-            ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0 && v.len() >= 16)
-        }
+        Check::UrlToken => ok(!looks_fake(v)
+            && classes(v) >= 2
+            && entropy(v) >= 3.0
+            && v.len() >= 16
+            && !host_name(v)),
         Check::Bearer | Check::BareBearer => {
             let l = lower(v);
             let scheme_words: &[&[u8]] = &[
@@ -6438,10 +6667,22 @@ pub(crate) fn run(
                 || secret_word_phrase(v)
                 || word_like(v)
                 || sentence_word(v)
-                || looks_like_code(bare)
+                || (bare.len() < v.len() && looks_like_code(bare))
                 || member_access(hay, secret.1)
                 || class_identifier(v)
                 || natural_text(v)
+            {
+                return Verdict::Reject;
+            }
+            // `authorization: 'area/authorization'`: a label of lower-case
+            // words joined by `/`.
+            if v.contains(&b'/')
+                && v.split(|&b| b == b'/').all(|w| {
+                    !w.is_empty()
+                        && w.iter()
+                            .all(|&b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
+                        && reads_as_words(w)
+                })
             {
                 return Verdict::Reject;
             }
@@ -8247,6 +8488,29 @@ pub(crate) mod hit_reference {
             spoiled[k].0.insert(1, with);
             let v = text(&spoiled);
             prop_assert!(!validation_rules(v.as_bytes()), "{}", v);
+        }
+
+        /// The shape tests of values end without a panic on any text, in
+        /// any script (a JOSE algorithm test once split a string inside a
+        /// character: `Atkārtot jauno paroli`), and only names of the
+        /// algorithms' own shape are algorithms.
+        #[test]
+        fn value_shapes_end_on_any_text(
+            v in "(A|RS|HS|PBES2-HS|RSA-OAEP-|ECDH-ES\\+)?[A-Za-z0-9ā€\\-+_.%/`^$|(# ]{0,24}",
+            bytes in prop::collection::vec(any::<u8>(), 0..40),
+        ) {
+            for v in [v.as_bytes(), &bytes[..]] {
+                let _ = code_shaped_value(v);
+                let _ = host_name(v);
+                let _ = key_file_name(v);
+                let _ = concatenated(v);
+                let _ = format_field(v);
+                let _ = regex_like(v);
+                let _ = code_span_word(v);
+                if jose_algorithm(v) {
+                    prop_assert!(v.is_ascii() && v.len() <= 18, "{}", String::from_utf8_lossy(v));
+                }
+            }
         }
 
         /// `reads_as_words` ends on any bytes (a byte that is no letter or

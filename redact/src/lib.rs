@@ -523,6 +523,24 @@
 //! variable (`$dir/private/ca.pem`). Decision: password names keep taking words
 //! and camel-case words (`password=CorrectHorse` is masked), since people
 //! choose such passwords; only names that want a random value reject them.
+//! Found in identity providers' sources (authelia, oauth2-proxy): JOSE
+//! algorithm names (`id_token_encrypted_response_enc: 'A128CBC-HS256'`), a
+//! Markdown link's target with its anchor (`[Password Hash]:
+//! ../guides/values.md#password-hash`), a table cell's code span of words
+//! (`` `confidential` ``), a message template with `%s` between words, an
+//! anchored regex (`'^(abc123|zyx789)$'`), key and certificate file names
+//! (`--file.ca-private-key='ca.rsa.1024.key'`, `ssl_key: server.key`; a
+//! file name of random characters is still a value), a label path
+//! (`authorization: 'area/authorization'`), a concatenation that opens a
+//! call (`"X=" + os.Getenv("X")`) or joins Go raw strings (`` `echo
+//! `+password+` | …` ``), struct fields set from variables with acronyms
+//! (`IssuerPrivateKey: keyRSA2048,`, `SecretKey: svcSK,`), a token's name
+//! numbered as its value (`IDToken: "IDToken-1234"`; decision: not a
+//! password's, `password: "password-2024"` may be one), a code named by
+//! a property word (`ldapPasswordComplexityCode`; decision: an action's
+//! code grants it, `password_reset_code` is masked) and host names before
+//! a URL's `@` (`https://www.whitelisteddomain.tld@evil.test`, an
+//! open-redirect probe).
 //!
 //! Environment values that are placeholders, plain numbers or absolute paths
 //! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,

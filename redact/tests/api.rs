@@ -4579,3 +4579,94 @@ fn numbered_secret_names_and_url_query_keys_are_masked() {
         ],
     );
 }
+
+/// Found in authelia and oauth2-proxy: JOSE algorithm names
+/// (`id_token_encrypted_response_enc: 'A128CBC-HS256'`), a Markdown
+/// link's target with its anchor, a table cell's code span of words
+/// (`` `confidential` ``), a message template with `%s` between words, an
+/// anchored regex (`'^(abc123|zyx789)$'`), key file names
+/// (`--file.ca-private-key='ca.rsa.1024.key'`), a label path
+/// (`authorization: 'area/authorization'`), concatenations (`"X=" +
+/// os.Getenv("X")`, Go's `` `echo `+password+` | …` ``), struct fields set
+/// from variables with acronyms (`keyRSA2048,`, `svcSK,`), a token's name
+/// numbered (`IDToken: "IDToken-1234"`), a code's name after an excluded
+/// word (`ldapPasswordComplexityCode`) and host names before a URL's `@`
+/// (open-redirect probes) stay. Their secret-shaped neighbours are masked.
+#[test]
+fn algorithms_link_targets_templates_key_files_and_probes_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "        id_token_encrypted_response_enc: 'A128CBC-HS256'",
+            "        userinfo_signed_response_alg: RS256",
+            "token_alg: 'ECDH-ES+A128KW'",
+            "[Generating a Random Password Hash]: ../../reference/guides/generating-secure-values.md#generating-a-random-password-hash",
+            "|    Secret via HTTP Basic Auth Scheme     |     `client_secret_basic`     |     Secret      |     `confidential`     |",
+            "\terrFmtFileAuthBackendPassword = \"authentication_backend: file: password: %s: \"",
+            "        key: 'token'\n        value: '^(abc123|zyx789)$'",
+            "go run ./cmd/authelia crypto certificate rsa generate --file.ca-private-key='ca.rsa.1024.key' -n=x",
+            "ssl_key: server.key",
+            "\tprivKeyPath = flag.String(\"private-key\", \"support_private.pem\", \"private key\")",
+            "              authorization:  'area/authorization',",
+            "\t\t\"-e\", \"GPG_PASSWORD=\" + os.Getenv(\"GPG_PASSWORD\"),",
+            "\treturn utils.CommandWithStdout(\"bash\", \"-c\", `echo `+password+` | docker login `+registry+` --password-stdin -u `+username).Run()",
+            "\t\t\t\tIssuerPrivateKey: keyRSA2048,",
+            "\t\tSecret: tOpenIDConnectPBKDF2ClientSecret,",
+            "\t\t\tSecretKey:  svcSK,",
+            "\t\t\t\t\tIDToken: \"IDToken-1234\",",
+            "const ldapPasswordComplexityCode = \"0000052D.\"",
+            "https://www.whitelisteddomain.tld@google.com",
+            "/https://%5cwww.whitelisteddomain.tld@localdomain.pw/%2f..",
+        ],
+    );
+    let v = "Zq81xK9mQ2pLvR4t";
+    assert_masks_value(
+        &r,
+        &[
+            format!("secret: '{v}'"),
+            format!("\t\tSecretKey:  {v},"),
+            format!("password_reset_code = \"{v}\""),
+        ],
+        v,
+    );
+    assert_eq!(
+        r.redact(&format!("IDToken: \"IDToken-{v}\",")),
+        "IDToken: \"[REDACTED:generic-secret]\","
+    );
+    // A file name of random characters is a value.
+    assert_eq!(
+        r.redact(&format!("private_key: {v}.pem")),
+        "private_key: [REDACTED:generic-secret]"
+    );
+    assert_eq!(
+        r.redact(&format!("| password | `{v}` |")),
+        "| password | [REDACTED:generic-secret] |"
+    );
+    assert_eq!(
+        r.redact(&format!("git clone https://{v}Zq81xK9m@github.com/x/y")),
+        "git clone https://[REDACTED:url-password]@github.com/x/y"
+    );
+}
+
+/// A value in a language beyond ASCII that opens like a JOSE algorithm
+/// (`A` and a multi-byte letter) once made the algorithm test slice a
+/// string inside a character: a panic, caught by the command, that lost
+/// the rest of its output.
+#[test]
+fn values_beyond_ascii_never_panic_the_value_checks() {
+    let r = redactor();
+    for line in [
+        "\t\"Repeat new password\": \"Atkārtot jauno paroli\",",
+        "password: Aāā",
+        "token: \"A12ā\"",
+    ] {
+        assert_eq!(r.redact(line), line, "{line}");
+    }
+    // Shaped like the algorithms, with a letter beyond ASCII: judged as
+    // values, without a panic.
+    for line in ["secret = 'RSA-OAEP-āZq81xK9'", "api_key: PBES2-HSā+A128KW"] {
+        let out = r.redact(line);
+        assert!(out.contains("[REDACTED:generic-secret]"), "{line} -> {out}");
+    }
+}
