@@ -3298,7 +3298,7 @@ fn code_path(v: &[u8]) -> bool {
     let name = |s: &[u8]| {
         script_identifier(s)
             && s[0].is_ascii_alphabetic()
-            && identifier_like(s)
+            && (identifier_like(s) || (acronym_identifier(s) && reads_as_words(s)))
             && (s.len() < 16 || reads_as_words(s))
     };
     if v.contains(&b'.') {
@@ -4002,6 +4002,7 @@ const EXCLUDED_LAST: &[&str] = &[
     "encoding",
     "encoder",
     "algorithm",
+    "algorithms",
     "alg",
     "encryption",
     "hashing",
@@ -6391,6 +6392,25 @@ fn code_span_word(v: &[u8]) -> bool {
         && reads_as_words(inner)
 }
 
+/// Whether a bare value ending at `ve` is the operand of a comparison or
+/// a condition (`x = _ref$accessTokenExpir2 === undefined ? … : …`):
+/// `===`, `!==`, `==`, `!=`, `??` or a ternary's `? ` after spaces. Not
+/// `&&` or `||`, which end a shell command (`PASSWORD=v && ./run.sh`).
+fn expression_follows(hay: &[u8], ve: usize) -> bool {
+    let rest = &hay[ve.min(hay.len())..];
+    let gap = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    if gap == 0 {
+        return false;
+    }
+    let op = &rest[gap..];
+    [&b"==="[..], b"!==", b"== ", b"!= ", b"?? ", b"? "]
+        .iter()
+        .any(|o| op.starts_with(o))
+}
+
 /// Whether `v` is a host name (`www.whitelisteddomain.tld` before the `@`
 /// of an open-redirect probe, `https://www.example.com@evil.test`), after
 /// percent-escapes that open it (`%5cwww.…`): two or more labels of
@@ -6548,7 +6568,11 @@ pub(crate) fn run(
             {
                 return Verdict::Reject;
             }
-            if !quoted && (colon_not_assignment(hay, ne, vs) || described(hay, ne, (vs, ve))) {
+            if !quoted
+                && (colon_not_assignment(hay, ne, vs)
+                    || described(hay, ne, (vs, ve))
+                    || expression_follows(hay, ve))
+            {
                 return Verdict::Reject;
             }
             // `this.pskIdentity = pskIdentity;`: a field set from a variable

@@ -540,7 +540,12 @@
 //! a property word (`ldapPasswordComplexityCode`; decision: an action's
 //! code grants it, `password_reset_code` is masked) and host names before
 //! a URL's `@` (`https://www.whitelisteddomain.tld@evil.test`, an
-//! open-redirect probe).
+//! open-redirect probe). In dex and IdentityServer4: pointer types with
+//! acronyms in gofmt's columns (`signing_key  *jose.JSONWebKey`), an operand
+//! of a comparison or condition (Babel's `x = _ref$x === undefined ? … :
+//! …`; not before `&&`/`||`, which end a shell command: `PASSWORD=v &&
+//! ./run.sh` is masked) and names of algorithm lists
+//! (`AllowedAccessTokenSigningAlgorithms`).
 //!
 //! Environment values that are placeholders, plain numbers or absolute paths
 //! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,

@@ -4670,3 +4670,33 @@ fn values_beyond_ascii_never_panic_the_value_checks() {
         assert!(out.contains("[REDACTED:generic-secret]"), "{line} -> {out}");
     }
 }
+
+/// Found in dex and IdentityServer4: Go struct fields whose type names an
+/// acronym (`signing_key  *jose.JSONWebKey` in gofmt's columns), Babel's
+/// compiled defaults (`x = _ref$accessTokenExpir2 === undefined ? … : …`)
+/// and names of algorithm lists (`AllowedAccessTokenSigningAlgorithms =
+/// resource1Algorithms`) stay. A shell's `PASSWORD=v && ./run.sh` is
+/// still a secret.
+#[test]
+fn pointer_types_compiled_defaults_and_algorithm_lists_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "\tsigning_key             *jose.JSONWebKey",
+            "\tSigningKey    *jose.JSONWebKey",
+            "            accessTokenExpiringTimer = _ref$accessTokenExpir2 === undefined ? new _Timer.Timer(\"Access token expiring\") : _ref$accessTokenExpir2,",
+            "                AllowedAccessTokenSigningAlgorithms = resource1Algorithms",
+        ],
+    );
+    let v = "Zq81xK9mQ2pLvR4t";
+    assert_masks_value(
+        &r,
+        &[
+            format!("PASSWORD={v} && ./run.sh"),
+            format!("TOKEN={v} || exit 1"),
+            format!("signing_key             {v}"),
+        ],
+        v,
+    );
+}
