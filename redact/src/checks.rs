@@ -4110,6 +4110,11 @@ const EXCLUDED_LAST: &[&str] = &[
     "state",
     "error",
     "errors",
+    // `reason = AuthFail:sts:5_rsn:0` (macOS `corecaptured`).
+    "fail",
+    "failed",
+    "failure",
+    "failures",
     "valid",
     "validity",
     "strength",
@@ -5435,6 +5440,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         || dotted_number(v)
         || email_address(v)
         || key_file_name(v)
+        || object_identity(v)
     {
         return false;
     }
@@ -6411,6 +6417,44 @@ fn expression_follows(hay: &[u8], ve: usize) -> bool {
         .any(|o| op.starts_with(o))
 }
 
+/// Whether `v` is an e-mail address with its `@` percent-encoded, a URL's
+/// user (`https://13957525385%40163.com@p28-contacts.icloud.com/…`).
+fn encoded_email(v: &[u8]) -> bool {
+    let Some(k) = v.windows(3).position(|w| w.eq_ignore_ascii_case(b"%40")) else {
+        return false;
+    };
+    let decoded = [&v[..k], b"@", &v[k + 3..]].concat();
+    email_address(&decoded)
+}
+
+/// Whether `v` is an object's identity as Java and Android print it: a
+/// class name and its hash code (`android.os.BinderProxy@2bd79ce`,
+/// `AppWindowToken{9f4ef63`, `Token{a64f992`), never a secret.
+fn object_identity(v: &[u8]) -> bool {
+    let Some(k) = v.iter().position(|&b| b == b'@' || b == b'{') else {
+        return false;
+    };
+    let (class, hash) = (&v[..k], &v[k + 1..]);
+    let last = class.rsplit(|&b| b == b'.').next().unwrap_or(class);
+    // `@` after a package's class (`Summer@2024` is a password); a hash of
+    // hex digits and letters after `{`.
+    let packaged = class.contains(&b'.') && class[0].is_ascii_lowercase();
+    let hex_mix = hash.iter().any(u8::is_ascii_digit) && hash.iter().any(u8::is_ascii_lowercase);
+    (if v[k] == b'@' {
+        packaged
+    } else {
+        hex_mix && hash.len() >= 6
+    }) && (4..=8).contains(&hash.len())
+        && hash
+            .iter()
+            .all(|&b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && last.first().is_some_and(u8::is_ascii_uppercase)
+        && class
+            .split(|&b| b == b'.')
+            .all(|p| identifier(p) && (p.len() < 16 || reads_as_words(p)))
+        && reads_as_words(last)
+}
+
 /// Whether `v` is a host name (`www.whitelisteddomain.tld` before the `@`
 /// of an open-redirect probe, `https://www.example.com@evil.test`), after
 /// percent-escapes that open it (`%5cwww.…`): two or more labels of
@@ -6647,7 +6691,8 @@ pub(crate) fn run(
             && classes(v) >= 2
             && entropy(v) >= 3.0
             && v.len() >= 16
-            && !host_name(v)),
+            && !host_name(v)
+            && !encoded_email(v)),
         Check::Bearer | Check::BareBearer => {
             let l = lower(v);
             let scheme_words: &[&[u8]] = &[

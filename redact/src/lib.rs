@@ -545,7 +545,12 @@
 //! of a comparison or condition (Babel's `x = _ref$x === undefined ? … :
 //! …`; not before `&&`/`||`, which end a shell command: `PASSWORD=v &&
 //! ./run.sh` is masked) and names of algorithm lists
-//! (`AllowedAccessTokenSigningAlgorithms`).
+//! (`AllowedAccessTokenSigningAlgorithms`). In loghub's system logs:
+//! Java and Android object identities (`Token{a64f992`,
+//! `android.os.BinderProxy@2bd79ce`; decision: `@` only after a package's
+//! class, so `Summer@2024` stays a password), names ending in a failure
+//! (`reason = AuthFail:sts:5_rsn:0`) and a percent-encoded e-mail address
+//! as a URL's user (`https://13957525385%40163.com@host/`).
 //!
 //! Environment values that are placeholders, plain numbers or absolute paths
 //! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,

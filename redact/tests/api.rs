@@ -4700,3 +4700,31 @@ fn pointer_types_compiled_defaults_and_algorithm_lists_stay() {
         v,
     );
 }
+
+/// Found in loghub's system logs: Android's object identities
+/// (`wtoken = AppWindowToken{9f4ef63 token=Token{a64f992 …`, `Bad activity
+/// token: android.os.BinderProxy@2bd79ce`), a failure's reason named
+/// after auth (`reason = AuthFail:sts:5_rsn:0`) and a percent-encoded
+/// e-mail address as a URL's user (`https://13957525385%40163.com@host/`)
+/// stay. A password shaped like a word, `@` and a number
+/// (`Summer@2024`) is still one.
+#[test]
+fn object_identities_failure_reasons_and_encoded_emails_in_logs_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "03-17 16:13:38.811  1702  2395 D WindowManager: printFreezingDisplayLogsopening app wtoken = AppWindowToken{9f4ef63 token=Token{a64f992 ActivityRecord{de9231d u0 com.tencent.qt.qtl/.activity.info.NewsDetailXmlActivity t761}}}, allDrawn= false",
+            "03-17 16:13:45.466  1702 17632 W ActivityManager: Bad activity token: android.os.BinderProxy@2bd79ce",
+            "Jul  1 10:08:21 authorMacBook-Pro corecaptured[31313]: CCFile::captureLog Received Capture notice id: 1498928900.759059, reason = AuthFail:sts:5_rsn:0",
+            "Jul  3 16:36:40 calvisitor-10-105-160-184 AddressBookSourceSync[33594]: [CardDAVPlugin-ERROR] -getPrincipalInfo:[_controller supportsRequestCompressionAtURL:https://13957525385%40163.com@p28-contacts.icloud.com/874161398/principal/] Error",
+        ],
+    );
+    for v in ["Summer@2024", "Summer@beef12", "Zq81xK9mQ2pLvR4t"] {
+        assert_masks_value(&r, &[format!("password={v}")], v);
+    }
+    assert_eq!(
+        r.redact("https://bob%40example.com:Zq81xK9mQ2pLvR4t@host/"),
+        "https://bob%40example.com:[REDACTED:url-password]@host/"
+    );
+}
