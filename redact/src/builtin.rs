@@ -1488,6 +1488,15 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r#"(?i)\bnet[\t ]+use\b[^\r\n|;&]*?[\t ]/user:[^\s/]+[\t ]+(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'/*\-][^\s"']*))"#,
             &["net use"],
         ),
+        // A string literal on the line below its name, alone there (with `;`,
+        // `,`, `)` or a comment after it): Prettier's `const apiKey =` /
+        // `  "v";`, Black's `API_KEY = (` / `    "v"` / `)`.
+        generic(&format!(
+            r#"(?m)(?P<name>{NAME})[\t ]*=[\t ]*\(?[\t ]*\r?\n[\t ]*(?:"(?P<secret>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<s2>[^'\r\n]+)'|`(?P<s4>[^`\r\n]+)`)[\t ]*\)?[\t ]*[;,]?[\t ]*(?:(?://|#)[^\r\n]*)?\r?$"#
+        ))
+        .alt_groups(&["s2", "s4"])
+        .next_line()
+        .guard(Guard::Block),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -438,7 +438,8 @@ pub(crate) fn guard_shapes(g: Guard) -> u16 {
         Guard::Assign | Guard::QuotedWord => F_ASSIGN_Q,
         Guard::AssignName => F_ASSIGN_VALUE,
         Guard::Context => F_CONTEXT,
-        Guard::AssignObject | Guard::Block => F_COLON_Q,
+        Guard::AssignObject => F_COLON_Q,
+        Guard::Block => F_COLON_Q | F_ASSIGN_Q,
         Guard::Esc => F_BACKSLASH,
         Guard::UrlEnc => F_PERCENT,
         Guard::Pipe => F_PIPE,
@@ -1296,6 +1297,16 @@ pub(crate) fn guard_ok_at(
         }
         Guard::Block => {
             let i = after_q;
+            // `const apiKey =` or `API_KEY = (` ending its line, the literal
+            // on the next (Prettier, Black). The line ends within the bytes
+            // a verdict's key holds, so the key decides the verdict.
+            if i < le && hay[i] == b'=' && le <= name_end + KEY_AFTER {
+                let mut j = i + 1;
+                while j < le && matches!(hay[j], b' ' | b'\t' | b'(' | b'\r') {
+                    j += 1;
+                }
+                return j >= le;
+            }
             if !(i < le && hay[i] == b':') {
                 return false;
             }
@@ -2582,7 +2593,8 @@ fn prefixed_secret_word(v: &[u8]) -> bool {
 /// Whether `v` holds a format string's field: `{}`, `{0}`, `{name}` (Python,
 /// Rust, C#: `google_oauth2_flow_{0}`), or printf's `%s` standing alone
 /// (`%s.cryptoKeyVersions`, `key=%s`), in a value of name bytes
-/// (`[A-Za-z0-9_./:=-]`):
+/// (`[A-Za-z0-9_./:=-]`, and `\\` of a Windows path:
+/// `Software\\Python\\PythonCore\\{sys_version}`):
 /// a template, filled in elsewhere.
 fn format_field(v: &[u8]) -> bool {
     // A name's bytes around the field (a generated password has other
@@ -2597,7 +2609,7 @@ fn format_field(v: &[u8]) -> bool {
     if memchr::memchr2(b'{', b'%', v).is_none()
         || !v
             .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b"_./:-{}%=".contains(&b) || spaced(b))
+            .all(|&b| b.is_ascii_alphanumeric() || b"_./:-{}%=\\".contains(&b) || spaced(b))
     {
         return false;
     }
@@ -6398,10 +6410,11 @@ fn code_span_word(v: &[u8]) -> bool {
         && reads_as_words(inner)
 }
 
-/// Whether a bare value ending at `ve` is the operand of a comparison or
-/// a condition (`x = _ref$accessTokenExpir2 === undefined ? … : …`):
-/// `===`, `!==`, `==`, `!=`, `??` or a ternary's `? ` after spaces. Not
-/// `&&` or `||`, which end a shell command (`PASSWORD=v && ./run.sh`).
+/// Whether a bare value ending at `ve` is the operand of a comparison
+/// (`x = _ref$accessTokenExpir2 === undefined ? … : …`): `===`, `!==`,
+/// `==` or `!=` after spaces. Not `&&` or `||`, which end a shell command
+/// (`PASSWORD=v && ./run.sh`), nor `??` or `?`, which end a question in
+/// prose (`password=v ??`).
 fn expression_follows(hay: &[u8], ve: usize) -> bool {
     let rest = &hay[ve.min(hay.len())..];
     let gap = rest
@@ -6412,7 +6425,7 @@ fn expression_follows(hay: &[u8], ve: usize) -> bool {
         return false;
     }
     let op = &rest[gap..];
-    [&b"==="[..], b"!==", b"== ", b"!= ", b"?? ", b"? "]
+    [&b"==="[..], b"!==", b"== ", b"!= "]
         .iter()
         .any(|o| op.starts_with(o))
 }

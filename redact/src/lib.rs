@@ -333,7 +333,8 @@
 //! e@%…')`: 32+ bytes, all four character classes, entropy 4.8, not a
 //! regular expression) — with any assignment operator of
 //! one table (`=`, `:`, `:=`, `=>`, PHP `.=`, Make `?=` `+=` `::=` `:::=`, JS
-//! `??=` `||=`), in env dumps, `.env`, URL query strings (a bare value ends
+//! `??=` `||=`; a string literal alone on the line below `NAME =` or `NAME =
+//! (`, as Prettier and Black wrap long ones), in env dumps, `.env`, URL query strings (a bare value ends
 //! at the URL's fragment: `?token=v#section` keeps `#section`), JSON (also escaped and URL-encoded),
 //! YAML (also block scalars and `name:`/`value:` or `key:`/`value:` pairs), TOML, INI, XML,
 //! HCL, Python/Ruby/PHP/Go/Rust/Java literals, `{"Name": …, "Value": …}` pairs
@@ -542,7 +543,7 @@
 //! a URL's `@` (`https://www.whitelisteddomain.tld@evil.test`, an
 //! open-redirect probe). In dex and IdentityServer4: pointer types with
 //! acronyms in gofmt's columns (`signing_key  *jose.JSONWebKey`), an operand
-//! of a comparison or condition (Babel's `x = _ref$x === undefined ? … :
+//! of a comparison (Babel's `x = _ref$x === undefined ? … :
 //! …`; not before `&&`/`||`, which end a shell command: `PASSWORD=v &&
 //! ./run.sh` is masked) and names of algorithm lists
 //! (`AllowedAccessTokenSigningAlgorithms`). In loghub's system logs:

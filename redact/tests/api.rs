@@ -2979,6 +2979,22 @@ fn seed_generic_password_4456954476630087712() {
     embedded_seed("generic-password", 4456954476630087712);
 }
 
+/// `prop_embedded_secret_never_survives` at `PROPTEST_CASES=1500` (seed 0,
+/// family 30, a filler ending in `??`): a password before ` ??` was taken
+/// for the operand of a condition (`?? ` and `? ` once counted as
+/// operators after a bare value).
+#[test]
+fn seed_generic_password_0_before_question_marks() {
+    let r = redactor();
+    for text in [
+        ", 0a0aa0a password=z7m+!Tc^ePTRDi5pX~A ?? ",
+        "is it password=z7m+!Tc^ePTRDi5pX~A ? ",
+    ] {
+        let out = r.redact(text);
+        assert!(!out.contains("z7m+!Tc^ePTRDi5pX~A"), "{text:?} -> {out:?}");
+    }
+}
+
 #[test]
 fn seed_slack_token_1681810980024546398() {
     embedded_seed("slack-token", 1681810980024546398);
@@ -4726,5 +4742,36 @@ fn object_identities_failure_reasons_and_encoded_emails_in_logs_stay() {
     assert_eq!(
         r.redact("https://bob%40example.com:Zq81xK9mQ2pLvR4t@host/"),
         "https://bob%40example.com:[REDACTED:url-password]@host/"
+    );
+}
+
+/// A string literal alone on the line below its name, as formatters wrap
+/// long ones: Prettier's `const apiKey =` / `  "v";`, Black's `API_KEY = (`
+/// / `    "v"` / `)`, a member's `this.dbPassword =` / `'v',`. A URL, an
+/// expression (`process.env.API_KEY;`, `"v" + suffix`) and a template
+/// with a Windows path (`'Software\\Python\\{sys_version}'`) stay.
+#[test]
+fn literals_on_the_line_below_their_name_are_masked() {
+    let r = redactor();
+    let v = "Zq81xK9mQ2pLvR4tWn";
+    assert_masks_value(
+        &r,
+        &[
+            format!("const scrapingBeeApiKey =\n  \"{v}\"; // Replace"),
+            format!("API_KEY = (\n    \"{v}\"\n)"),
+            format!("this.dbPassword =\n      '{v}',"),
+            format!("\tprivate static final String CLIENT_SECRET =\r\n\t\t\"{v}\";"),
+        ],
+        v,
+    );
+    assert_unchanged(
+        &r,
+        &[
+            "const tokenUrl =\n  \"https://example.com/oauth/token\";",
+            "const apiKey =\n  process.env.API_KEY;",
+            "let token =\n  \"Zq81xK9mQ2pLvR4tWn\" + suffix;",
+            "    REGISTRY_KEY = (\n        'Software\\\\Python\\\\PythonCore\\\\{sys_version}'\n        '\\\\Modules\\\\{fullname}')",
+            "apiKey ==\n  \"Zq81xK9mQ2pLvR4tWn\"",
+        ],
     );
 }
