@@ -6373,6 +6373,11 @@ fn url_fragment_start(
     if !url_query_name(hay, ns) {
         return None;
     }
+    fragment_at(hay, (s, e))
+}
+
+/// Where a `#` opens a fragment in the value `[s, e)`, after its first byte.
+fn fragment_at(hay: &[u8], (s, e): (usize, usize)) -> Option<usize> {
     Some(s + 1 + memchr::memchr(b'#', hay.get(s + 1..e)?)?)
 }
 
@@ -6593,17 +6598,18 @@ pub(crate) fn run(
             let Some((ns, ne, vs, ve, quoted)) = split_assignment(hay, secret.0, secret.1) else {
                 return Verdict::Reject;
             };
-            let ve = match quoted {
-                false => url_fragment_start(hay, (vs, ve), Some((ns, ne))).unwrap_or(ve),
-                true => ve,
+            // A bare value of a URL's query parameter ends at the fragment.
+            let in_query = !quoted && url_query_name(hay, ns);
+            let ve = match in_query {
+                true => fragment_at(hay, (vs, ve)).unwrap_or(ve),
+                false => ve,
             };
             if short_word(trim(&hay[vs..ve])) {
                 return Verdict::Reject;
             }
             // A URL's `?key=` is an API key (`/v1/list?key=…`): judged as
             // `<word>_key` is (a cache or object key is no random token).
-            let query_key =
-                !quoted && hay[ns..ne].eq_ignore_ascii_case(b"key") && url_query_name(hay, ns);
+            let query_key = in_query && hay[ns..ne].eq_ignore_ascii_case(b"key");
             // The cheap rejections first (`token_count=3`): the verdict is the same.
             if !query_key && !name_may_be_secret(&hay[ns..ne]) {
                 return Verdict::Reject;
