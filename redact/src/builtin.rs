@@ -125,14 +125,15 @@ fn generic3(pattern: &str) -> RuleBuilder {
 }
 
 /// A password given on a command line (`mysql -pX`, `docker login -p X`):
-/// the value in groups `secret`, `s2` or `s3`, judged by the value check.
+/// the value in groups `secret`, `s2` or `s3`, judged by the command check
+/// (a word is a password there: `sshpass -p swordfish`).
 fn command_secret(pattern: &str, keywords: &[&str]) -> RuleBuilder {
     rb("generic-secret", pattern)
         .keywords(keywords.iter().copied())
         .secret_group("secret")
         .alt_groups(&["s2", "s3"])
         .priority(P_STRUCT)
-        .check(Check::Value)
+        .check(Check::Command)
 }
 
 /// [`command_secret`] for a pattern whose value groups are `secret` and `alts`.
@@ -907,10 +908,13 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r"\b(?:poetry|composer)\b[^\r\n|;&]*?[\t ]http-basic\.[^\s]+[\t ]+[^\s\-][^\s]*[\t ]+",
             &["http-basic."],
         ),
+        // Its file is optional: the third word after `-b` may be prose's
+        // (`htpasswd -b on a command line`), so a word is no password here.
         command_flag(
             r"\bhtpasswd\b[^\r\n|;&]*?[\t ]-[A-Za-z]*b[A-Za-z]*(?:[\t ]+-[A-Za-z]+)*[\t ]+(?:[^\s\-]\S*[\t ]+)?[^\s\-]\S*[\t ]+",
             &["htpasswd"],
-        ),
+        )
+        .check(Check::Value),
         rb(
             "generic-secret",
             r"(?i)-pass(?:in|out|word)?[\t ]+pass:(?P<secret>[^\s'\x22]+)",
@@ -1389,7 +1393,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .secret_group("secret")
         .alt_groups(&["s2", "s3"])
         .priority(P_STRUCT)
-        .check(Check::Value),
+        .check(Check::Command),
         // An `expect` script's answer to a password prompt: `expect
         // "Password:"` / `send "v\r"`.
         command_secret_in(

@@ -28,6 +28,10 @@ pub(crate) enum Check {
     Typed,
     /// A value whose name is implied by the rule (`-pSECRET`, `sig=`): only placeholder checks.
     Value,
+    /// A password given on a command line (`sshpass -p v`, `psexec … -p
+    /// v`, `mysql -pv`): [`Check::Value`]'s checks, and a lower-case word
+    /// counts too, as it does after a password's name (`-p swordfish`).
+    Command,
     /// The value ending a phrase that names a secret ([`Guard::Phrase`]): the
     /// `name` group holds the phrase from its secret word to the `:` or
     /// `is`; neither the word after the secret word nor the phrase's last
@@ -4658,6 +4662,7 @@ const TOKEN_SUFFIXES: &[&str] = &[
 ];
 
 const PASS_EXCEPTIONS: &[&str] = &[
+    "askpass",
     "bypass",
     "compass",
     "encompass",
@@ -5323,6 +5328,263 @@ fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
         }
     }
     best
+}
+
+/// Whether `name` names a password itself: its last word is a password
+/// word (`DB_PASSWORD`, `adminPass`, `mysql_root_pwd`, `passphrase`), not
+/// an attribute of one (`password_policy`) and not a secret or a key,
+/// whose values are random. Such a name is given words too
+/// ([`word_password`]).
+fn names_password(name: &[u8]) -> bool {
+    let comps = named_components(name);
+    let password_word = comps.last().is_some_and(|c| {
+        let c = c.as_str();
+        !PASS_EXCEPTIONS.contains(&c)
+            && (matches!(
+                c,
+                "password" | "passwd" | "passwort" | "passphrase" | "pass" | "pwd" | "pswd" | "pw"
+            ) || (c.len() > 4 && (c.ends_with("pass") || c.ends_with("password")))
+                || (c.len() > 3 && c.ends_with("pwd")))
+    });
+    password_word && classify_name(name) == Some(Tier::Strong)
+}
+
+/// Words that are never a password's value: literals, types, states and
+/// kinds of a configuration or a program (`password: none`, `pass:
+/// string`, `PASSWORD_MODE=plain` is named for its mode and never asks),
+/// and the placeholders of examples and tests.
+const NOT_PASSWORDS: &[&[u8]] = &[
+    b"true",
+    b"false",
+    b"null",
+    b"none",
+    b"undefined",
+    b"empty",
+    b"blank",
+    b"unset",
+    b"default",
+    b"defaults",
+    b"required",
+    b"optional",
+    b"hidden",
+    b"visible",
+    b"enabled",
+    b"disabled",
+    b"enable",
+    b"disable",
+    b"auto",
+    b"manual",
+    b"string",
+    b"bool",
+    b"boolean",
+    b"integer",
+    b"number",
+    b"float",
+    b"double",
+    b"char",
+    b"text",
+    b"bytes",
+    b"byte",
+    b"object",
+    b"unknown",
+    b"never",
+    b"void",
+    b"date",
+    b"time",
+    b"list",
+    b"array",
+    b"dict",
+    b"value",
+    b"values",
+    b"input",
+    b"field",
+    b"label",
+    b"prompt",
+    b"form",
+    b"changeme",
+    b"change",
+    b"redacted",
+    b"masked",
+    b"omitted",
+    b"example",
+    b"sample",
+    b"dummy",
+    b"test",
+    b"testing",
+    b"fake",
+    b"mock",
+    b"xxxx",
+    b"xxxxx",
+    b"xxxxxx",
+    b"plain",
+    b"plaintext",
+    b"clear",
+    b"cleartext",
+    b"basic",
+    b"bearer",
+    b"digest",
+    b"random",
+    b"generated",
+    b"strict",
+    b"weak",
+    b"strong",
+    b"stdin",
+    b"file",
+    b"inline",
+    b"static",
+    b"dynamic",
+    b"same",
+    b"self",
+    b"this",
+    b"nothing",
+    b"unused",
+    b"ignored",
+    b"ignore",
+    b"invalid",
+    b"valid",
+    b"wrong",
+    b"correct",
+    b"incorrect",
+    b"missing",
+    b"expired",
+    b"secure",
+    b"insecure",
+    b"encrypted",
+    b"hashed",
+    b"hash",
+    b"login",
+    b"user",
+    b"username",
+    b"email",
+    b"always",
+    b"fail",
+    b"failed",
+    b"failure",
+    b"super",
+    b"confirmed",
+    b"nullable",
+    b"sometimes",
+    b"accepted",
+    b"present",
+    b"filled",
+    b"option",
+    b"options",
+    b"flag",
+    b"flags",
+    b"argument",
+    b"arguments",
+    b"parameter",
+    b"parameters",
+    b"green",
+    b"yellow",
+    b"blue",
+    b"black",
+    b"white",
+    b"cyan",
+    b"magenta",
+    b"gray",
+    b"grey",
+    b"orange",
+    b"purple",
+    b"bold",
+];
+
+/// A lower-case word a person may choose as a password (`swordfish`,
+/// `letmein`, `postgres`), given to a name that [`names_password`]: four
+/// to eleven ASCII lower-case letters (longer words pass the value check
+/// of every password), none of [`NOT_PASSWORDS`], no password word inside
+/// (`mypassword`, `nopass`: placeholders) and no placeholder.
+fn word_password(v: &[u8]) -> bool {
+    (4..12).contains(&v.len())
+        && v.iter().all(u8::is_ascii_lowercase)
+        && !NOT_PASSWORDS.contains(&v)
+        && !contains(v, b"pass")
+        && !contains(v, b"pwd")
+        && !contains(v, b"secret")
+        && !is_placeholder(v)
+}
+
+/// Whether a bare value ending at `ve` ends its line as a configuration's
+/// value does: nothing but spaces after it, or a comment (` #`, ` ;`,
+/// ` //`). In code a bare word is a variable, and something follows it
+/// (`password = input(…)`, `pass = user.pass;`).
+fn ends_config_line(hay: &[u8], ve: usize) -> bool {
+    let mut i = ve;
+    while i < hay.len() && matches!(hay[i], b' ' | b'\t' | b'\r') {
+        i += 1;
+    }
+    match hay.get(i) {
+        None | Some(b'\n') => true,
+        Some(b'#' | b';') => i > ve,
+        Some(b'/') => i > ve && hay.get(i + 1) == Some(&b'/'),
+        _ => false,
+    }
+}
+
+/// Whether a bare value's assignment reads as a configuration's, not as
+/// code's. `NAME=v` (no spaces) ends where a configuration's value ends:
+/// at a space, a line's end, `;` (a connection string), `&` (a URL's
+/// query), a closing quote or brace, `|`, or an escaped line break — not at
+/// `(`, `)`, `,`, `.` or `[` (a call's keyword argument given a variable:
+/// `connect(password=pw)`). `password: v` and `password = v` end their
+/// line ([`ends_config_line`]), the spaced `=` only at the start of a line
+/// (an INI or TOML file), not indented in a function (`    password =
+/// ident`) or after a `,` (`username, password = split`); `export NAME =
+/// v` too (a Makefile's). A shell default (`${NAME:-v}`) and a table's cell
+/// (`| NAME | v |`) are configuration's. An instance variable's
+/// (`@user.password = long`) is code's.
+fn config_assignment(hay: &[u8], (ns, ne): (usize, usize), (vs, ve): (usize, usize)) -> bool {
+    if hay[ns] == b'@' || (ns > 0 && hay[ns - 1] == b'@') {
+        return false;
+    }
+    let op = &hay[ne..vs];
+    let after = &hay[ve..];
+    if op == b"=" {
+        return !matches!(after.first(), Some(b'(' | b')' | b',' | b'.' | b'['));
+    }
+    if ns >= 2 && &hay[ns - 2..ns] == b"${" {
+        return after.first() == Some(&b'}');
+    }
+    let cell = trim(op);
+    if (cell == b"|" || cell == "│".as_bytes()) && after.starts_with(b" ") {
+        return after[1..].starts_with(cell);
+    }
+    let spaced_eq = op.contains(&b'=') && op.iter().any(|&b| b == b' ' || b == b'\t');
+    let line_start = line_start_before(hay, ns);
+    ends_config_line(hay, ve)
+        && (!spaced_eq || line_start == ns || &hay[line_start..ns] == b"export ")
+}
+
+/// Where the line holding `at` starts.
+fn line_start_before(hay: &[u8], at: usize) -> usize {
+    memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1)
+}
+
+/// Whether `hay[vs..ve]` is an XML element's whole text
+/// (`<password>v</password>`).
+fn xml_text(hay: &[u8], (vs, ve): (usize, usize)) -> bool {
+    vs > 0 && hay[vs - 1] == b'>' && hay[ve..].starts_with(b"</")
+}
+
+/// A human password (`DB_PASSWORD=swordfish`, `password: "letmein"`): a
+/// [`word_password`] given to a name that [`names_password`], quoted, or
+/// bare in a configuration's assignment ([`config_assignment`]) or as an
+/// element's text ([`xml_text`]).
+fn human_password(
+    hay: &[u8],
+    (ns, ne): (usize, usize),
+    (vs, ve): (usize, usize),
+    quoted: bool,
+) -> bool {
+    // Backticks right after `=` are a shell's command (`PASSWORD=`whoami``),
+    // after a space a string (Go's, JavaScript's: `password = `v``).
+    let quote = vs.checked_sub(1).map(|i| hay[i]);
+    let command = quote == Some(b'`') && vs >= 2 && hay[vs - 2] == b'=';
+    word_password(trim(&hay[vs..ve]))
+        && ((quoted && !command)
+            || config_assignment(hay, (ns, ne), (vs, ve))
+            || xml_text(hay, (vs, ve)))
+        && names_password(&hay[ns..ne])
 }
 
 /// Whether `v` is an acceptable secret value for a name of tier `tier`.
@@ -6506,7 +6768,7 @@ pub(crate) fn run(
     // A bare value that closes a Markdown code span (`redis-cli -a v` in a
     // README) ends before the span's backtick: the mask keeps the span.
     let cut = match check {
-        Check::Value | Check::Generic => code_span_close(hay, secret),
+        Check::Value | Check::Command | Check::Generic => code_span_close(hay, secret),
         _ => None,
     };
     // A bare query-parameter value ends at its URL's fragment.
@@ -6564,7 +6826,11 @@ pub(crate) fn run(
             let Some((ns, ne)) = name else {
                 return Verdict::Reject;
             };
-            if short_word(trim(v)) || code_span_word(v) {
+            // A short word is a value only as a human password (the rest
+            // of the checks reject it).
+            let short = short_word(trim(v));
+            let human = short && human_password(hay, (ns, ne), secret, group_alt < 2);
+            if (short && !human) || code_span_word(v) {
                 return Verdict::Reject;
             }
             // `let token: ResourceToken = …`, `static TOKEN: OnceLock<u64>`.
@@ -6589,7 +6855,7 @@ pub(crate) fn run(
                 Some(tier) => {
                     let name = &hay[ns..ne];
                     let quoted = group_alt < 2;
-                    ok(value_ok(tier, v, quoted) && !value_is_code(name, v, quoted))
+                    ok((human || value_ok(tier, v, quoted)) && !value_is_code(name, v, quoted))
                 }
                 None => Verdict::Reject,
             }
@@ -6604,7 +6870,9 @@ pub(crate) fn run(
                 true => fragment_at(hay, (vs, ve)).unwrap_or(ve),
                 false => ve,
             };
-            if short_word(trim(&hay[vs..ve])) {
+            let short = short_word(trim(&hay[vs..ve]));
+            let human = short && human_password(hay, (ns, ne), (vs, ve), quoted);
+            if short && !human {
                 return Verdict::Reject;
             }
             // A URL's `?key=` is an API key (`/v1/list?key=…`): judged as
@@ -6664,7 +6932,7 @@ pub(crate) fn run(
             let tier = classify_name(&hay[ns..ne]).or(query_key.then_some(Tier::Keyed));
             match tier {
                 Some(tier)
-                    if value_ok(tier, &hay[vs..ve], quoted)
+                    if (human || value_ok(tier, &hay[vs..ve], quoted))
                         && !value_is_code(name, &hay[vs..ve], quoted) =>
                 {
                     Verdict::Spans(vec![(vs, ve)])
@@ -6675,6 +6943,10 @@ pub(crate) fn run(
         Check::Value => {
             ok(value_ok(Tier::Strong, v, group_alt < 2) && !(group_alt >= 2 && parameter_name(v)))
         }
+        Check::Command => ok(
+            (word_password(trim(v)) || value_ok(Tier::Strong, v, group_alt < 2))
+                && !(group_alt >= 2 && parameter_name(v)),
+        ),
         Check::Phrase => {
             let Some((ns, ne)) = name else {
                 return Verdict::Reject;
@@ -6689,13 +6961,18 @@ pub(crate) fn run(
             let Some((ns, ne)) = name else {
                 return Verdict::Reject;
             };
-            if short_word(trim(v)) || !typed_name(&hay[ns..ne]) {
+            // Not a parameter list's (`password: str, method: str = "scrypt"`).
+            let short = short_word(trim(v));
+            let human = short
+                && !hay[ne..secret.0].contains(&b',')
+                && human_password(hay, (ns, ne), secret, true);
+            if (short && !human) || !typed_name(&hay[ns..ne]) {
                 return Verdict::Reject;
             }
             // A token or key name wants a random value (`request_key: str =
             // "werkzeug.request"` names a key); a bare `key`/`tok` too.
             let tier = classify_name(&hay[ns..ne]).unwrap_or(Tier::Token);
-            ok(value_ok(tier, v, true) && !value_is_code(&hay[ns..ne], v, true))
+            ok((human || value_ok(tier, v, true)) && !value_is_code(&hay[ns..ne], v, true))
         }
         Check::UrlPassword => {
             let l = lower(v);

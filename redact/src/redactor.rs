@@ -3861,6 +3861,7 @@ impl Redactor {
             | Check::ShortPrefix
             | Check::Generic
             | Check::Value
+            | Check::Command
             | Check::Typed
             | Check::UrlPassword
             | Check::UrlToken

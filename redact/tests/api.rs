@@ -4775,3 +4775,85 @@ fn literals_on_the_line_below_their_name_are_masked() {
         ],
     );
 }
+
+/// A password a person chose is often a lower-case word: given to a name
+/// that is a password's own (`DB_PASSWORD`, `adminPass`), quoted, or bare
+/// where a configuration's value ends (a line's end, `;`, `&`, a closing
+/// quote, a table's cell, a shell default), and on a command line's
+/// password flag, it is masked.
+#[test]
+fn word_passwords_after_password_names_are_masked() {
+    let r = redactor();
+    let v = "swordfish";
+    assert_masks_value(
+        &r,
+        &[
+            format!("DB_PASSWORD={v}"),
+            format!("password: \"{v}\""),
+            format!("REACT_APP_AUTH_PASSWORD={v}    # some comment"),
+            format!("export MYSQL_ROOT_PASSWORD=\"{v}\""),
+            format!("[client]\npassword = {v}\n"),
+            format!("ssl.keystore.password={v}"),
+            format!("PGPASSWORD={v} psql -h db"),
+            format!("Server=db;User Id=app;Password={v};Encrypt=True;"),
+            format!("GET /login?user=bob&password={v}&next=/ HTTP/1.1"),
+            format!("<password>{v}</password>"),
+            format!("<add key=\"SmtpPassword\" value=\"{v}\" />"),
+            format!("| DB_PASSWORD | {v} |"),
+            format!("      DB_PASSWORD: ${{DB_PASSWORD:-{v}}}"),
+            format!("const dbPassword = `{v}`"),
+            format!("  adminPass: {v}"),
+            format!("private static final String PASSWORD = \"{v}\";"),
+            format!("psexec \\\\10.0.0.5 -u Administrator -p {v} cmd"),
+            format!("sshpass -p {v} ssh deploy@host"),
+            format!("mysql -u root -p{v} app"),
+            format!("export DB_PASSWORD = {v}"),
+        ],
+        v,
+    );
+    assert_eq!(
+        r.redact(&format!("http -a bob:{v} https://api.example.com/me")),
+        "http -a bob:[REDACTED:basic-auth] https://api.example.com/me"
+    );
+}
+
+/// Where a word is no password: the literals, types and states of a
+/// configuration (`password: none`, `update_password: always`), a
+/// variable in code (indented, after a `,`, an instance variable's, a
+/// keyword argument), a shell's command in backticks, a name about a
+/// password rather than its value (`password_policy`), a secret's or a
+/// token's name (their values are random), a capitalised label, a
+/// password word itself, and the prose of an `htpasswd -b` or `--password`
+/// mention. `mysql -p DB` asks for the password.
+#[test]
+fn words_that_are_no_passwords_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "password: none",
+            "password: required",
+            "    update_password: always",
+            "pass: string",
+            "    password = ident",
+            "                username, password = split",
+            "    @argonaut.password = long",
+            "connect(user=u, password=pw)",
+            "PASSWORD=`whoami`",
+            "password_policy: strict",
+            "client_secret: \"hello\"",
+            "api_token = \"hello\"",
+            "password: \"Passwort\"",
+            "password: \"mypassword\"",
+            "GIT_ASKPASS: 'echo',",
+            "pass = console_attr.Colorizer('PASS', 'green')",
+            "($expectToPass ? 'pass' : 'fail')",
+            "], ['foo.*.password' => 'confirmed']);",
+            "information can be provided via the --username and --password options",
+            "passwords given to htpasswd -b on a command line are masked",
+            "mysql -u root -p mydb",
+            "def hash(password: str, method: str = \"scrypt\", salt_length: int = 16):",
+            "POSTGRES_PASSWORD=postgres",
+        ],
+    );
+}

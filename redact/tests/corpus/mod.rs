@@ -1453,7 +1453,27 @@ pub fn families() -> Vec<Family> {
                 Secret::plain(format!("t1.{head}.{}", r.chars(B64URL, 86)))
             },
         },
+        Family {
+            name: "word-password",
+            kind: Kind::Password,
+            env: "MYSQL_ROOT_PASSWORD",
+            key: "db_password",
+            header: None,
+            gen: |r| Secret::plain(word_password(r)),
+        },
     ]
+}
+
+/// A password a person chose: a lower-case word (`swordfish`), here four
+/// to eleven random letters (no password word inside, as `mypassword`).
+pub fn word_password(r: &mut Rng) -> String {
+    loop {
+        let n = r.range(4, 11);
+        let w = r.chars(LOWER, n);
+        if !["pass", "pwd", "secret"].iter().any(|p| w.contains(p)) {
+            return w;
+        }
+    }
 }
 
 /// A labelled record.
@@ -1553,6 +1573,11 @@ fn toml_cfg(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
 }
 
 fn curl_cmd(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    // `-u USER:WORD` is no password's place alone: `docker run -u
+    // app:app` gives a user and a group.
+    if f.name == "word-password" {
+        return None;
+    }
     let cmd = match f.kind {
         Kind::Url => format!(
             "curl -sS https://deploy:{}@registry.example.com/v2/_catalog",
@@ -2157,7 +2182,11 @@ fn config_command(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
 /// is about the credential.
 fn installer_output(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     let v = literal(f, s);
-    if f.kind == Kind::Pem || v.contains(|c: char| c.is_whitespace() || "\"'`".contains(c)) {
+    // A phrase's value must read as random: a word ends prose's sentences.
+    if f.kind == Kind::Pem
+        || f.name == "word-password"
+        || v.contains(|c: char| c.is_whitespace() || "\"'`".contains(c))
+    {
         return None;
     }
     let line = match r.below(5) {
