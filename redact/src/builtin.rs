@@ -1501,6 +1501,67 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .alt_groups(&["s2", "s4"])
         .next_line()
         .guard(Guard::Block),
+        // More families by their documented shapes: Azure DevOps personal
+        // access tokens of the 2024 format (84 characters, the signature
+        // `JQQJ9` at 52 and `AZDO` at 76), Dependency-Track API keys
+        // (`odt_`), Twitch stream keys (`live_`, the user id, `_`, 30
+        // characters), New Relic license keys (40 characters ending `NRAL`)
+        // and Insights query keys (`NRIQ-`), and the Teams webhooks of
+        // `outlook.office.com` (before `webhook.office.com`).
+        r(
+            "azure-devops-pat",
+            r"\b[A-Za-z0-9]{52}JQQJ9[A-Za-z0-9]{19}AZDO[A-Za-z0-9]{4}\b",
+            &["jqqj9"],
+        ),
+        r("dependency-track-key", r"\bodt_[A-Za-z0-9]{32,255}\b", &["odt_"]),
+        r("twitch-stream-key", r"\blive_[0-9]{6,12}_[A-Za-z0-9]{30}\b", &["live_"]),
+        r(
+            "newrelic-key",
+            r"\b[a-z0-9]{6}[a-f0-9]{30}NRAL\b|\bNRIQ-[A-Za-z0-9_\-]{32}\b",
+            &["nral", "nriq-"],
+        ),
+        secret(r(
+            "teams-webhook",
+            r"(?i)\boutlook\.office(?:365)?\.com/webhook/(?P<secret>[a-f0-9\-]{36}@[a-f0-9\-]{36}/IncomingWebhook/[a-f0-9]{32}/[a-f0-9\-]{36})",
+            &["outlook.office.com/webhook/", "outlook.office365.com/webhook/"],
+        )),
+        // SonarQube's analysis token given as `sonar.login` (before
+        // `sonar.token`, and before the `sqp_` prefixes): 40 hex digits.
+        secret(r(
+            "sonarqube-token",
+            r#"(?i)sonar[._\-]?(?:login|token)\b["']?[\t ]*[=:,]?[\t ]*["']?(?P<secret>[0-9a-f]{40})\b"#,
+            &["sonar.login", "sonar_login", "sonarlogin", "sonar-login", "sonar.token", "sonar_token", "sonartoken"],
+        )),
+        // A Vault unseal key share, as `vault operator init` prints it
+        // (`Unseal Key 1: …`) and `vault operator unseal` takes it.
+        secret(r(
+            "vault-unseal-key",
+            r"(?i)\bunseal[\t ]key(?:[\t ][0-9]{1,2})?:[\t ]*(?P<secret>[A-Za-z0-9+/]{43,44}={0,2})(?:[^A-Za-z0-9+/=]|$)",
+            &["unseal key"],
+        )),
+        secret(r(
+            "vault-unseal-key",
+            r"\bvault[\t ]+operator[\t ]+unseal[\t ]+(?:-[A-Za-z=_\-]+[\t ]+)*(?P<secret>[A-Za-z0-9+/]{43,44}={0,2})(?:[^A-Za-z0-9+/=]|$)",
+            &["operator unseal"],
+        )),
+        // Password hashes of Cisco IOS (type 8: PBKDF2, type 9: scrypt; a
+        // 14-character salt) and Kerberos tickets roasted for cracking
+        // (`$krb5asrep$23$`, `$krb5tgs$23$`): the encrypted part is masked
+        // (it is what a cracker needs), the account and checksum stay readable.
+        r(
+            "password-hash",
+            r"\$[89]\$[./A-Za-z0-9]{14}\$(?P<secret>[./A-Za-z0-9]{43})(?:[^./A-Za-z0-9$]|$)",
+            &["$8$", "$9$"],
+        )
+        .secret_group("secret")
+        .check(Check::Mixed),
+        r(
+            "password-hash",
+            r"\$krb5(?:asrep|tgs)\$23\$(?:\*[^*\r\n]*\*\$|[^$:\s]*[:$])?[0-9a-f]{32}\$(?P<secret>[0-9a-f]{64,})",
+            &["$krb5asrep$", "$krb5tgs$"],
+        )
+        .secret_group("secret")
+        .check(Check::Mixed),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

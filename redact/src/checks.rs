@@ -2737,6 +2737,9 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     if format_field(v) || prefixed_secret_word(v) {
         return true;
     }
+    if escaped_or_spliced(v) {
+        return true;
+    }
     // A URN names a thing (`cert: "urn:k8s:secret:tls:cert"`).
     if v.len() > 4 && v[..4].eq_ignore_ascii_case(b"urn:") {
         return true;
@@ -3464,6 +3467,17 @@ fn concatenated(v: &[u8]) -> bool {
         && before
             .is_some_and(|b| b == b')' || b == b']' || b == b'_' || b.is_ascii_alphanumeric()))
         || (call_opened && t[0] == b'+' && t[1] == b' ');
+    // `"+new Buffer("`: `+` against the string's closing quote, and a call
+    // opened on the next string.
+    if t[0] == b'+'
+        && call_opened
+        && t[1].is_ascii_alphabetic()
+        && t[1..n - 1]
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b' '))
+    {
+        return true;
+    }
     let bare = |b: u8| matches!(b, b'~' | b'&');
     if opens && closes && (bare(t[0]) && t[1] != b' ' || bare(t[n - 1]) && t[n - 2] != b' ') {
         return t[1..n - 1].iter().all(|&b| {
@@ -5521,6 +5535,44 @@ fn ends_config_line(hay: &[u8], ve: usize) -> bool {
     }
 }
 
+/// A placeholder written inside other quoting: HTML-escaped angle brackets
+/// (`&lt;YOUR_PASSWORD&gt;`), or a variable between a shell's double
+/// quotes, which close and reopen the string around it (`"'$PASSWORD'"`).
+fn escaped_or_spliced(v: &[u8]) -> bool {
+    let n = v.len();
+    (n > 8 && v[..4].eq_ignore_ascii_case(b"&lt;") && v.ends_with(b"&gt;"))
+        || (n > 3
+            && matches!(v[0], b'\'' | b'"')
+            && v[n - 1] == v[0]
+            && v[1] == b'$'
+            && is_placeholder(&v[1..n - 1]))
+}
+
+/// Whether the name `hay[ns..ne]` and its operator are a string's text
+/// (`passwordLabel:"Password:",rememberMeLabel:…`): the quote before the
+/// name is the value's opening quote's kind, and none closes the name (as
+/// JSON's `"password":"v"` does): that quote closes the string, and what
+/// follows is code, not a value — when it reads as code: punctuation or a
+/// space first (`,rememberMeLabel:`, `+authKey, `).
+fn label_in_string(hay: &[u8], (ns, ne): (usize, usize), vs: usize) -> bool {
+    if ns == 0 || vs == 0 || vs <= ne || vs >= hay.len() {
+        return false;
+    }
+    if !matches!(
+        hay[vs],
+        b',' | b';' | b')' | b']' | b'}' | b'+' | b'.' | b'&' | b'|' | b' ' | b'\t'
+    ) {
+        return false;
+    }
+    let q = hay[ns - 1];
+    matches!(q, b'"' | b'\'')
+        && hay[vs - 1] == q
+        && hay[ne..vs - 1]
+            .iter()
+            .all(|&b| matches!(b, b':' | b'=' | b' ' | b'\t'))
+        && hay[ne..vs - 1].iter().any(|&b| b == b':' || b == b'=')
+}
+
 /// Whether a bare value's assignment reads as a configuration's, not as
 /// code's. `NAME=v` (no spaces) ends where a configuration's value ends:
 /// at a space, a line's end, `;` (a connection string), `&` (a URL's
@@ -6360,6 +6412,22 @@ fn names_its_type(name: &[u8], v: &[u8]) -> bool {
     two || one_word || class_identifier(class)
 }
 
+/// `#` or `.` and lower-case words joined by `-` or `_` (two or more):
+/// an id or a class a script selects (`"#add-password"`, `".btn-login"`).
+fn css_selector(v: &[u8]) -> bool {
+    let Some(rest) = v.strip_prefix(b"#").or_else(|| v.strip_prefix(b".")) else {
+        return false;
+    };
+    let mut words = rest.split(|&b| b == b'-' || b == b'_');
+    words.clone().count() >= 2
+        && words.all(|w| {
+            !w.is_empty()
+                && w[0].is_ascii_lowercase()
+                && w.iter()
+                    .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
 /// The last two of the words of `s` ([`crate::known::name_word_spans`]):
 /// `[second to last, last]`.
 fn last_ident_words(s: &[u8]) -> [Option<&[u8]>; 2] {
@@ -6369,10 +6437,14 @@ fn last_ident_words(s: &[u8]) -> [Option<&[u8]>; 2] {
 /// Whether the value `v` is a number of a catalogue, an API version or a
 /// pattern rather than a secret: a letter or two and dotted numbers
 /// (MITRE ATT&CK's `T1003.008`), a Kubernetes API group's version
-/// (`authentication.gke.io/v1alpha1`), or a regular expression
-/// (`r':(?P<version_short>.+)'`, see [`regex_like`]).
+/// (`authentication.gke.io/v1alpha1`), a regular expression
+/// (`r':(?P<version_short>.+)'`, see [`regex_like`]), or a CSS selector
+/// of an id or a class (`"#add-password"`, `".reset-password"`).
 fn code_shaped_value(v: &[u8]) -> bool {
     let v = trim(v);
+    if css_selector(v) {
+        return true;
+    }
     let numbered = {
         let letters = v.iter().take_while(|b| b.is_ascii_alphabetic()).count();
         let rest = &v[letters..];
@@ -6833,6 +6905,9 @@ pub(crate) fn run(
             if (short && !human) || code_span_word(v) {
                 return Verdict::Reject;
             }
+            if group_alt < 2 && label_in_string(hay, (ns, ne), secret.0) {
+                return Verdict::Reject;
+            }
             // `let token: ResourceToken = …`, `static TOKEN: OnceLock<u64>`.
             if group_alt >= 2 && ne <= secret.0 && colon_not_assignment(hay, ne, secret.0) {
                 return Verdict::Reject;
@@ -6872,7 +6947,7 @@ pub(crate) fn run(
             };
             let short = short_word(trim(&hay[vs..ve]));
             let human = short && human_password(hay, (ns, ne), (vs, ve), quoted);
-            if short && !human {
+            if (short && !human) || (quoted && label_in_string(hay, (ns, ne), vs)) {
                 return Verdict::Reject;
             }
             // A URL's `?key=` is an API key (`/v1/list?key=…`): judged as
@@ -7732,6 +7807,8 @@ mod reference {
             || var_path
             || format_field(t)
             || prefixed_secret_word(t)
+            // Stop 47: escaped and spliced placeholders (their own tests).
+            || escaped_or_spliced(t)
     }
 
     fn old_is_placeholder_v1(v: &[u8]) -> bool {

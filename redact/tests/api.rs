@@ -4857,3 +4857,88 @@ fn words_that_are_no_passwords_stay() {
         ],
     );
 }
+
+/// Families by their documented shapes: Azure DevOps PATs of the 2024
+/// format, Dependency-Track keys, Twitch stream keys, New Relic license
+/// and Insights query keys, Teams webhooks on `outlook.office.com`,
+/// SonarQube's `sonar.login`, Vault unseal keys, Cisco type 8/9 hashes and
+/// roasted Kerberos tickets. Near misses stay.
+#[test]
+fn devops_stream_license_webhook_unseal_and_ticket_secrets_are_masked() {
+    let r = redactor();
+    let pat =
+        "6RtqHqPc66Y6DYbkydbrrFJTYnRoA7r40ts7LWS2SkINSFsRABxhJQQJ99BFACAAAAALGcqjAAASAZDO3eqU";
+    let hex40 = "826de5590c75919a8317fdface58206eebe7ebbc";
+    let share = "0tZn+7QQCxphpHwTm7/dC3LpP5JGIbYl3PK8Sy81R+P2";
+    let edata = "c2e64fc4a6bd5f4ec8f4b305749d708ef7f0e2b74b21d7d51e28e5027c8b354b951a1eed63abea24a270c5ed747676d8";
+    let hook = "555aa7fc-ea71-4fb7-ae9e-755caa4404ed@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/16085df23e564bb9076842605ede3af2/51dab674-ad95-4f0a-8964-8bdefc25b6d9";
+    for (input, want) in [
+        (format!("azure_devops_pat = \"{pat}\""), "azure_devops_pat = \"[REDACTED:azure-devops-pat]\"".to_string()),
+        ("odt_KTJlDq2AGGGlqG4riKdT7p980AW8RlU5".into(), "[REDACTED:dependency-track-key]".into()),
+        ("rtmp://live.twitch.tv/app/live_126031192_tiX3sbwIzL9VmkecdxioBMA1LJ9S4m".into(), "rtmp://live.twitch.tv/app/[REDACTED:twitch-stream-key]".into()),
+        ("license: eu01xxaa7460e1ea3abdfbbbd36e85c10cd0NRAL".into(), "license: [REDACTED:newrelic-key]".into()),
+        ("\"querykey\": \"NRIQ-pD-yUGl9Z3ACIJ89V-zGkhMxFJE5O121\",".into(), "\"querykey\": \"[REDACTED:newrelic-key]\",".into()),
+        (format!("webhooks: https://outlook.office.com/webhook/{hook}"), "webhooks: https://outlook.office.com/webhook/[REDACTED:teams-webhook]".into()),
+        (format!("-Dsonar.login={hex40}"), "-Dsonar.login=[REDACTED:sonarqube-token]".into()),
+        (format!("sonar.login', '{hex40}"), "sonar.login', '[REDACTED:sonarqube-token]".into()),
+        (format!("Unseal Key 2: {share}"), "Unseal Key 2: [REDACTED:vault-unseal-key]".into()),
+        (format!("kubectl exec vault-0 -- vault operator unseal {share}"), "kubectl exec vault-0 -- vault operator unseal [REDACTED:vault-unseal-key]".into()),
+        ("username admin secret 8 $8$TnGX/fE4KGHOVU$pEhnEvxrvaynpi8j4f.EMHr6M.FzU8xnZnBr/tJdFWk".into(), "username admin secret 8 $8$TnGX/fE4KGHOVU$[REDACTED:password-hash]".into()),
+        (format!("$krb5tgs$23$*svc_sql$CORP.LOCAL$MSSQLSvc/db01:1433*$8d28cfbfdcb2a99259b3fb639444e9a8${edata}"), "$krb5tgs$23$*svc_sql$CORP.LOCAL$MSSQLSvc/db01:1433*$8d28cfbfdcb2a99259b3fb639444e9a8$[REDACTED:password-hash]".into()),
+        (format!("$krb5asrep$23$user@corp.local:3e156ada591263b8aab0965f5aebd837${edata}"), "$krb5asrep$23$user@corp.local:3e156ada591263b8aab0965f5aebd837$[REDACTED:password-hash]".into()),
+    ] {
+        assert_eq!(r.redact(&input), want, "{input}");
+        assert_eq!(r.redact(&want), want, "{input}");
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "keep_alive_timeout = 75",
+            "live_1234_abc",
+            "odt_template.docx",
+            "sonar.login=admin",
+            "Unseal Key (will be hashed): see below",
+            "seal status: sealed=true, key shares: 5",
+            "https://outlook.office.com/mail/inbox",
+        ],
+    );
+}
+
+/// Code that looked like an assignment: a label's text in a minified
+/// script (`passwordLabel:"Password:",…`: the quote after the colon closes
+/// the string), a CSS selector (`"#add-password"`), a variable spliced
+/// between a shell's quotes (`"'$PRECOMPILE_PASSWORD'"`), an HTML-escaped
+/// placeholder (`&lt;…&gt;`) and a string closed against a concatenation
+/// (`"…:_password = "+new Buffer("feast")`). The same names with values
+/// are still masked.
+#[test]
+fn labels_selectors_spliced_and_escaped_placeholders_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "usernameLabel:\"Username or email:\",passwordLabel:\"Password:\",rememberMeLabel:\"Remember me:\"",
+            "s.composeExec(\"tailscale\", \"up\", \"--authkey=\"+authKey, \"--advertise-routes=10.0.0.0/24\")",
+            "this.addPassword = \"#add-password\";",
+            "$('.reset-password').hide(); resetPassword = '.reset-password';",
+            "- echo 'export DATABASE_PASSWORD=\"'$PRECOMPILE_PASSWORD'\"' >> .env",
+            "\"password\": \"&lt;YOURPASSWORD&gt;\"",
+            "\"//localhost:1337/:_password = \"+new Buffer(\"feast\").toString(\"base64\")",
+        ],
+    );
+    let v = "Zq9vK2mL7pXw4Rt8";
+    assert_masks_value(
+        &r,
+        &[
+            format!("\"password\":\"{v}\""),
+            format!("cfg = \"password={v}\""),
+            format!("'oauth_token: '{v}',"),
+        ],
+        v,
+    );
+    // A value that opens with `#` and is no selector of words.
+    assert_eq!(
+        r.redact("password: \"#Zq9vK2mL7pXw4Rt8\""),
+        "password: \"[REDACTED:generic-secret]\""
+    );
+}

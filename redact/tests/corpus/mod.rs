@@ -1454,6 +1454,54 @@ pub fn families() -> Vec<Family> {
             },
         },
         Family {
+            name: "azure-devops-pat",
+            kind: Kind::Token,
+            env: "AZURE_DEVOPS_EXT_PAT",
+            key: "azure_devops_pat",
+            header: None,
+            gen: |r| {
+                let head = r.chars(ALNUM, 52);
+                let mid = r.chars(ALNUM, 19);
+                Secret::plain(format!("{head}JQQJ9{mid}AZDO{}", r.chars(ALNUM, 4)))
+            },
+        },
+        Family {
+            name: "dependency-track-key",
+            kind: Kind::Token,
+            env: "DTRACK_API_KEY",
+            key: "dependency_track_api_key",
+            header: Some("X-Api-Key"),
+            gen: |r| Secret::plain(format!("odt_{}", r.chars_n(ALNUM, 32, 40))),
+        },
+        Family {
+            name: "twitch-stream-key",
+            kind: Kind::Token,
+            env: "TWITCH_STREAM_KEY",
+            key: "stream_key",
+            header: None,
+            gen: |r| {
+                let user = r.chars_n(DIGITS, 8, 10);
+                Secret::plain(format!("live_{user}_{}", r.chars(ALNUM, 30)))
+            },
+        },
+        Family {
+            name: "newrelic-license-key",
+            kind: Kind::Token,
+            env: "NEW_RELIC_LICENSE_KEY",
+            key: "license_key",
+            header: None,
+            gen: |r| {
+                let region = format!("{}{}xx", r.pick(&["eu", "us", "gov"]), r.chars(DIGITS, 2));
+                let region = &region[..region.len().min(6)];
+                let pad = 6 - region.len();
+                Secret::plain(format!(
+                    "{region}{}{}NRAL",
+                    r.chars(HEX, pad),
+                    r.chars(HEX, 30)
+                ))
+            },
+        },
+        Family {
             name: "word-password",
             kind: Kind::Password,
             env: "MYSQL_ROOT_PASSWORD",
