@@ -123,6 +123,10 @@ pub(crate) enum Guard {
     /// array (`char secret[] = "v"`), a shell default (`${X:-…}`) or an XML
     /// start tag ending its line.
     Context,
+    /// The keyword's name is compared with a string literal: `==`, `===`,
+    /// `!=` or `!==` (after closing quotes and spaces), spaces, and a quote
+    /// (`if password == "v"`: the literal a program checks is the secret).
+    Compare,
 }
 
 /// A cheap condition that every match of a rule meets inside its window
@@ -434,6 +438,7 @@ const F_TYPED: u16 = 1 << 9;
 const F_FLAG: u16 = 1 << 10;
 const F_CONTEXT: u16 = 1 << 11;
 const F_ASSIGN_VALUE: u16 = 1 << 12;
+const F_COMPARE: u16 = 1 << 13;
 const F_ANY: u16 = u16::MAX;
 
 /// The context shapes of which a guard needs at least one ([`F_ANY`]: none in particular).
@@ -452,6 +457,7 @@ pub(crate) fn guard_shapes(g: Guard) -> u16 {
         Guard::Column => F_COLUMN,
         Guard::Typed => F_TYPED,
         Guard::Flag => F_FLAG,
+        Guard::Compare => F_COMPARE,
         _ => F_ANY,
     }
 }
@@ -526,8 +532,10 @@ impl HitCtx {
             b'|' | 0xE2 => F_PIPE,
             _ => 0,
         };
-        if at(after_q) == b':' {
-            feat |= F_COLON_Q;
+        match at(after_q) {
+            b':' => feat |= F_COLON_Q,
+            b'=' | b'!' if at(after_q + 1) == b'=' => feat |= F_COMPARE,
+            _ => {}
         }
         let before = if ns > ls { hay[ns - 1] } else { b'\n' };
         match before {
@@ -1192,6 +1200,8 @@ impl HitCtx {
                 }
                 Guard::Context if ns > ls && hay[ns - 1] == b'<' => far = far.max(le),
                 Guard::Context => far = far.max(literal_call_or_array_reach(hay, name_end, end)),
+                // The operator's `=`s, the spaces and the quote after it.
+                Guard::Compare => far = far.max(skip(after_q + 1, end, b"= \t") + 1),
                 g if reads_hit_only(g) => return false,
                 _ => {}
             }
@@ -1223,6 +1233,20 @@ pub(crate) fn guard_ok_at(
     } = *c;
     match g {
         Guard::Assign => assign_at(hay, after_q, end),
+        Guard::Compare => {
+            let at = |i: usize| if i < end { hay[i] } else { b'\n' };
+            if !(matches!(at(after_q), b'=' | b'!') && at(after_q + 1) == b'=') {
+                return false;
+            }
+            let mut j = after_q + 2;
+            if at(j) == b'=' {
+                j += 1;
+            }
+            while j < end && matches!(hay[j], b' ' | b'\t') {
+                j += 1;
+            }
+            matches!(at(j), b'"' | b'\'')
+        }
         Guard::AssignObject => {
             if !(after_q < end && hay[after_q] == b':') {
                 return false;
@@ -1379,13 +1403,14 @@ pub(crate) fn guard_ok_at(
 
 /// Bytes at which, after a name and its spaces, a context shape may begin
 /// (see [`bare_after_name`]): quotes and the bytes `fallback` skips (`\\` `]`
-/// `)`), the first bytes of [`ASSIGN_OPS`], `%` and `?` (`??`, `?:`). An
+/// `)`), the first bytes of [`ASSIGN_OPS`], `%`, `?` (`??`, `?:`) and `!`
+/// (`!=`, [`F_COMPARE`]). An
 /// `o` may begin the fallback `or `, a `(` or `[` a setter's or a C array's
 /// literal (both tested in place).
 const SHAPE_AFTER: [u8; 256] = {
     let mut t = [AFTER_NONE; 256];
     // 0xE2 opens a box-drawing bar (`Guard::Pipe`).
-    let shape = b"\"'`\\])=:?.+|%\xE2";
+    let shape = b"\"'`\\])=:?.+|%!\xE2";
     let mut i = 0;
     while i < shape.len() {
         t[shape[i] as usize] = AFTER_SHAPE;
@@ -1440,8 +1465,8 @@ fn name_ends(hay: &[u8], hs: usize, he: usize, le: usize) -> (usize, usize, usiz
 /// judged without building its context:
 ///
 /// - after the name and its spaces (`after`): no quote, no operator, no
-///   `\` `%` `|` `]` `)` `?`, no `or ` (assignments, escapes, cells,
-///   fallbacks, [`F_COLON_Q`]); no tab and no two spaces right after the
+///   `\` `%` `|` `]` `)` `?` `!`, no `or ` (assignments, comparisons,
+///   escapes, cells, fallbacks, [`F_COLON_Q`]); no tab and no two spaces right after the
 ///   name ([`F_COLUMN`]); or a quote right after the name closing a quoted
 ///   value, followed by spaces and `,` or `}` (JSON values `"key_0571…",`
 ///   repeat no name the verdict memo could remember), unless a `(` and
@@ -5501,6 +5526,9 @@ const NOT_PASSWORDS: &[&[u8]] = &[
     b"orange",
     b"purple",
     b"bold",
+    b"function",
+    b"symbol",
+    b"bigint",
 ];
 
 /// A lower-case word a person may choose as a password (`swordfish`,
@@ -6165,11 +6193,20 @@ fn spells_name(name: &[u8], v: &[u8]) -> bool {
 /// number, an API version or a regex ([`code_shaped_value`]). Asked last,
 /// only of values that pass [`value_ok`]: masked values are rare.
 fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
-    echoes_name(name, v)
+    constant_name(trim(v))
+        || echoes_name(name, v)
         || (!quoted && (names_its_type(name, v) || code_reference(v)))
         || code_shaped_value(v)
         || (quoted && title_phrase(v))
         || natural_text(v)
+}
+
+/// A constant's name: three or more words of capitals joined by `_`
+/// (Ansible's `VALUE_SPECIFIED_IN_NO_LOG_PARAMETER`, `CHANGE_ME_IN_PROD`).
+fn constant_name(v: &[u8]) -> bool {
+    let mut words = v.split(|&b| b == b'_');
+    words.clone().count() >= 3
+        && words.all(|w| w.len() >= 2 && w.iter().all(u8::is_ascii_uppercase))
 }
 
 /// Whether the bare value `v` is a parameter's or argument's name in a
@@ -8747,8 +8784,10 @@ pub(crate) mod hit_reference {
             b'|' | 0xE2 => F_PIPE,
             _ => 0,
         };
-        if at(after_q) == b':' {
-            feat |= F_COLON_Q;
+        match at(after_q) {
+            b':' => feat |= F_COLON_Q,
+            b'=' | b'!' if at(after_q + 1) == b'=' => feat |= F_COMPARE,
+            _ => {}
         }
         let before = if ns > ls { hay[ns - 1] } else { b'\n' };
         match before {

@@ -630,7 +630,7 @@ impl Scanner {
         matches!(self.engine, Some(Engine::Flat(_)))
     }
 
-    fn is_narrow(&self) -> bool {
+    pub(crate) fn is_narrow(&self) -> bool {
         matches!(&self.engine, Some(Engine::Flat(f)) if matches!(f.table, Table::Narrow(_)))
     }
 }

@@ -4942,3 +4942,43 @@ fn labels_selectors_spliced_and_escaped_placeholders_stay() {
         "password: \"[REDACTED:generic-secret]\""
     );
 }
+
+/// A secret compared with a literal is the literal a program checks:
+/// `if password == "v":`, `apiKey !== 'v'`, `creds.Secret != "v"`. A
+/// lexer's token compared (`token == "#define"`), `typeof x ===
+/// 'function'`, a placeholder, an empty string and a constant's name
+/// (`VALUE_SPECIFIED_IN_NO_LOG_PARAMETER`, in a comparison or an
+/// assignment) stay.
+#[test]
+fn literals_compared_with_secrets_are_masked() {
+    let r = redactor();
+    let v = "Zq9vK2mL7pXw4Rt8";
+    assert_masks_value(
+        &r,
+        &[
+            format!("if password == \"{v}\":"),
+            format!("if (apiKey !== '{v}') {{"),
+            format!("if creds.Secret != \"{v}\" {{"),
+            format!("    if username == 'admin' and password == '{v}':"),
+            format!("assert resp[\"password\"] == \"{v}\""),
+            format!("if (clientSecret === \"{v}\")"),
+        ],
+        v,
+    );
+    assert_unchanged(
+        &r,
+        &[
+            "elif token == \"#bygroup\":",
+            "if token == \"Zq9vK2mL7pXw4Rt8\":",
+            "typeof client.auth.signInWithPassword === 'function',",
+            "if password == \"\":",
+            "if (password !== undefined)",
+            "if password == \"${DB_PASSWORD}\":",
+            "if key == \"Enter\":",
+            "if token_type == \"Bearer\":",
+            "x = password == y",
+            "- module_args.default_pass == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'",
+            "password = \"VALUE_SPECIFIED_IN_NO_LOG_PARAMETER\"",
+        ],
+    );
+}
