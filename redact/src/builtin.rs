@@ -1576,6 +1576,18 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         )
         .secret_group("secret")
         .check(Check::Mixed),
+        // A PEM private key's body written as string literals, one a line, as Java,
+        // C#, Go and JavaScript sources hold test keys (`"-----BEGIN …-----\n"
+        // +` / `"MIIE…\n" +` / …) and Python (without the `+`).
+        rb(
+            "private-key",
+            r#"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\\?[rn])*["'][\t ]*\+?[\t ]*\r?\n(?P<secret>(?:[\t ]*["'][A-Za-z0-9+/=]+(?:\\?[rn])*["'][\t ]*\+?[\t ]*\r?\n)+)"#,
+        )
+        .keywords(["private key"])
+        .secret_group("secret")
+        .priority(P_PEM)
+        .window_bytes(64 * 1024)
+        .check(Check::PemLines),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -54,6 +54,10 @@ pub(crate) enum Check {
     Cookie,
     /// A PEM private-key body: trims separators, needs real base64 content.
     Pem,
+    /// A PEM private-key body written as string literals, one a line
+    /// (`"MIIE…\n" +`): each line's base64 is masked, the quotes and
+    /// operators kept; needs real base64 content.
+    PemLines,
     /// A base64-encoded PEM block (`LS0tLS1CRUdJTi…`, as in Kubernetes secrets):
     /// masked when it decodes to a private key.
     Base64Pem,
@@ -7220,6 +7224,7 @@ pub(crate) fn run(
             })),
         Check::Cookie => cookie_spans(hay, secret),
         Check::Pem => pem_body(hay, secret),
+        Check::PemLines => pem_lines(hay, secret),
         Check::Base64Pem => {
             let head = &v[..v.len().min(120) / 4 * 4];
             ok(b64_decode(head).is_some_and(|d| contains(&d, b"PRIVATE KEY")))
@@ -7331,6 +7336,32 @@ fn cookie_spans(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
         }
     }
     if spans.is_empty() {
+        Verdict::Reject
+    } else {
+        Verdict::Spans(spans)
+    }
+}
+
+/// [`Check::PemLines`]: the base64 between each line's quotes.
+fn pem_lines(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
+    let is_b64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
+    let mut spans = Vec::new();
+    let mut total = 0;
+    for (ls, line) in hay[s..e].split(|&b| b == b'\n').scan(s, |at, l| {
+        let ls = *at;
+        *at += l.len() + 1;
+        Some((ls, l))
+    }) {
+        let Some(q) = line.iter().position(|&b| b == b'"' || b == b'\'') else {
+            continue;
+        };
+        let n = line[q + 1..].iter().take_while(|&&b| is_b64(b)).count();
+        if n > 0 {
+            spans.push((ls + q + 1, ls + q + 1 + n));
+            total += n;
+        }
+    }
+    if total < 32 {
         Verdict::Reject
     } else {
         Verdict::Spans(spans)

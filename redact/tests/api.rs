@@ -4982,3 +4982,40 @@ fn literals_compared_with_secrets_are_masked() {
         ],
     );
 }
+
+/// A private key's body written as string literals, one a line (Java, C#,
+/// Go and JavaScript with `+`, Python without): each line's base64 is
+/// masked, its quotes, escapes and operators stay, so the source still
+/// reads as code. A header with no key after it stays.
+#[test]
+fn private_keys_in_string_literal_lines_are_masked() {
+    let r = redactor();
+    let lines = [
+        "MIIEowIBAAKCAQEAtDSHFO5tfN+jYMJuiNvBaplkSI3eFqKMLOvXyVu+dmSEic6x",
+        "yKWQqjQiFpXogArvAq2tBxWOq7F+a6rNhDKdICD2amRwDHqKD1bzXVSZ5c1XnpCF",
+        "sBiQaEyX2iqyjScnntFHIpTCVHNxILDxsStocj64YS0C7hfCGVhft/Ts/O0AAAIQ",
+    ];
+    let java = format!(
+        "String key = \"-----BEGIN RSA PRIVATE KEY-----\\n\" +\n{}    \"-----END RSA PRIVATE KEY-----\";\n",
+        lines.iter().map(|l| format!("    \"{l}\\n\" +\n")).collect::<String>()
+    );
+    let python =
+        format!(
+        "KEY = (\n    '-----BEGIN PRIVATE KEY-----\\n'\n{}    '-----END PRIVATE KEY-----\\n'\n)\n",
+        lines.iter().map(|l| format!("    '{l}\\n'\n")).collect::<String>()
+    );
+    for input in [java, python] {
+        let out = r.redact(&input);
+        let mut want = input.clone();
+        for l in lines {
+            want = want.replace(l, "[REDACTED:private-key]");
+        }
+        assert_eq!(out, want, "{input}");
+        assert_eq!(r.redact(&out), out);
+        assert_eq!(stream(&r, input.as_bytes(), vec![1, 3], 5), want.as_bytes());
+    }
+    assert_unchanged(
+        &r,
+        &["if (line == \"-----BEGIN RSA PRIVATE KEY-----\") {\n    \"see docs\" +\n    \"x\"\n}"],
+    );
+}
