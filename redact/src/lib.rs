@@ -415,6 +415,36 @@
 //! `signingkey = 3AA5C34371567BD2`; decision: 40 hex digits stay masked, as
 //! they may be an HMAC key as well as a fingerprint).
 //!
+//! Words as passwords: a person's password is often a lower-case word
+//! (`swordfish`, `letmein`, `postgres`). Decision: a word of 4 to 11
+//! lower-case letters is a value only where its name is a password's own
+//! (the name's last word is `password`, `passwd`, `pass`, `pwd`, …: not
+//! `password_policy`, not a secret's or a token's name, whose values are
+//! random), quoted (`password: "letmein"`, not in a shell's backticks), or
+//! bare where a configuration's value ends (`DB_PASSWORD=swordfish`, `;` of
+//! a connection string, `&` of a query, `PGPASSWORD=v psql`, a table's
+//! cell, `${X:-v}`, `<password>v</password>`, `password = v` opening an INI
+//! line), and on a command line's password flag (`sshpass -p v`, `psexec …
+//! -p v`, `mysql -pv`, `http -a user:v`; not `curl -u user:v`, which `docker
+//! -u app:app` shares, nor `htpasswd -b`, whose positions prose fills). A
+//! literal, a type or a state stays (`none`, `required`, `string`,
+//! `always`, `function`), so do placeholders, a capitalised label
+//! (`"Passwort"`), and code's variables (`    password = ident`,
+//! `username, password = split`, `connect(password=pw)`, `@user.password =
+//! long`). A constant's name (`VALUE_SPECIFIED_IN_NO_LOG_PARAMETER`) is no
+//! value. A literal compared with a secret-named name (`if password ==
+//! "v":`, `apiKey !== 'v'`) is the secret a program checks; decision: not a
+//! token's, as lexers compare tokens (`token == "#define"`). A private
+//! key's body written as string literals, one a line (`"MIIE…\n" +`), is
+//! masked line by line, its quotes and operators kept.
+//! More formats by their documented shapes: Azure DevOps PATs of 2024
+//! (84 characters, `JQQJ9…AZDO…`), Dependency-Track `odt_`, Twitch stream
+//! keys `live_<id>_…`, New Relic license keys `…NRAL` and Insights query
+//! keys `NRIQ-`, Teams webhooks on `outlook.office.com`, SonarQube's
+//! `sonar.login`, Vault unseal keys (`Unseal Key 1: …`, `vault operator
+//! unseal …`), Cisco type 8/9 hashes and roasted Kerberos tickets
+//! (`$krb5tgs$23$…`, `$krb5asrep$23$…`: the encrypted part).
+//!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
 //! process's environment variables whose names look secret (a secret word
 //! such as `KEY`, `TOKEN`, `PWD` or `AUTH` among their words; the one rule
