@@ -1576,6 +1576,19 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         )
         .secret_group("secret")
         .check(Check::Mixed),
+        // A password told in prose, quoted: `The password is 'v'`, `ensure
+        // the password is "v"`, `the password for user 'postgres' is 'v'`.
+        // Judged as the value of a `password` name (a word is a password
+        // here too; `"required"`, a placeholder stay).
+        rb(
+            "generic-secret",
+            r#"(?i)\b(?P<name>passw(?:or)?d|passphrase)(?:[\t ]+(?:for|of)[\t ]+(?:[^\r\n"'=:]|"[^"\r\n]{1,40}"|'[^'\r\n]{1,40}'){1,60}?)?[\t ]+is[\t ]+(?:(?:set[\t ]+)?to[\t ]+)?(?:"(?P<secret>[^"\r\n]{4,64})"|'(?P<s2>[^'\r\n]{4,64})')"#,
+        )
+        .keywords(["password is", "password for", "passphrase is"])
+        .secret_group("secret")
+        .alt_groups(&["s2"])
+        .priority(P_GENERIC)
+        .check(Check::Generic),
         // A PEM private key's body written as string literals, one a line, as Java,
         // C#, Go and JavaScript sources hold test keys (`"-----BEGIN …-----\n"
         // +` / `"MIIE…\n" +` / …) and Python (without the `+`).

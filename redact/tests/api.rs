@@ -5019,3 +5019,33 @@ fn private_keys_in_string_literal_lines_are_masked() {
         &["if (line == \"-----BEGIN RSA PRIVATE KEY-----\") {\n    \"see docs\" +\n    \"x\"\n}"],
     );
 }
+
+/// A password told in prose, quoted: `The password is 'v'`, `ensure the
+/// password is "v"`, `The default password for the user "u" is "v"`. A
+/// state (`"required"`), a placeholder and an empty string stay.
+#[test]
+fn quoted_passwords_told_in_prose_are_masked() {
+    let r = redactor();
+    for v in ["Secret123", "centipede"] {
+        assert_masks_value(
+            &r,
+            &[
+                format!("The password is '{v}'"),
+                format!("just fill in your mount point name, ensure the password is \"{v}\" and press the \"On\" button!"),
+                format!("The default password for the user \"pyne-user\" is \"{v}\"."),
+                format!("    ## Password is '{v}'"),
+            ],
+            v,
+        );
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "the password is \"required\" for login",
+            "The password is \"optional\".",
+            "the password is 'your-password-here'",
+            "if the password is \"\" we skip",
+            "the password is stored in \"/etc/app/credentials\"",
+        ],
+    );
+}
