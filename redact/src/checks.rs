@@ -6730,7 +6730,7 @@ fn doc_tag(hay: &[u8], ns: usize, ne: usize, vs: usize) -> bool {
 /// none.
 fn code_span_close(hay: &[u8], (s, e): (usize, usize)) -> Option<usize> {
     let k = s + 1 + memchr::memchr(b'`', hay.get(s + 1..e)?)?;
-    let ls = memchr::memrchr(b'\n', &hay[..s]).map_or(0, |i| i + 1);
+    let ls = line_start_before(hay, s);
     (memchr::memchr_iter(b'`', &hay[ls..s]).count() % 2 == 1).then_some(k)
 }
 
