@@ -1589,6 +1589,22 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .alt_groups(&["s2"])
         .priority(P_GENERIC)
         .check(Check::Generic),
+        // An AWS SSM SecureString parameter as `aws ssm get-parameter(s)
+        // --output yaml` prints it: `Type: SecureString`, then the decrypted
+        // `Value: v` on the next line (the keys come in alphabetical order).
+        // The type says the value is a secret, whatever its name; a word
+        // counts. (Keyed on `secur`: a longer keyword would push the
+        // scanner's table out of its narrow form.)
+        rb(
+            "generic-secret",
+            r#"(?im)\bType:[\t ]*["']?SecureString["']?[\t ]*\r?\n[\t ]*Value:[\t ]*(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'][^\r\n]*?))[\t ]*\r?$"#,
+        )
+        .keywords(["secur"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_STRUCT)
+        .next_line()
+        .check(Check::Command),
         // A PEM private key's body written as string literals, one a line, as Java,
         // C#, Go and JavaScript sources hold test keys (`"-----BEGIN …-----\n"
         // +` / `"MIIE…\n" +` / …) and Python (without the `+`).

@@ -28,9 +28,10 @@ pub(crate) enum Check {
     Typed,
     /// A value whose name is implied by the rule (`-pSECRET`, `sig=`): only placeholder checks.
     Value,
-    /// A password given on a command line (`sshpass -p v`, `psexec … -p
-    /// v`, `mysql -pv`): [`Check::Value`]'s checks, and a lower-case word
-    /// counts too, as it does after a password's name (`-p swordfish`).
+    /// A value whose place says it is a password: a command line's password
+    /// flag (`sshpass -p v`, `psexec … -p v`, `mysql -pv`), an SSM
+    /// SecureString's value. [`Check::Value`]'s checks, and a lower-case
+    /// word counts too, as it does after a password's name (`-p swordfish`).
     Command,
     /// The value ending a phrase that names a secret ([`Guard::Phrase`]): the
     /// `name` group holds the phrase from its secret word to the `:` or

@@ -5049,3 +5049,30 @@ fn quoted_passwords_told_in_prose_are_masked() {
         ],
     );
 }
+
+/// An AWS SSM SecureString parameter as `aws ssm get-parameters --output
+/// yaml` prints it (`Name:`, `Type: SecureString`, `Value: v`): the type
+/// says the value is a secret, whatever the parameter's name; a word
+/// counts. A `String` parameter's value stays.
+#[test]
+fn ssm_secure_string_values_in_yaml_are_masked() {
+    let r = redactor();
+    for v in ["hunter2-Prod", "swordfish"] {
+        assert_masks_value(
+            &r,
+            &[
+                format!("Parameters:\n- ARN: arn:aws:ssm:us-east-1:123456789012:parameter/prod/db\n  DataType: text\n  Name: /prod/db\n  Type: SecureString\n  Value: {v}\n  Version: 3\n"),
+                format!("Parameter:\n  Name: api\n  Type: 'SecureString'\n  Value: '{v}'\n"),
+            ],
+            v,
+        );
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "- Name: /prod/app/mode\n  Type: String\n  Value: blue-green-7\n",
+            "  Type: SecureString\n  Value: ${SSM_VALUE}\n",
+            "security: enabled\nsecure: true\n",
+        ],
+    );
+}
