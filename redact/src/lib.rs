@@ -338,7 +338,8 @@
 //! at the URL's fragment: `?token=v#section` keeps `#section`), JSON (also escaped and URL-encoded),
 //! YAML (also block scalars and `name:`/`value:` or `key:`/`value:` pairs), TOML, INI, XML,
 //! HCL, Python/Ruby/PHP/Go/Rust/Java literals, `{"Name": …, "Value": …}` pairs
-//! (SSM, Key Vault, HAR, Postman, ECS), `terraform output -json`, column
+//! (SSM, Key Vault, HAR, Postman, ECS), an SSM SecureString's `Value:` below
+//! its `Type: SecureString` in YAML (any name; a word counts), `terraform output -json`, column
 //! layouts (`vault kv get`), HTTP headers (`X-API-Key`, `api-key`,
 //! `X-Auth-Token`, …), command lines (`--password=X`, `--token X`,
 //! `mysql -pX` (in a Markdown code span, `` `mysql -pX` ``, the span's
