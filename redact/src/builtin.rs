@@ -1617,6 +1617,21 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .priority(P_PEM)
         .window_bytes(64 * 1024)
         .check(Check::PemLines),
+        // Password hashes with every `$` doubled, as Docker Compose files
+        // and labels escape them (`traefik.http.middlewares.auth.basicauth.users=
+        // user:$$apr1$$H6uskkkW$$IgXLP6ewTrSuBkTrqE8wj/`, what Traefik's
+        // documentation has `htpasswd | sed -e s/\\$/\\$\\$/g` print):
+        // bcrypt, MD5-crypt and SHA-crypt, the hash part masked. (Keyed on
+        // `$$` alone: the scanner's narrow table has no room for longer
+        // keywords.)
+        r(
+            "password-hash",
+            r"\$\$(?:2[aby]\$\$[0-9]{2}\$\$(?P<secret>[./A-Za-z0-9]{53})|(?:1|apr1)\$\$[./A-Za-z0-9]{1,8}\$\$(?P<s2>[./A-Za-z0-9]{22})|[56]\$\$(?:rounds=[0-9]{1,9}\$\$)?[./A-Za-z0-9]{1,16}\$\$(?P<s3>[./A-Za-z0-9]{43}(?:[./A-Za-z0-9]{43})?))(?:[^./A-Za-z0-9$]|$)",
+            &["$$"],
+        )
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .check(Check::Mixed),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

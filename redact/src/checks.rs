@@ -3459,20 +3459,24 @@ fn concatenated(v: &[u8]) -> bool {
     {
         return identifier(inner);
     }
-    // The other kind of quote around it (`"'.csrf_token().'"`): the code
-    // between two strings of the language the value is written in.
-    if t.len() > 2 && matches!(t[0], b'\'' | b'"') && t[t.len() - 1] == t[0] {
-        t = &t[1..t.len() - 1];
+    // The other kind of quote around it (`"'.csrf_token().'"`, Go's raw
+    // strings in a JSON literal: `` `{"hashed_password":"` + string(p) +
+    // `"}` ``): the code between two strings of the language the value is
+    // written in.
+    if t.len() > 2 && matches!(t[0], b'\'' | b'"' | b'`') && t[t.len() - 1] == t[0] {
+        t = trim(&t[1..t.len() - 1]);
     }
     // Or on one side only, beside the operator (Java's `", clientSecret='" +
     // this.clientSecret + '\''`: the value `" + this.clientSecret + `).
     let beside_op = |b: Option<&u8>| b.is_some_and(|&b| matches!(b, b'+' | b'.' | b'~' | b'&'));
-    if t.len() > 2 && matches!(t[0], b'\'' | b'"') && beside_op(t[1..].iter().find(|&&b| b != b' '))
+    if t.len() > 2
+        && matches!(t[0], b'\'' | b'"' | b'`')
+        && beside_op(t[1..].iter().find(|&&b| b != b' '))
     {
         t = trim(&t[1..]);
     }
     if t.len() > 2
-        && matches!(t[t.len() - 1], b'\'' | b'"')
+        && matches!(t[t.len() - 1], b'\'' | b'"' | b'`')
         && beside_op(t[..t.len() - 1].iter().rev().find(|&&b| b != b' '))
     {
         t = trim(&t[..t.len() - 1]);
@@ -4023,6 +4027,9 @@ const EXCLUDED_LAST: &[&str] = &[
     "domains",
     "id",
     "ids",
+    // `credentials_identifier=user@example.com`: whose credentials.
+    "identifier",
+    "identifiers",
     "url",
     "uri",
     "urls",
@@ -5746,11 +5753,52 @@ fn dotted_number(v: &[u8]) -> bool {
     parts.clone().count() >= 3 && parts.all(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit))
 }
 
+/// Whether `v` is a version or a range of versions, as package manifests
+/// and lock files write them beside a package's name (`"getpass":
+/// "^0.1.1"`, `'@aws-sdk/credential-providers': ^3.188.0`, `~> 2.4`,
+/// `>=7.9.0`): an operator, then a dotted number (two or more numbers),
+/// then a pre-release or build suffix of letters, digits, `.` and `-`.
+/// Without the operator, only [`dotted_number`]'s three numbers: `1.5` may
+/// be a short value's whole.
+fn version_range(v: &[u8]) -> bool {
+    let Some(rest) = [
+        &b"~>"[..],
+        b">=",
+        b"<=",
+        b"==",
+        b"^",
+        b"~",
+        b">",
+        b"<",
+        b"=",
+    ]
+    .iter()
+    .find_map(|op| v.strip_prefix(*op)) else {
+        return false;
+    };
+    let rest = rest.trim_ascii_start();
+    let rest = rest.strip_prefix(b"v").unwrap_or(rest);
+    let core = rest
+        .iter()
+        .position(|&b| b == b'-' || b == b'+')
+        .unwrap_or(rest.len());
+    let (number, suffix) = rest.split_at(core);
+    let mut parts = number.split(|&b| b == b'.');
+    parts.clone().count() >= 2
+        && parts.all(|p| !p.is_empty() && p.len() <= 9 && p.iter().all(u8::is_ascii_digit))
+        && suffix
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'))
+}
+
 /// Whether `v` is the name of a key, certificate or keystore file
 /// (`--file.ca-private-key='ca.rsa.1024.key'`, `ssl_key: server.key`,
-/// `private_key: id_rsa.pem`): pieces joined by `.`, the last a file
-/// extension of such files, each other piece a number, a short piece or
-/// words joined by `_` or `-` (not random characters).
+/// `private_key: id_rsa.pem`) or of a data file a test or a configuration
+/// names (a snapshot listed by `ls` or `git status`:
+/// `…Credentials-case=saml-credential=webauthn.json`): pieces joined by
+/// `.`, the last a file extension of such files, each other piece a
+/// number, a short piece or words joined by `_`, `-` or `=` (not random
+/// characters).
 fn key_file_name(v: &[u8]) -> bool {
     const EXTENSIONS: &[&[u8]] = &[
         b"key",
@@ -5769,6 +5817,13 @@ fn key_file_name(v: &[u8]) -> bool {
         b"csr",
         b"p8",
         b"json",
+        b"yaml",
+        b"yml",
+        b"toml",
+        b"xml",
+        b"txt",
+        b"snap",
+        b"golden",
     ];
     let Some(dot) = v.iter().rposition(|&b| b == b'.') else {
         return false;
@@ -5780,11 +5835,11 @@ fn key_file_name(v: &[u8]) -> bool {
             !piece.is_empty()
                 && piece
                     .iter()
-                    .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                    .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'='))
                 && (piece.len() <= 4
                     || piece.iter().all(u8::is_ascii_digit)
                     || piece
-                        .split(|&b| b == b'_' || b == b'-')
+                        .split(|&b| matches!(b, b'_' | b'-' | b'='))
                         .all(|w| w.len() <= 4 || reads_as_words(w)))
         })
 }
@@ -5797,6 +5852,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         || is_url(v)
         || is_public_material(v)
         || dotted_number(v)
+        || version_range(v)
         || email_address(v)
         || key_file_name(v)
         || object_identity(v)
@@ -6121,6 +6177,27 @@ fn diffstat_rename(hay: &[u8], (ns, ne): (usize, usize), (vs, ve): (usize, usize
     })
 }
 
+/// Where the name `[ns, ne)` starts after the escape that opens it: JSON
+/// and JavaScript write a URL's `&` as `\u0026` (`…\u0026page_token=…`)
+/// and C as `\x26`; the name is what follows (`page_token`), not
+/// `u0026page_token`, which the name rule would read as other words.
+fn after_escape(hay: &[u8], ns: usize, ne: usize) -> usize {
+    if ns == 0 || hay[ns - 1] != b'\\' {
+        return ns;
+    }
+    let digits = match hay.get(ns) {
+        Some(b'u') => 4,
+        Some(b'x') => 2,
+        _ => return ns,
+    };
+    let end = ns + 1 + digits;
+    if end < ne && hay[ns + 1..end].iter().all(u8::is_ascii_hexdigit) {
+        end
+    } else {
+        ns
+    }
+}
+
 /// Whether `PASS: name` is a test runner's verdict (automake's test driver,
 /// DejaGnu, `make check` logs): the capital word `PASS` and `: `.
 fn test_status(hay: &[u8], ns: usize, ne: usize, vs: usize) -> bool {
@@ -6200,7 +6277,15 @@ fn spells_name(name: &[u8], v: &[u8]) -> bool {
 fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
     constant_name(trim(v))
         || echoes_name(name, v)
-        || (!quoted && (names_its_type(name, v) || code_reference(v)))
+        || (!quoted
+            && (names_its_type(name, v)
+                || code_reference(v)
+                || member_chain(v)
+                || compared(v)
+                || compound_assignment(v)
+                || go_error_name(v)
+                || ruby_duration(v)))
+        || printf_field(v)
         || code_shaped_value(v)
         || (quoted && title_phrase(v))
         || natural_text(v)
@@ -6285,11 +6370,16 @@ fn code_reference(v: &[u8]) -> bool {
         })
     };
     // A composite literal's type and brace (Go's `validAPIKey :=
-    // SDConfig{`, `&config.Authorization{`).
-    if let Some(t) = v.strip_suffix(b"{") {
+    // SDConfig{`, `&config.Authorization{`), and its fields when they
+    // follow on the line after a package's type
+    // (`identity.CredentialsWebAuthn{*credentialWebAuthn`).
+    if let Some(k) = v.iter().position(|&b| b == b'{') {
+        let t = &v[..k];
         let t = t.strip_prefix(b"&").unwrap_or(t);
         let last = t.rsplit(|&b| b == b'.').next().unwrap_or(t);
+        let fields = k + 1 < v.len();
         if !last.is_empty()
+            && (!fields || (t.contains(&b'.') && last[0].is_ascii_uppercase()))
             && t.first()
                 .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
             && t.iter()
@@ -6308,6 +6398,169 @@ fn code_reference(v: &[u8]) -> bool {
     }
     let path = v.strip_prefix(b"$").unwrap_or(v);
     path.len() > 1 && path[0] == b'.' && path[1..].split(|&b| b == b'.').all(|p| ident(p, false))
+}
+
+/// Whether the bare value `v` is the rest of a comparison whose first `=`
+/// the generic rules took for an assignment's (minified code's
+/// `n.config.secret===void 0`: the value read is `==void`).
+fn compared(v: &[u8]) -> bool {
+    trim(v).starts_with(b"==")
+}
+
+/// Whether the bare value `v` holds a compound assignment to a member
+/// (minified code's `e.password+=w:e.username+=w`): `.`, a lower-case
+/// name that reads as words, then `+=`, `-=`, `|=` or `&=` and a name. A
+/// random password's `K+=n` has no member before it.
+fn compound_assignment(v: &[u8]) -> bool {
+    v.windows(2).enumerate().any(|(k, w)| {
+        if !(matches!(w[0], b'+' | b'-' | b'|' | b'&') && w[1] == b'=') {
+            return false;
+        }
+        let before = &v[..k];
+        let name = before
+            .iter()
+            .rposition(|&b| !b.is_ascii_lowercase())
+            .map_or(&before[..0], |d| &before[d..]);
+        name.len() >= 3
+            && name[0] == b'.'
+            && reads_as_words(&name[1..])
+            && v.get(k + 2)
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+    })
+}
+
+/// Whether the bare value `v` is a Ruby duration (Devise's
+/// `config.reset_password_within = 6.hours`, `5.days.ago`): a number and a
+/// unit of time, then `ago` or `from_now` if any.
+fn ruby_duration(v: &[u8]) -> bool {
+    let v = trim(v);
+    let digits = v.iter().take_while(|b| b.is_ascii_digit()).count();
+    let Some(rest) = v[digits..].strip_prefix(b".") else {
+        return false;
+    };
+    let rest = rest
+        .strip_suffix(b".ago")
+        .or_else(|| rest.strip_suffix(b".from_now"))
+        .unwrap_or(rest);
+    let unit = rest.strip_suffix(b"s").unwrap_or(rest);
+    digits > 0
+        && matches!(
+            unit,
+            b"second" | b"minute" | b"hour" | b"day" | b"week" | b"month" | b"year"
+        )
+}
+
+/// Whether `v` fills fields from a format string (`errcode=%d, errmsg=%s`,
+/// Go's `token=%v`): a `=` or `: ` right before a `printf` verb, which no
+/// URL's percent-encoding writes (`%d` then a byte that is no hex digit).
+fn printf_field(v: &[u8]) -> bool {
+    v.windows(3).enumerate().any(|(k, w)| {
+        matches!(w[0], b'=' | b' ')
+            && w[1] == b'%'
+            && matches!(w[2], b's' | b'd' | b'v' | b'q')
+            && v.get(k + 3).is_none_or(|b| !b.is_ascii_alphanumeric())
+    })
+}
+
+/// Whether the bare value `v` is a Go error variable (`ErrNotFound`,
+/// `ErrMustBeSystemAndHidden`, `errInvalidPassword`): `Err` or `err`, then
+/// a capitalised identifier of words.
+fn go_error_name(v: &[u8]) -> bool {
+    let v = trim(v);
+    let Some(rest) = v.strip_prefix(b"Err").or_else(|| v.strip_prefix(b"err")) else {
+        return false;
+    };
+    rest.len() >= 3
+        && rest[0].is_ascii_uppercase()
+        && rest.iter().all(u8::is_ascii_alphanumeric)
+        && rest.iter().any(u8::is_ascii_lowercase)
+        && reads_as_words(rest)
+}
+
+/// Whether the quoted value `[vs, ve)` is the first part of a key or a
+/// message that code builds (`resendKey := "@limitPasswordResetEmail_" +
+/// authRecord.Id`, `"session:" + id`): words ending in a separator (`_`,
+/// `:`, `/`, `-`, `.`), and `+` after the closing quote.
+fn concatenated_prefix(hay: &[u8], (vs, ve): (usize, usize)) -> bool {
+    let v = &hay[vs..ve];
+    let Some((&last, words)) = v.split_last() else {
+        return false;
+    };
+    let after = hay
+        .get(ve + 1..)
+        .unwrap_or_default()
+        .iter()
+        .find(|&&b| !matches!(b, b' ' | b'\t'));
+    matches!(last, b'_' | b':' | b'/' | b'-' | b'.')
+        && after == Some(&b'+')
+        && words.iter().any(u8::is_ascii_alphabetic)
+        && reads_as_words(words)
+}
+
+/// Whether the bare value `v` reads a member of an object, as code sets
+/// one field from another (`f.IDToken = p.IDToken`, `oauthResponse["id_token"]
+/// = tokenResponse.IDToken`, TypeScript's `secret: config.secret!,` and
+/// `password = this.#auth.loginPassword,`): two or more identifiers joined
+/// by `.` (or `?.`), the first opening with a lower-case letter, `_` or
+/// `$`, a later one with `#` (a private field) if any, a `!` or `?` after
+/// the last, a `,` or `;` after that; all of them words
+/// ([`reads_as_words`]), and something only code writes: a camel-case or
+/// capitalised member, a `_` inside a member, `this`/`self`, a `#`
+/// member, or the `!` assertion. Words joined by dots alone
+/// (`correct.horse`) may be a password and stay values.
+fn member_chain(v: &[u8]) -> bool {
+    let v = trim(v);
+    let v = v
+        .strip_suffix(b",")
+        .or_else(|| v.strip_suffix(b";"))
+        .unwrap_or(v);
+    // Minified code compares without spaces (`n.credentials=e.crossOrigin===`):
+    // the value's regex takes the operator for base64's padding.
+    let v = v
+        .strip_suffix(b"!==")
+        .or_else(|| v.strip_suffix(b"==="))
+        .or_else(|| v.strip_suffix(b"!="))
+        .or_else(|| v.strip_suffix(b"=="))
+        .unwrap_or(v);
+    let (v, asserted) = match v.strip_suffix(b"!") {
+        Some(r) => (r, true),
+        None => (v.strip_suffix(b"?").unwrap_or(v), false),
+    };
+    if v.len() > 96 || !reads_as_words(v) {
+        return false;
+    }
+    let mut code = asserted;
+    let mut n = 0;
+    for (i, seg) in v.split(|&b| b == b'.').enumerate() {
+        // `a?.b`: the `?` ends the member before the dot.
+        let seg = seg.strip_suffix(b"?").unwrap_or(seg);
+        let (private, id) = match seg.strip_prefix(b"#") {
+            Some(r) if i > 0 => (true, r),
+            _ => (false, seg),
+        };
+        let Some(&first) = id.first() else {
+            return false;
+        };
+        let ident = (first.is_ascii_alphabetic() || matches!(first, b'_' | b'$'))
+            && id
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'));
+        if !ident || (i == 0 && first.is_ascii_uppercase()) {
+            return false;
+        }
+        let humped = id
+            .windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+        let capital = first.is_ascii_uppercase() && id.iter().any(u8::is_ascii_lowercase);
+        let inner_underscore = id.len() > 2 && id[1..id.len() - 1].contains(&b'_');
+        code |= private
+            || humped
+            || (i > 0 && capital)
+            || inner_underscore
+            || (i == 0 && matches!(id, b"this" | b"self"));
+        n += 1;
+    }
+    n >= 2 && code
 }
 
 /// Whether the quoted value `v` is a phrase of two or more capitalized
@@ -6883,6 +7136,11 @@ pub(crate) fn run(
     // README) ends before the span's backtick: the mask keeps the span.
     let cut = match check {
         Check::Value | Check::Command | Check::Generic => code_span_close(hay, secret),
+        // A header's value in HTML ends at its cell's or element's closing
+        // tag (`<td>Authorization: TOKEN</td>`): no credential holds `</`.
+        Check::Bearer | Check::BareBearer => memchr::memmem::find(&hay[secret.0..secret.1], b"</")
+            .filter(|&k| k > 0)
+            .map(|k| secret.0 + k),
         _ => None,
     };
     // A bare query-parameter value ends at its URL's fragment.
@@ -6901,7 +7159,12 @@ pub(crate) fn run(
         Check::Token => ok(!looks_fake(v)),
         Check::Mixed => ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0),
         Check::ShortPrefix => {
-            ok(!looks_fake(v) && v.iter().any(u8::is_ascii_digit) && entropy(v) >= 3.5)
+            // Minified code's `Object(s.OAS3ComponentWrapFactory)`: a
+            // member of a one-letter variable, whose name reads as words.
+            ok(!looks_fake(v)
+                && v.iter().any(u8::is_ascii_digit)
+                && entropy(v) >= 3.5
+                && !reads_as_words(v))
         }
         Check::AwsSecret => {
             ok(!looks_fake(v) && classes(v) >= 3 && entropy(v) >= 4.0 && !words_between_slashes(v))
@@ -6940,6 +7203,7 @@ pub(crate) fn run(
             let Some((ns, ne)) = name else {
                 return Verdict::Reject;
             };
+            let ns = after_escape(hay, ns, ne);
             // A short word is a value only as a human password (the rest
             // of the checks reject it).
             let short = short_word(trim(v));
@@ -6981,6 +7245,7 @@ pub(crate) fn run(
             let Some((ns, ne, vs, ve, quoted)) = split_assignment(hay, secret.0, secret.1) else {
                 return Verdict::Reject;
             };
+            let ns = after_escape(hay, ns, ne);
             // A bare value of a URL's query parameter ends at the fragment.
             let in_query = !quoted && url_query_name(hay, ns);
             let ve = match in_query {
@@ -7043,7 +7308,10 @@ pub(crate) fn run(
             {
                 return Verdict::Reject;
             }
-            if signing_key_id(name, trim(&hay[vs..ve])) || spells_name(name, &hay[vs..ve]) {
+            if signing_key_id(name, trim(&hay[vs..ve]))
+                || spells_name(name, &hay[vs..ve])
+                || (quoted && concatenated_prefix(hay, (vs, ve)))
+            {
                 return Verdict::Reject;
             }
             let tier = classify_name(&hay[ns..ne]).or(query_key.then_some(Tier::Keyed));
@@ -7136,6 +7404,35 @@ pub(crate) fn run(
             {
                 return Verdict::Reject;
             }
+            // A scheme the rule does not list (`Authorization: Non-existent
+            // testtoken`, `Custom-Scheme v`): words of letters joined by
+            // `-`, then a space and the credential, which ends the value
+            // (prose goes on: `Authorization: Requires the x permission`)
+            // and has no `=` but padding (`algorithm Credential=id/scope`),
+            // judged in its place.
+            if check == Check::Bearer && cut.is_none() && hay.get(secret.1) == Some(&b' ') {
+                let next = secret.1 + 1;
+                let end = hay[next..]
+                    .iter()
+                    .position(|&b| {
+                        b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'\\' | b',' | b';')
+                    })
+                    .map_or(hay.len(), |k| next + k);
+                let token = &hay[next..end];
+                let padding = token.iter().rev().take_while(|&&b| b == b'=').count();
+                if end > next
+                    && hay.get(end).is_none_or(|&b| b != b' ' && b != b'\t')
+                    && !token[..token.len() - padding].contains(&b'=')
+                    && v.len() >= 3
+                    && v.iter().all(|&b| b.is_ascii_alphabetic() || b == b'-')
+                    && reads_as_words(v)
+                {
+                    return match run(check, hay, (next, end), name, group_alt) {
+                        Verdict::Accept => Verdict::Spans(vec![(next, end)]),
+                        other => other,
+                    };
+                }
+            }
             // `authorization=authorization`, `{'Authorization': auth_token}`,
             // `'Proxy-Authorization' : 'Authorization'`: a word or a variable.
             let bare = v
@@ -7173,6 +7470,11 @@ pub(crate) fn run(
             // `Authorization: &config.Authorization{` (a composite literal:
             // no token holds `{`).
             if v[0] == b':' || v[0] == b'&' || v.ends_with(b"{") {
+                return Verdict::Reject;
+            }
+            // An OAuth provider's `authorization: "https://…/authorize"`
+            // names its endpoint: no credential is a URL.
+            if is_url(v) {
                 return Verdict::Reject;
             }
             // `dst.Spec.Tenants.Authorization = dstAuthz`: a variable, in
@@ -8323,11 +8625,13 @@ mod reference {
     fn old_value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         let v = trim(v);
         // Stop 42: an e-mail address (its own tests).
+        // Stop 48: a version or a range of versions.
         if old_is_placeholder(v)
             || is_path(v)
             || old_is_url(v)
             || is_public_material(v)
             || email_address(v)
+            || version_range(v)
         {
             return false;
         }

@@ -5076,3 +5076,90 @@ fn ssm_secure_string_values_in_yaml_are_masked() {
         ],
     );
 }
+
+/// Code and listings of auth servers (Ory Kratos, NextAuth.js, Supabase
+/// Auth, PocketBase, Casdoor, Devise) under secret names, left alone:
+/// members read from objects (Go's `p.IDToken`, TypeScript's `config.secret!`
+/// and `this.#auth.loginPassword`), a composite literal with its fields,
+/// package versions, data files named in `ls` output, JSON's `\u0026`
+/// before a name, Go raw strings spliced around an expression, an OAuth
+/// provider's authorization URL, a header cell in HTML, comparisons and
+/// compound assignments in minified code, a member of a one-letter
+/// variable that reads as words, Go error variables, key prefixes being
+/// concatenated, Ruby durations, format strings and an authorization
+/// scheme the rules do not list before a word. Beside them, secrets of the
+/// same shapes stay masked, and password hashes whose `$` Docker Compose
+/// doubled are masked.
+#[test]
+fn members_versions_data_files_and_spliced_strings_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "\tf.IDToken = p.IDToken",
+            "\t\toauthResponse[\"id_token\"] = tokenResponse.IDToken",
+            "              refresh_token: token.refresh_token!,",
+            "          sessionToken: result.session.sessionToken!,",
+            "      secret: config.secret!, // Asserted in assert.ts",
+            "    password = this.#auth.loginPassword,",
+            "\t\t\tcfg.Azure.SPAuth.ClientSecret = creds.AzSP.ClientSecret",
+            "\t\tCredentials: identity.CredentialsWebAuthn{*credentialWebAuthn},",
+            "        \"getpass\": \"^0.1.1\",",
+            "      '@aws-sdk/credential-providers': ^3.188.0",
+            "        \"minipass\": \"^3.1.1\",",
+            "=== identity/.snapshots/TestWithDeclassifiedCredentials-case=saml-credential=webauthn.json",
+            "  \"rel=\\\"next\\\",\\u003chttp://example.com?page_size=50\\u0026page_token=eyJvZmZzZXQiOiIxMDAiLCJ2IjoyfQ\\u003e\",",
+            "\t\t\tres := get(t, adminTS, \"/identities?credentials_identifier=ProviderID:293b5d9b-1009-4600-a3e9-bd1845de22f2\", http.StatusOK)",
+            "\t\t\t\tConfig:      sqlxx.JSONRawMessage(`{\"hashed_password\":\"` + string(p) + `\"}`),",
+            "\t\t\t\t\"password\":\"` + strings.Repeat(\"a\", 72) + `\"",
+            "x = '{\"password\":\"' + str(p) + '\"}'",
+            "    authorization: \"https://app.clickup.com/api\",",
+            "      <td>Authorization: TOKEN</td>",
+            "onkeyup:e=>{e.key==`Backspace`&&n.config.secret===void 0&&(n.config.secret=``)}",
+            "n.referrerPolicy=e.referrerPolicy),n.credentials=e.crossOrigin===`use-credentials`?`include`",
+            "if(\":\"!=b||g){var w=Y(b,K);g?e.password+=w:e.username+=w}else g=!0}",
+            "t.default=Object(s.OAS3ComponentWrapFactory)((function(e){",
+            "\t\t\treturn validation.Errors{FieldNamePassword: ErrMustBeSystemAndHidden}",
+            "\t\t\t\tresendKey := \"@limitPasswordResetEmail_\" + authRecord.Collection().Id + authRecord.Id",
+            "\t\t\t\t\tc.Secret = \"new_\" + c.Secret",
+            "  @@reset_password_within = 6.hours",
+            "    swap Devise, reset_password_within: 1.hour do",
+            "\t\treturn \"\", fmt.Errorf(\"failed to get access token: errcode=%d, errmsg=%s\",",
+            "    response = client.get(\"/items\", headers={\"Authorization\": \"Non-existent testtoken\"})",
+            "      Authorization: Requires the `getSettings` permission for the associated",
+            "//\tAuthorization: algorithm Credential=accessKeyID/credScope, \\",
+        ],
+    );
+    // The same places with secrets in them.
+    for (text, v) in [
+        ("token = s.Ga5jyNq6kNfRMVQk2LY1j9iu", "Ga5jyNq6kNfRMVQk2LY1j9iu"),
+        ("  pwd: !!str umwTCfK+=n47bL4cD", "umwTCfK+=n47bL4cD"),
+        (
+            "      <td>Authorization: Bearer Xk9mP2qL7vN4rT8wQz3</td>",
+            "Xk9mP2qL7vN4rT8wQz3",
+        ),
+        (
+            "\\u0026api_token=Xk9mP2qL7vN4rT8wQz3Hd\\u0026",
+            "Xk9mP2qL7vN4rT8wQz3Hd",
+        ),
+        ("secret: config.Xk9mP2qL7vN4rT8wQz3Hd", "Xk9mP2qL7vN4rT8wQz3Hd"),
+        ("password = Tr0ub4dor&3x!Q", "Tr0ub4dor&3x!Q"),
+        ("\"password\": \"^7Gq!z2Lm#8\",", "^7Gq!z2Lm#8"),
+        (
+            "Authorization: Custom-Scheme Xk9mP2qL7vN4rT8wQz3Hd",
+            "Xk9mP2qL7vN4rT8wQz3Hd",
+        ),
+        // Docker Compose doubles every `$` of a password hash.
+        (
+            "  - \"traefik.http.middlewares.auth.basicauth.users=test2:$$apr1$$d9hr9HBB$$4HxwgUir3HP4EsggP/QNo0\"",
+            "4HxwgUir3HP4EsggP/QNo0",
+        ),
+        (
+            "users: admin:$$2y$$05$$LqyWjlm6TOFdhx0AtKzeAOoPfOBIR0cEbVLWZP9nSGBQS7kNYyOmu",
+            "LqyWjlm6TOFdhx0AtKzeAOoPfOBIR0cEbVLWZP9nSGBQS7kNYyOmu",
+        ),
+    ] {
+        let out = r.redact(text);
+        assert!(!out.contains(v), "{text} -> {out}");
+    }
+}

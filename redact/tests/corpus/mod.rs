@@ -267,7 +267,7 @@ fn basic_auth(r: &mut Rng) -> Secret {
 fn password_hash(r: &mut Rng) -> Secret {
     let crypt = format!("./{ALNUM}");
     let b64 = format!("{ALNUM}+/");
-    let (head, digest) = match r.below(9) {
+    let (head, digest) = match r.below(10) {
         0 => (
             format!("${}$1{}$", r.pick(&["2a", "2b", "2y"]), r.range(0, 9)),
             r.chars(&crypt, 53),
@@ -304,6 +304,12 @@ fn password_hash(r: &mut Rng) -> Secret {
             ),
             r.chars(HEX, 64),
         ),
+        // Every `$` doubled, as Docker Compose files escape them.
+        8 if r.below(2) == 0 => (
+            format!("$$apr1$${}$$", r.chars(&crypt, 8)),
+            r.chars(&crypt, 22),
+        ),
+        8 => (format!("$$2y$$0{}$$", r.range(4, 9)), r.chars(&crypt, 53)),
         _ => (
             r.pick(&["{SSHA}", "{SSHA512}"]).to_string(),
             r.chars(&b64, 32),
