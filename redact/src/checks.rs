@@ -3457,7 +3457,8 @@ fn concatenated(v: &[u8]) -> bool {
         .strip_prefix(b"`+")
         .and_then(|r| r.strip_suffix(b"+`").or_else(|| r.strip_suffix(b"+")))
     {
-        return identifier(inner);
+        // A member too (`` `+sess.Token+` ``).
+        return inner.split(|&b| b == b'.').all(identifier);
     }
     // The other kind of quote around it (`"'.csrf_token().'"`, Go's raw
     // strings in a JSON literal: `` `{"hashed_password":"` + string(p) +
@@ -4338,6 +4339,14 @@ const EXCLUDED_QUALIFIERS: &[&str] = &[
     "verify_ssl",
     "primary_key",
     "foreign_key",
+    // A render or encoding pass (`hwScaleFilterFirstPass`, `two_pass`).
+    "first_pass",
+    "second_pass",
+    "final_pass",
+    "single_pass",
+    "multi_pass",
+    "two_pass",
+    "render_pass",
     "sort_key",
     "partition_key",
     "object_key",
@@ -4990,6 +4999,9 @@ pub(crate) fn colon_not_assignment(hay: &[u8], ne: usize, vs: usize) -> bool {
     if hay.get(c + 1) == Some(&b':') || (c > 0 && hay[c - 1] == b':') {
         return true;
     }
+    if after_member_modifier(hay, ne) {
+        return true;
+    }
     // Maven / Gradle coordinates: `io.jsonwebtoken:jjwt-jackson:0.11.2`.
     if hay[ne..c].is_empty()
         && hay[..ne]
@@ -5021,6 +5033,61 @@ pub(crate) fn colon_not_assignment(hay: &[u8], ne: usize, vs: usize) -> bool {
         return true;
     }
     type_annotation(rest)
+}
+
+/// Whether the value at `vs` is an id's (`"id": "…"`, `credential_id:
+/// …`, `"rawId": "…"`): a WebAuthn credential's id is 64 random bytes in
+/// base64, the shape of an Azure storage key, and names no secret.
+fn after_id_name(hay: &[u8], vs: usize) -> bool {
+    let mut e = vs;
+    while e > 0 && matches!(hay[e - 1], b'"' | b'\'' | b' ' | b'\t' | b':' | b'=') {
+        e -= 1;
+    }
+    let mut s = e;
+    while s > 0 && is_name_byte(hay[s - 1]) {
+        s -= 1;
+    }
+    let name = &hay[s..e];
+    e < vs
+        && (name.eq_ignore_ascii_case(b"id")
+            || name.ends_with(b"_id")
+            || name.ends_with(b"-id")
+            || name.ends_with(b"Id")
+            || name.ends_with(b"ID"))
+}
+
+/// Whether the name ending at `ne` follows a class member's modifier
+/// (TypeScript's `public password: InputLocator`, `private readonly apiKey:
+/// ApiKeyService;`, `declare token?: string`): its `:` opens the member's
+/// type, whatever the type's form (`public mode: "dark" | "light"`); a
+/// value comes after `=`.
+fn after_member_modifier(hay: &[u8], ne: usize) -> bool {
+    let mut ns = ne;
+    while ns > 0 && is_name_byte(hay[ns - 1]) {
+        ns -= 1;
+    }
+    let mut e = ns;
+    while e > 0 && matches!(hay[e - 1], b' ' | b'\t') {
+        e -= 1;
+    }
+    if e == ns {
+        return false;
+    }
+    let mut s = e;
+    while s > 0 && hay[s - 1].is_ascii_lowercase() {
+        s -= 1;
+    }
+    (s == 0 || !is_name_byte(hay[s - 1]))
+        && matches!(
+            &hay[s..e],
+            b"public"
+                | b"private"
+                | b"protected"
+                | b"readonly"
+                | b"declare"
+                | b"override"
+                | b"abstract"
+        )
 }
 
 /// Whether `rest` (the text after `name:`) starts with a type.
@@ -5753,6 +5820,54 @@ fn dotted_number(v: &[u8]) -> bool {
     parts.clone().count() >= 3 && parts.all(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit))
 }
 
+/// Whether `v` is only variables a string template fills, joined by
+/// separators (Kotlin's and Groovy's `"$username:$password"`, shell's
+/// `"$USER:$PASS"`, `"${user}@${host}"`): two or more `$name` (a name that
+/// reads as words) or `${…}`, and between them one or more of `:`, `@`,
+/// `/`, `-`, `.` and `_`, nothing else.
+fn interpolated_only(v: &[u8]) -> bool {
+    let mut i = 0;
+    let mut vars = 0;
+    // A separator between two variables: Authelia's `$plaintext$secret`
+    // is a scheme and its secret.
+    let mut apart = true;
+    while i < v.len() {
+        match v[i] {
+            b'$' if !apart => return false,
+            b'$' if v.get(i + 1) == Some(&b'{') => {
+                let Some(k) = v[i..].iter().position(|&b| b == b'}') else {
+                    return false;
+                };
+                vars += 1;
+                i += k + 1;
+                apart = false;
+            }
+            b'$' => {
+                let n = v[i + 1..]
+                    .iter()
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                    .count();
+                // Names, not random letters (`$Xk9mP2q:$L7vN4rT8` is a password).
+                if n == 0
+                    || !(v[i + 1].is_ascii_alphabetic() || v[i + 1] == b'_')
+                    || !reads_as_words(&v[i + 1..i + 1 + n])
+                {
+                    return false;
+                }
+                vars += 1;
+                i += n + 1;
+                apart = false;
+            }
+            b':' | b'@' | b'/' | b'-' | b'.' | b'_' => {
+                i += 1;
+                apart = true;
+            }
+            _ => return false,
+        }
+    }
+    vars >= 2
+}
+
 /// Whether `v` is a version or a range of versions, as package manifests
 /// and lock files write them beside a package's name (`"getpass":
 /// "^0.1.1"`, `'@aws-sdk/credential-providers': ^3.188.0`, `~> 2.4`,
@@ -5853,6 +5968,8 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         || is_public_material(v)
         || dotted_number(v)
         || version_range(v)
+        || v.starts_with(b"#/")
+        || interpolated_only(v)
         || email_address(v)
         || key_file_name(v)
         || object_identity(v)
@@ -7186,7 +7303,11 @@ pub(crate) fn run(
             ]
             .iter()
             .any(|m| contains(&ctx, m));
-            ok(!bad && !looks_fake(v) && classes(v) >= 3 && entropy(v) >= 4.0)
+            ok(!bad
+                && !after_id_name(hay, secret.0)
+                && !looks_fake(v)
+                && classes(v) >= 3
+                && entropy(v) >= 4.0)
         }
         Check::DockerAuth => {
             if is_placeholder(v) {
@@ -7247,6 +7368,11 @@ pub(crate) fn run(
             };
             let ns = after_escape(hay, ns, ne);
             // A bare value of a URL's query parameter ends at the fragment.
+            // A word right after `=` is a value, and its `:` no operator
+            // (ffmpeg's filter options `overlay=eof_action=pass:repeatlast=0`).
+            if ns > 0 && hay[ns - 1] == b'=' && hay[ne..vs].trim_ascii() == b":" {
+                return Verdict::Reject;
+            }
             let in_query = !quoted && url_query_name(hay, ns);
             let ve = match in_query {
                 true => fragment_at(hay, (vs, ve)).unwrap_or(ve),
@@ -7410,8 +7536,20 @@ pub(crate) fn run(
             // (prose goes on: `Authorization: Requires the x permission`)
             // and has no `=` but padding (`algorithm Credential=id/scope`),
             // judged in its place.
-            if check == Check::Bearer && cut.is_none() && hay.get(secret.1) == Some(&b' ') {
+            if check == Check::Bearer
+                && cut.is_none()
+                && hay.get(secret.1) == Some(&b' ')
+                && v.len() >= 3
+                && v[0].is_ascii_alphabetic()
+                && v.iter().all(|&b| b.is_ascii_alphabetic() || b == b'-')
+                && reads_as_words(v)
+            {
                 let next = secret.1 + 1;
+                // The text ends at the space: the window stops before the
+                // marker of a credential masked already.
+                if next == hay.len() {
+                    return Verdict::Reject;
+                }
                 let end = hay[next..]
                     .iter()
                     .position(|&b| {
@@ -7423,9 +7561,6 @@ pub(crate) fn run(
                 if end > next
                     && hay.get(end).is_none_or(|&b| b != b' ' && b != b'\t')
                     && !token[..token.len() - padding].contains(&b'=')
-                    && v.len() >= 3
-                    && v.iter().all(|&b| b.is_ascii_alphabetic() || b == b'-')
-                    && reads_as_words(v)
                 {
                     return match run(check, hay, (next, end), name, group_alt) {
                         Verdict::Accept => Verdict::Spans(vec![(next, end)]),
@@ -7594,6 +7729,17 @@ pub(crate) fn split_assignment(
     }
 }
 
+/// Whether `v` is a call on a path of names that read as words, to its
+/// closing parenthesis (Kotlin's `val cookie: Cookie =
+/// Cookie.Builder().build()`): code that makes a cookie, not one.
+fn call_chain(v: &[u8]) -> bool {
+    let Some(k) = v.iter().position(|&b| b == b'(') else {
+        return false;
+    };
+    let path = &v[..k];
+    v.ends_with(b")") && path.split(|&b| b == b'.').all(identifier) && reads_as_words(path)
+}
+
 fn cookie_spans(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
     // `if cookie == 0`: a comparison.
     if hay.get(s) == Some(&b'=') {
@@ -7622,7 +7768,7 @@ fn cookie_spans(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
             ve -= 1;
         }
         let v = &hay[vs..ve];
-        if v.len() < 6 || is_placeholder(v) {
+        if v.len() < 6 || is_placeholder(v) || call_chain(v) {
             continue;
         }
         let name_s = String::from_utf8_lossy(&name);
@@ -8625,13 +8771,15 @@ mod reference {
     fn old_value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         let v = trim(v);
         // Stop 42: an e-mail address (its own tests).
-        // Stop 48: a version or a range of versions.
+        // Stop 48: a version or a range of versions, a JSON pointer.
         if old_is_placeholder(v)
             || is_path(v)
             || old_is_url(v)
             || is_public_material(v)
             || email_address(v)
             || version_range(v)
+            || v.starts_with(b"#/")
+            || interpolated_only(v)
         {
             return false;
         }

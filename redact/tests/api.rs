@@ -3065,6 +3065,14 @@ fn seed_cookie_with_open_marker() {
     idempotent_seed("Cookie: session=a0+0aA;=[REDACTED:Cookie: session=--password ");
 }
 
+/// A flag where an authorization scheme goes; and an unlisted scheme whose
+/// credential, masked, ends the window of a second pass.
+#[test]
+fn seed_authorization_flag_before_a_value() {
+    idempotent_seed("Authorization: --password Aa/A+AaB");
+    idempotent_seed("Authorization: Non-existent Aa/A+AaB");
+}
+
 // ---------------------------------------------------------------------------- issue 15: Discord, real code
 
 /// A Discord bot token in its documented format: the base64 of the bot's
@@ -5087,7 +5095,12 @@ fn ssm_secure_string_values_in_yaml_are_masked() {
 /// compound assignments in minified code, a member of a one-letter
 /// variable that reads as words, Go error variables, key prefixes being
 /// concatenated, Ruby durations, format strings and an authorization
-/// scheme the rules do not list before a word. Beside them, secrets of the
+/// scheme the rules do not list before a word, TypeScript members' types
+/// after `public`/`private`/`readonly`, JSON pointers (`"#/components/…"`)
+/// and a WebAuthn credential's id (64 bytes in base64 after an id's name,
+/// the shape of an Azure storage key), a Kotlin builder call under a
+/// cookie's name, a string template of variables alone, ffmpeg's filter
+/// options and a render pass. Beside them, secrets of the
 /// same shapes stay masked, and password hashes whose `$` Docker Compose
 /// doubled are masked.
 #[test]
@@ -5128,6 +5141,15 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "    response = client.get(\"/items\", headers={\"Authorization\": \"Non-existent testtoken\"})",
             "      Authorization: Requires the `getSettings` permission for the associated",
             "//\tAuthorization: algorithm Credential=accessKeyID/credScope, \\",
+            "  public password: InputLocator",
+            "  private readonly apiKey: ApiKeyService;",
+            "      password: \"#/components/schemas/updateLoginFlowWithPasswordMethod\"",
+            "\t_, res := hc.Do(json.RawMessage(`{\"session_token\": \"`+sess.Token+`\"}`))",
+            "            \"id\": \"HQ4LaIJ9NiqS1r0CQpWY+K0gMvhOq4yk5BHuO/YlitcurSpBK7weDXOvBcuN4lvn6DAmjGfmj/J/6bpOmtdT8Q==\",",
+            "    val cookie: Cookie = Cookie.Builder().build()",
+            "    val usernameAndPassword = \"$username:$password\"",
+            "                    overlayFilters.Add(\"overlay=eof_action=pass:repeatlast=0\");",
+            "                        var hwScaleFilterFirstPass = \"vpp_rkrga=format=bgra:afbc=1\";",
         ],
     );
     // The same places with secrets in them.
@@ -5149,6 +5171,18 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "Authorization: Custom-Scheme Xk9mP2qL7vN4rT8wQz3Hd",
             "Xk9mP2qL7vN4rT8wQz3Hd",
         ),
+        (
+            "  public password: string = \"Xk9mP2qL7vN4rT8wQz3\"",
+            "Xk9mP2qL7vN4rT8wQz3",
+        ),
+        (
+            "  key: \"HQ4LaIJ9NiqS1r0CQpWY+K0gMvhOq4yk5BHuO/YlitcurSpBK7weDXOvBcuN4lvn6DAmjGfmj/J/6bpOmtdT8Q==\",",
+            "HQ4LaIJ9NiqS1r0CQpWY",
+        ),
+        ("password = \"$Xk9mP2q:$L7vN4rT8\"", "Xk9mP2q"),
+        // Authelia's plain-text secret: a scheme, then the secret.
+        ("  client_secret: '$plaintext$insecure_secret'", "insecure_secret"),
+        ("Cookie: session=Xk9mP2qL7vN4rT8wQz3Hd", "Xk9mP2qL7vN4rT8wQz3Hd"),
         // Docker Compose doubles every `$` of a password hash.
         (
             "  - \"traefik.http.middlewares.auth.basicauth.users=test2:$$apr1$$d9hr9HBB$$4HxwgUir3HP4EsggP/QNo0\"",
