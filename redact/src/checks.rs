@@ -6401,7 +6401,8 @@ fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
                 || compared(v)
                 || compound_assignment(v)
                 || go_error_name(v)
-                || ruby_duration(v)))
+                || ruby_duration(v)
+                || field_spec(v)))
         || printf_field(v)
         || code_shaped_value(v)
         || (quoted && title_phrase(v))
@@ -6546,6 +6547,45 @@ fn compound_assignment(v: &[u8]) -> bool {
     })
 }
 
+/// Whether the bare value `v` is a field's type and options in a
+/// generator's field list (Phoenix's `mix phx.gen.schema … password:string:redact
+/// secret:uuid:redact`, Rails' `token:string:index`): a type, then `:` and
+/// lower-case options.
+fn field_spec(v: &[u8]) -> bool {
+    const TYPES: &[&[u8]] = &[
+        b"string",
+        b"text",
+        b"uuid",
+        b"binary",
+        b"binary_id",
+        b"integer",
+        b"float",
+        b"decimal",
+        b"boolean",
+        b"date",
+        b"time",
+        b"datetime",
+        b"utc_datetime",
+        b"naive_datetime",
+        b"timestamp",
+        b"map",
+        b"array",
+        b"enum",
+        b"references",
+        b"bigint",
+        b"json",
+        b"jsonb",
+    ];
+    let mut parts = trim(v).split(|&b| b == b':');
+    parts.next().is_some_and(|t| TYPES.contains(&t))
+        && parts.clone().next().is_some()
+        && parts.all(|p| {
+            !p.is_empty()
+                && p.iter()
+                    .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        })
+}
+
 /// Whether the bare value `v` is a Ruby duration (Devise's
 /// `config.reset_password_within = 6.hours`, `5.days.ago`): a number and a
 /// unit of time, then `ago` or `from_now` if any.
@@ -6596,20 +6636,22 @@ fn go_error_name(v: &[u8]) -> bool {
 
 /// Whether the quoted value `[vs, ve)` is the first part of a key or a
 /// message that code builds (`resendKey := "@limitPasswordResetEmail_" +
-/// authRecord.Id`, `"session:" + id`): words ending in a separator (`_`,
-/// `:`, `/`, `-`, `.`), and `+` after the closing quote.
+/// authRecord.Id`, `"session:" + id`, Elixir's `"&_csrf_token=" <> …`):
+/// words ending in a separator (`_`, `:`, `/`, `-`, `.`, `=`, `&`, `?`),
+/// and `+`, `<>` or `..` after the closing quote.
 fn concatenated_prefix(hay: &[u8], (vs, ve): (usize, usize)) -> bool {
     let v = &hay[vs..ve];
     let Some((&last, words)) = v.split_last() else {
         return false;
     };
-    let after = hay
-        .get(ve + 1..)
-        .unwrap_or_default()
+    let rest = hay.get(ve + 1..).unwrap_or_default();
+    let gap = rest
         .iter()
-        .find(|&&b| !matches!(b, b' ' | b'\t'));
-    matches!(last, b'_' | b':' | b'/' | b'-' | b'.')
-        && after == Some(&b'+')
+        .take_while(|&&b| matches!(b, b' ' | b'\t'))
+        .count();
+    let op = &rest[gap..];
+    matches!(last, b'_' | b':' | b'/' | b'-' | b'.' | b'=' | b'&' | b'?')
+        && (op.starts_with(b"+") || op.starts_with(b"<>") || op.starts_with(b".."))
         && words.iter().any(u8::is_ascii_alphabetic)
         && reads_as_words(words)
 }
@@ -7523,8 +7565,13 @@ pub(crate) fn run(
             // window of one whose credential is masked already ends there).
             let scheme_named = (l.ends_with(b"key") || l.ends_with(b"token"))
                 && l.iter().all(|&b| b.is_ascii_lowercase() || b == b'-');
+            // `TlRMTVNTUAAD` alone is the base64 of NTLM's signature and
+            // message type (`strstr(buf, "Authorization: NTLM TlRMTVNTUAAD")`),
+            // no message.
+            let ntlm_signature = v.len() <= 16 && v.starts_with(b"TlRMTVNTUAA");
             if scheme_words.contains(&l.as_slice())
                 || scheme_named
+                || ntlm_signature
                 || l.starts_with(b"aws4-")
                 || l.starts_with(b"[redacted")
             {
@@ -7768,7 +7815,9 @@ fn cookie_spans(hay: &[u8], (s, e): (usize, usize)) -> Verdict {
             ve -= 1;
         }
         let v = &hay[vs..ve];
-        if v.len() < 6 || is_placeholder(v) || call_chain(v) {
+        // No cookie value holds a space (RFC 6265): code does
+        // (`let cookie: String = self.cookies.map { (name`).
+        if v.len() < 6 || is_placeholder(v) || call_chain(v) || v.contains(&b' ') {
             continue;
         }
         let name_s = String::from_utf8_lossy(&name);

@@ -445,6 +445,9 @@
 //! `sonar.login`, Vault unseal keys (`Unseal Key 1: …`, `vault operator
 //! unseal …`), Cisco type 8/9 hashes and roasted Kerberos tickets
 //! (`$krb5tgs$23$…`, `$krb5asrep$23$…`: the encrypted part).
+//! Password hashes with every `$` doubled, as Docker Compose files and
+//! Traefik's documented basic-auth labels escape them
+//! (`user:$$apr1$$salt$$hash`, `$$2y$$05$$…`): the hash part.
 //!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
 //! process's environment variables whose names look secret (a secret word
@@ -583,6 +586,42 @@
 //! class, so `Summer@2024` stays a password), names ending in a failure
 //! (`reason = AuthFail:sts:5_rsn:0`) and a percent-encoded e-mail address
 //! as a URL's user (`https://13957525385%40163.com@host/`).
+//! In auth servers' sources and listings (Ory Kratos, NextAuth.js, Supabase
+//! Auth, PocketBase, Casdoor, Devise, Traefik, FastAPI, okhttp, Jellyfin,
+//! Phoenix, curl): members read from objects (`f.IDToken = p.IDToken`,
+//! `secret: config.secret!`, `password = this.#auth.loginPassword`;
+//! decision: only with something code writes, a camel hump, an inner `_`,
+//! `this`/`self`, a `#` member or `!`, so `password = correct.horse` is
+//! still masked), a composite literal with its fields after a package's
+//! type, TypeScript members' types after `public`, `private`, `readonly`…
+//! (`public password: InputLocator`; an initializer's value is masked),
+//! package versions and ranges (`"getpass": "^0.1.1"`), data files named
+//! in listings (`…Credentials-case=saml-credential=webauthn.json`), JSON
+//! pointers (`"#/components/schemas/…"`), a name after JSON's `\u0026`
+//! (`page_token` is a page's), `credentials_identifier`, strings spliced
+//! around an expression (`` `{"hashed_password":"` + string(p) + `"}` ``,
+//! `` `+sess.Token+` ``), key prefixes being concatenated
+//! (`"@limitPasswordResetEmail_" + id`, Elixir's `"&_csrf_token=" <> …`),
+//! string templates of variables alone (`"$username:$password"`; not
+//! Authelia's `$plaintext$secret`, a scheme and its secret), an OAuth
+//! provider's `authorization: "https://…"`, a header in an HTML cell
+//! (`<td>Authorization: TOKEN</td>`), NTLM's signature alone
+//! (`"Authorization: NTLM TlRMTVNTUAAD"`), an unlisted scheme before a
+//! word (`Authorization: Non-existent testtoken`; decision: the word after
+//! such a scheme is judged as the credential when it ends the value, so
+//! `Custom-Scheme <token>` masks the token), minified code's comparisons
+//! and compound assignments (`n.config.secret===void 0`, `e.password+=w`),
+//! a one-letter variable's member that reads as words
+//! (`Object(s.OAS3ComponentWrapFactory)`, not a legacy Vault token), Go
+//! error variables (`ErrMustBeSystemAndHidden`), Ruby durations
+//! (`reset_password_within = 6.hours`), `printf` fields (`errcode=%d`),
+//! generator field specs (`password:string:redact`), a call or a closure
+//! under a cookie's name (`Cookie.Builder().build()`; no cookie value holds
+//! a space), a WebAuthn credential's id (64 bytes in base64 after an id's
+//! name, the shape of an Azure storage key), ffmpeg's filter options
+//! (`eof_action=pass:repeatlast=0`: a word right after `=` is no name),
+//! render passes (`hwScaleFilterFirstPass`) and runs of `A`s padding test
+//! data where a Twitter bearer token's 20 `A`s would open.
 //!
 //! Environment values that are placeholders, plain numbers or absolute paths
 //! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,

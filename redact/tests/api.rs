@@ -5100,7 +5100,10 @@ fn ssm_secure_string_values_in_yaml_are_masked() {
 /// and a WebAuthn credential's id (64 bytes in base64 after an id's name,
 /// the shape of an Azure storage key), a Kotlin builder call under a
 /// cookie's name, a string template of variables alone, ffmpeg's filter
-/// options and a render pass. Beside them, secrets of the
+/// options, a render pass, Phoenix's generator field specs
+/// (`password:string:redact`), Elixir's `<>` after a key's prefix, a Swift
+/// closure under a cookie's name, NTLM's signature alone and a run of `A`s
+/// padding curl's test data. Beside them, secrets of the
 /// same shapes stay masked, and password hashes whose `$` Docker Compose
 /// doubled are masked.
 #[test]
@@ -5150,6 +5153,12 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "    val usernameAndPassword = \"$username:$password\"",
             "                    overlayFilters.Add(\"overlay=eof_action=pass:repeatlast=0\");",
             "                        var hwScaleFilterFirstPass = \"vpp_rkrga=format=bgra:afbc=1\";",
+            "      $ mix phx.gen.schema Accounts.Superhero superheroes secret_identity:redact password:string:redact",
+            "                      secret:uuid:redact announcement_date:date alarm:time",
+            "          csrf_token_query = \"&_csrf_token=\" <> URI.encode_www_form(conn.resp_body)",
+            "        let cookie: String = self.cookies.map { (name, value) in",
+            "          strstr(req->reqbuf, \"Authorization: NTLM TlRMTVNTUAAD\")) {",
+            "Authorization: Basic %b64[AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA]b64%",
         ],
     );
     // The same places with secrets in them.
@@ -5180,6 +5189,10 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "HQ4LaIJ9NiqS1r0CQpWY",
         ),
         ("password = \"$Xk9mP2q:$L7vN4rT8\"", "Xk9mP2q"),
+        (
+            "x AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3DEUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F y",
+            "MLheAAAAAAA0%2BuSeid",
+        ),
         // Authelia's plain-text secret: a scheme, then the secret.
         ("  client_secret: '$plaintext$insecure_secret'", "insecure_secret"),
         ("Cookie: session=Xk9mP2qL7vN4rT8wQz3Hd", "Xk9mP2qL7vN4rT8wQz3Hd"),
