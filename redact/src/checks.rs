@@ -5820,6 +5820,25 @@ fn dotted_number(v: &[u8]) -> bool {
     parts.clone().count() >= 3 && parts.all(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit))
 }
 
+/// Whether `v` is a list of options, `key=value` pairs joined by `,` whose
+/// keys are lower-case words (BuildKit's `docker build --secret
+/// id=npm_token,src=.npmrc`, mount options `uid=1000,gid=1000`): a flag's
+/// settings, not its secret.
+fn option_list(v: &[u8]) -> bool {
+    let mut pairs = 0;
+    let all = v.split(|&b| b == b',').all(|p| {
+        pairs += 1;
+        p.iter().position(|&b| b == b'=').is_some_and(|eq| {
+            eq >= 2
+                && p[..eq]
+                    .iter()
+                    .all(|&b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
+                && reads_as_words(&p[..eq])
+        })
+    });
+    all && pairs >= 2
+}
+
 /// Whether `v` is only variables a string template fills, joined by
 /// separators (Kotlin's and Groovy's `"$username:$password"`, shell's
 /// `"$USER:$PASS"`, `"${user}@${host}"`): two or more `$name` (a name that
@@ -5970,6 +5989,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         || version_range(v)
         || v.starts_with(b"#/")
         || interpolated_only(v)
+        || option_list(v)
         || email_address(v)
         || key_file_name(v)
         || object_identity(v)
@@ -8829,6 +8849,7 @@ mod reference {
             || version_range(v)
             || v.starts_with(b"#/")
             || interpolated_only(v)
+            || option_list(v)
         {
             return false;
         }

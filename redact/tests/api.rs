@@ -5103,7 +5103,8 @@ fn ssm_secure_string_values_in_yaml_are_masked() {
 /// options, a render pass, Phoenix's generator field specs
 /// (`password:string:redact`), Elixir's `<>` after a key's prefix, a Swift
 /// closure under a cookie's name, NTLM's signature alone and a run of `A`s
-/// padding curl's test data. Beside them, secrets of the
+/// padding curl's test data, and BuildKit's `--secret id=…,src=…`
+/// options. Beside them, secrets of the
 /// same shapes stay masked, and password hashes whose `$` Docker Compose
 /// doubled are masked.
 #[test]
@@ -5159,6 +5160,7 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "        let cookie: String = self.cookies.map { (name, value) in",
             "          strstr(req->reqbuf, \"Authorization: NTLM TlRMTVNTUAAD\")) {",
             "Authorization: Basic %b64[AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA]b64%",
+            "# Build with: docker build --secret id=npm_token,src=.npmrc .",
         ],
     );
     // The same places with secrets in them.
@@ -5193,6 +5195,7 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "x AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3DEUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F y",
             "MLheAAAAAAA0%2BuSeid",
         ),
+        ("mytool --secret Xk9mP2qL7vN4rT8wQz3", "Xk9mP2qL7vN4rT8wQz3"),
         // Authelia's plain-text secret: a scheme, then the secret.
         ("  client_secret: '$plaintext$insecure_secret'", "insecure_secret"),
         ("Cookie: session=Xk9mP2qL7vN4rT8wQz3Hd", "Xk9mP2qL7vN4rT8wQz3Hd"),
