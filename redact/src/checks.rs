@@ -4362,6 +4362,12 @@ const EXCLUDED_QUALIFIERS: &[&str] = &[
 const KIND_QUALIFIERS: &[&str] = &[
     "meta",
     "progress",
+    // AWS's concurrency, pagination and ordering tokens (`--lock-token`,
+    // `--change-token`, `--starting-token`, `--sequence-token`).
+    "lock",
+    "change",
+    "starting",
+    "sequence",
     "page",
     "pagination",
     "continuation",
@@ -5033,6 +5039,25 @@ pub(crate) fn colon_not_assignment(hay: &[u8], ne: usize, vs: usize) -> bool {
         return true;
     }
     type_annotation(rest)
+}
+
+/// Whether the 40 characters `[s, e)` are a piece of a path or an ARN, not
+/// an AWS secret key: a file's name follows (`awscli/customizations/s3/fileinfobuilder.py`,
+/// `…/API/RESTBucketPUTacl.html`), or the word they end opens with `arn:`
+/// (`arn:aws:servicecatalog:us-west-2:813737243517:/applications/03axw…`).
+fn path_or_arn_part(hay: &[u8], (s, e): (usize, usize)) -> bool {
+    let rest = &hay[e..];
+    let ext = rest.strip_prefix(b".").map_or(0, |r| {
+        r.iter().take_while(|b| b.is_ascii_lowercase()).count()
+    });
+    if (1..=5).contains(&ext) && rest.get(ext + 1).is_none_or(|b| !b.is_ascii_alphanumeric()) {
+        return true;
+    }
+    let start = hay[..s]
+        .iter()
+        .rposition(|&b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'`' | b'(' | b'='))
+        .map_or(0, |k| k + 1);
+    hay[start..s].len() >= 4 && hay[start..start + 4].eq_ignore_ascii_case(b"arn:")
 }
 
 /// Whether the value at `vs` is an id's (`"id": "…"`, `credential_id:
@@ -5820,23 +5845,38 @@ fn dotted_number(v: &[u8]) -> bool {
     parts.clone().count() >= 3 && parts.all(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit))
 }
 
-/// Whether `v` is a list of options, `key=value` pairs joined by `,` whose
-/// keys are lower-case words (BuildKit's `docker build --secret
-/// id=npm_token,src=.npmrc`, mount options `uid=1000,gid=1000`): a flag's
-/// settings, not its secret.
+/// Whether `v` is a list of options, `key=value` pairs joined by `,`
+/// (BuildKit's `docker build --secret id=npm_token,src=.npmrc`, mount
+/// options `uid=1000,gid=1000`, the AWS CLI's shorthand
+/// `--token-validity-units AccessToken=hours,IdToken=minutes` and
+/// `--software-token-mfa-configuration Enabled=true`): a flag's settings,
+/// not its secret. Keys are words. Two or more pairs with lower-case keys
+/// take any values; a single pair, or capitalised keys (which also name
+/// secrets: `AccessToken=…`), only settings: `true`, `false`, numbers and
+/// lower-case words.
 fn option_list(v: &[u8]) -> bool {
-    let mut pairs = 0;
-    let all = v.split(|&b| b == b',').all(|p| {
+    let setting = |x: &[u8]| {
+        x == b"true"
+            || x == b"false"
+            || (!x.is_empty() && x.iter().all(u8::is_ascii_digit))
+            || (x.len() >= 2 && x.iter().all(u8::is_ascii_lowercase) && reads_as_words(x))
+    };
+    let (mut pairs, mut capital, mut settings) = (0, false, true);
+    let keys_ok = v.split(|&b| b == b',').all(|p| {
         pairs += 1;
-        p.iter().position(|&b| b == b'=').is_some_and(|eq| {
-            eq >= 2
-                && p[..eq]
-                    .iter()
-                    .all(|&b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
-                && reads_as_words(&p[..eq])
-        })
+        let Some(eq) = p.iter().position(|&b| b == b'=') else {
+            return false;
+        };
+        let key = &p[..eq];
+        capital |= key.first().is_some_and(u8::is_ascii_uppercase);
+        settings &= setting(&p[eq + 1..]);
+        key.len() >= 2
+            && key
+                .iter()
+                .all(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
+            && reads_as_words(key)
     });
-    all && pairs >= 2
+    keys_ok && (settings || (pairs >= 2 && !capital))
 }
 
 /// Whether `v` is only variables a string template fills, joined by
@@ -7345,9 +7385,11 @@ pub(crate) fn run(
                 && entropy(v) >= 3.5
                 && !reads_as_words(v))
         }
-        Check::AwsSecret => {
-            ok(!looks_fake(v) && classes(v) >= 3 && entropy(v) >= 4.0 && !words_between_slashes(v))
-        }
+        Check::AwsSecret => ok(!looks_fake(v)
+            && classes(v) >= 3
+            && entropy(v) >= 4.0
+            && !words_between_slashes(v)
+            && !path_or_arn_part(hay, secret)),
         Check::Azure88 => {
             let ctx = lower(before_on_line(hay, secret.0, 48));
             let bad = [

@@ -621,7 +621,14 @@
 //! name, the shape of an Azure storage key), ffmpeg's filter options
 //! (`eof_action=pass:repeatlast=0`: a word right after `=` is no name),
 //! render passes (`hwScaleFilterFirstPass`) and runs of `A`s padding test
-//! data where a Twitter bearer token's 20 `A`s would open.
+//! data where a Twitter bearer token's 20 `A`s would open. In the AWS
+//! CLI's examples: 40 characters of a path or an ARN (a file's extension
+//! after them, or `arn:` opening their word) are no secret access key;
+//! a flag's option list (`--secret id=npm_token,src=.npmrc`,
+//! `--token-validity-units AccessToken=hours,IdToken=minutes`; decision:
+//! with capitalised keys, which also name secrets, only when every value is
+//! a setting: `true`, `false`, a number or a word); lock, change, starting
+//! and sequence tokens (concurrency, pagination and ordering).
 //!
 //! Environment values that are placeholders, plain numbers or absolute paths
 //! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,

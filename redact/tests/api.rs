@@ -5103,8 +5103,10 @@ fn ssm_secure_string_values_in_yaml_are_masked() {
 /// options, a render pass, Phoenix's generator field specs
 /// (`password:string:redact`), Elixir's `<>` after a key's prefix, a Swift
 /// closure under a cookie's name, NTLM's signature alone and a run of `A`s
-/// padding curl's test data, and BuildKit's `--secret id=…,src=…`
-/// options. Beside them, secrets of the
+/// padding curl's test data, BuildKit's `--secret id=…,src=…` options,
+/// and the AWS CLI's examples: paths and ARNs of 40 characters, shorthand
+/// settings, lock, change, starting and sequence tokens. Beside them,
+/// secrets of the
 /// same shapes stay masked, and password hashes whose `$` Docker Compose
 /// doubled are masked.
 #[test]
@@ -5161,6 +5163,14 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "          strstr(req->reqbuf, \"Authorization: NTLM TlRMTVNTUAAD\")) {",
             "Authorization: Basic %b64[AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA]b64%",
             "# Build with: docker build --secret id=npm_token,src=.npmrc .",
+            "                \"arn\": \"arn:aws:servicecatalog:us-west-2:813737243517:/applications/03axw94pjfj3uan00tcgbrxnkw\",",
+            "See http://docs.aws.amazon.com/AmazonS3/latest/API/RESTBucketPUTacl.html for details on custom ACLs",
+            "=== awscli/customizations/s3/fileinfobuilder.py",
+            "        --token-validity-units AccessToken=hours,IdToken=minutes,RefreshToken=days \\",
+            "        --software-token-mfa-configuration Enabled=true \\",
+            "                \"LockToken\":\"0674c84b-0304-47fe-8728-c6bff46af8fc\",",
+            " aws waf update-rule --rule-id a123fae4-b567-8e90-1234-5ab67ac8ca90 --change-token 12cs345-67cd-890b-1cd2-c3a4567d89f1",
+            "        --starting-token eyJOZXh0VG9rZW4iOiBudWxsLCAiYm90b190cnVuY2F0ZV9hbW91bnQiOiAxMH0=",
         ],
     );
     // The same places with secrets in them.
@@ -5196,6 +5206,14 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "MLheAAAAAAA0%2BuSeid",
         ),
         ("mytool --secret Xk9mP2qL7vN4rT8wQz3", "Xk9mP2qL7vN4rT8wQz3"),
+        (
+            "id=x AccessToken=Xk9mP2qL7vN4rT8wQz3,IdToken=minutes",
+            "Xk9mP2qL7vN4rT8wQz3",
+        ),
+        (
+            "export AWS_SECRET_ACCESS_KEY=Zq9wJalrXUtnFEMI/K7MDENG/bPxRfiCYzKQa1b2",
+            "Zq9wJalrXUtnFEMI",
+        ),
         // Authelia's plain-text secret: a scheme, then the secret.
         ("  client_secret: '$plaintext$insecure_secret'", "insecure_secret"),
         ("Cookie: session=Xk9mP2qL7vN4rT8wQz3Hd", "Xk9mP2qL7vN4rT8wQz3Hd"),
