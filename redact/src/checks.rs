@@ -4039,6 +4039,10 @@ const EXCLUDED_LAST: &[&str] = &[
     "files",
     "path",
     "paths",
+    // `testHtpasswdFileBasename = "authtest.htpasswd"`.
+    "basename",
+    "filename",
+    "dirname",
     "dir",
     "directory",
     "type",
@@ -5998,6 +6002,7 @@ fn key_file_name(v: &[u8]) -> bool {
         b"txt",
         b"snap",
         b"golden",
+        b"htpasswd",
     ];
     let Some(dot) = v.iter().rposition(|&b| b == b'.') else {
         return false;

@@ -628,7 +628,9 @@
 //! `--token-validity-units AccessToken=hours,IdToken=minutes`; decision:
 //! with capitalised keys, which also name secrets, only when every value is
 //! a setting: `true`, `false`, a number or a word); lock, change, starting
-//! and sequence tokens (concurrency, pagination and ordering).
+//! and sequence tokens (concurrency, pagination and ordering). Names whose
+//! last word is `basename`, `filename` or `dirname` name a file
+//! (`testHtpasswdFileBasename = "authtest.htpasswd"`).
 //!
 //! Environment values that are placeholders, plain numbers or absolute paths
 //! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,

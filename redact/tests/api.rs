@@ -5105,7 +5105,8 @@ fn ssm_secure_string_values_in_yaml_are_masked() {
 /// closure under a cookie's name, NTLM's signature alone and a run of `A`s
 /// padding curl's test data, BuildKit's `--secret id=…,src=…` options,
 /// and the AWS CLI's examples: paths and ARNs of 40 characters, shorthand
-/// settings, lock, change, starting and sequence tokens. Beside them,
+/// settings, lock, change, starting and sequence tokens; Helm's htpasswd
+/// file's base name. Beside them,
 /// secrets of the
 /// same shapes stay masked, and password hashes whose `$` Docker Compose
 /// doubled are masked.
@@ -5171,6 +5172,7 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "                \"LockToken\":\"0674c84b-0304-47fe-8728-c6bff46af8fc\",",
             " aws waf update-rule --rule-id a123fae4-b567-8e90-1234-5ab67ac8ca90 --change-token 12cs345-67cd-890b-1cd2-c3a4567d89f1",
             "        --starting-token eyJOZXh0VG9rZW4iOiBudWxsLCAiYm90b190cnVuY2F0ZV9hbW91bnQiOiAxMH0=",
+            "\ttestHtpasswdFileBasename = \"authtest.htpasswd\"",
         ],
     );
     // The same places with secrets in them.
@@ -5206,6 +5208,10 @@ fn members_versions_data_files_and_spliced_strings_stay() {
             "MLheAAAAAAA0%2BuSeid",
         ),
         ("mytool --secret Xk9mP2qL7vN4rT8wQz3", "Xk9mP2qL7vN4rT8wQz3"),
+        (
+            "PASSWORD=Xk9mP2qL7vN4rT8wQz3.htpasswd",
+            "Xk9mP2qL7vN4rT8wQz3",
+        ),
         (
             "id=x AccessToken=Xk9mP2qL7vN4rT8wQz3,IdToken=minutes",
             "Xk9mP2qL7vN4rT8wQz3",
