@@ -5072,11 +5072,7 @@ fn after_id_name(hay: &[u8], vs: usize) -> bool {
     while e > 0 && matches!(hay[e - 1], b'"' | b'\'' | b' ' | b'\t' | b':' | b'=') {
         e -= 1;
     }
-    let mut s = e;
-    while s > 0 && is_name_byte(hay[s - 1]) {
-        s -= 1;
-    }
-    let name = &hay[s..e];
+    let name = &hay[name_start(hay, e, 0)..e];
     e < vs
         && (name.eq_ignore_ascii_case(b"id")
             || name.ends_with(b"_id")
@@ -5091,10 +5087,7 @@ fn after_id_name(hay: &[u8], vs: usize) -> bool {
 /// type, whatever the type's form (`public mode: "dark" | "light"`); a
 /// value comes after `=`.
 fn after_member_modifier(hay: &[u8], ne: usize) -> bool {
-    let mut ns = ne;
-    while ns > 0 && is_name_byte(hay[ns - 1]) {
-        ns -= 1;
-    }
+    let ns = name_start(hay, ne, 0);
     let mut e = ns;
     while e > 0 && matches!(hay[e - 1], b' ' | b'\t') {
         e -= 1;
