@@ -1560,6 +1560,32 @@ fn probe(kind: &str, arg: u64) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
             Ok(())
         }
+        "redact-input" => {
+            // The redaction rows' inputs on stdout, for profiling the
+            // redactor on them outside the harness (`--arg`: 0 keyword log,
+            // 1 keyword-free log, 2 JSON, 3 JSON on one line, 4 Rust
+            // sources, 5 secret-dense text; 5 MB each, 20 MB of sources).
+            let mut rng = Rng::new();
+            let mb = 1_000_000;
+            let text = match arg {
+                0 => keyword_log(5 * mb, true, &mut rng),
+                1 => keyword_log(5 * mb, false, &mut rng),
+                2 => json_responses(5 * mb, &mut rng),
+                3 => format!(
+                    "[{}]",
+                    json_responses(5 * mb, &mut rng)
+                        .trim_end()
+                        .replace('\n', ",")
+                ),
+                4 => registry_sources(20 * mb).ok_or("no sources in the cargo registry")?,
+                5 => dense_text(5 * mb, &mut rng).0,
+                _ => return Err(format!("no redaction input {arg}")),
+            };
+            use std::io::Write as _;
+            std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(|e| e.to_string())
+        }
         _ => Err(format!("unknown probe {kind:?}")),
     }
 }

@@ -1624,8 +1624,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // user:$$apr1$$H6uskkkW$$IgXLP6ewTrSuBkTrqE8wj/`, what Traefik's
         // documentation has `htpasswd | sed -e s/\\$/\\$\\$/g` print):
         // bcrypt, MD5-crypt and SHA-crypt, the hash part masked. (Keyed on
-        // `$$` alone: the scanner's narrow table has no room for longer
-        // keywords.)
+        // `$$` alone, from when the scanner's narrow table was full.)
         r(
             "password-hash",
             r"\$\$(?:2[aby]\$\$[0-9]{2}\$\$(?P<secret>[./A-Za-z0-9]{53})|(?:1|apr1)\$\$[./A-Za-z0-9]{1,8}\$\$(?P<s2>[./A-Za-z0-9]{22})|[56]\$\$(?:rounds=[0-9]{1,9}\$\$)?[./A-Za-z0-9]{1,16}\$\$(?P<s3>[./A-Za-z0-9]{43}(?:[./A-Za-z0-9]{43})?))(?:[^./A-Za-z0-9$]|$)",
@@ -1634,6 +1633,20 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .secret_group("secret")
         .alt_groups(&["s2", "s3"])
         .check(Check::Mixed),
+        // Octopus Deploy API keys (`API-` and 26 upper-case letters and
+        // digits, as gitleaks and Octopus's documentation have them), bare.
+        // Keyed on `api-` (`x-api-key`, `api-version` are hits too, dismissed
+        // by the case-sensitive regex): the match needs a digit and entropy
+        // (`API-SPECIFICATIONDOCUMENTS` is a word).
+        r("octopus-deploy-api-key", r"\bAPI-[A-Z0-9]{26}\b", &["api-"])
+            .check(Check::ShortPrefix),
+        // A JWT in standard base64 (what a Kubernetes secret or an
+        // `echo $TOKEN | base64` holds): `ZXlK` is the base64 of `eyJ`.
+        // Masked when it decodes to a JWT's header and payload.
+        rb("jwt", r"\bZXlK[A-Za-z0-9+/]{56,}={0,2}")
+            .keywords(["zxlk"])
+            .priority(P_VENDOR)
+            .check(Check::Base64Jwt),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -62,6 +62,9 @@ pub(crate) enum Check {
     /// A base64-encoded PEM block (`LS0tLS1CRUdJTi…`, as in Kubernetes secrets):
     /// masked when it decodes to a private key.
     Base64Pem,
+    /// A base64-encoded JWT (`ZXlK…`): masked when it decodes to a JWT's
+    /// header and payload (`eyJ….eyJ…`, base64url parts).
+    Base64Jwt,
 }
 
 /// A cheap test at a keyword hit that must pass for the rule to run on the
@@ -7774,7 +7777,26 @@ pub(crate) fn run(
             let head = &v[..v.len().min(120) / 4 * 4];
             ok(b64_decode(head).is_some_and(|d| contains(&d, b"PRIVATE KEY")))
         }
+        Check::Base64Jwt => ok(b64_decode(v).is_some_and(|d| decodes_to_jwt(&d))),
     }
+}
+
+/// Whether `d` (a decoded base64 value) is a JWT: a header and a payload
+/// of at least 8 base64url characters each, both JSON (`eyJ`), then a
+/// signature or nothing (and the line break `echo … | base64` adds).
+fn decodes_to_jwt(d: &[u8]) -> bool {
+    let d = d.strip_suffix(b"\n").unwrap_or(d);
+    let url = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-');
+    let mut parts = d.split(|&b| b == b'.');
+    let json = |p: Option<&[u8]>| {
+        p.is_some_and(|p| p.len() >= 11 && p.starts_with(b"eyJ") && p.iter().all(url))
+    };
+    json(parts.next())
+        && json(parts.next())
+        && parts
+            .next()
+            .is_none_or(|s| s.iter().all(|b| url(b) || *b == b'='))
+        && parts.next().is_none()
 }
 
 /// Splits a `name = value` match `[s, e)` into (name start, name end, value

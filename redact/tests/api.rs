@@ -1525,6 +1525,62 @@ fn vendor_families_of_issue_15() {
     assert_eq!(r.redact(&format!("token {jwt}")), "token [REDACTED:jwt]");
 }
 
+/// Two families gitleaks finds bare, without a vendor's name nearby:
+/// Octopus Deploy's `API-` keys and JWTs in standard base64 (`ZXlK…`, a
+/// Kubernetes secret's or `echo $TOKEN | base64`'s). What only looks like
+/// them stays.
+#[test]
+fn octopus_keys_and_base64_jwts_are_masked_bare() {
+    let r = redactor();
+    let octopus = format!("API-{}7{}", body(UP, 12, 51), body(UP, 13, 52));
+    assert_eq!(
+        r.redact(&format!("X-Octopus-ApiKey: {octopus}\n")),
+        "X-Octopus-ApiKey: [REDACTED:octopus-deploy-api-key]\n"
+    );
+    assert_eq!(
+        r.redact(&format!("octo push --apiKey={octopus} --package app.nupkg")),
+        "octo push --apiKey=[REDACTED:octopus-deploy-api-key] --package app.nupkg"
+    );
+    let jwt = format!(
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwiaWF0IjoxNTE2MjM5MDIyfQ.{}",
+        body(AN, 43, 53)
+    );
+    for plain in [jwt.clone(), format!("{jwt}\n")] {
+        let encoded = corpus::b64(plain.as_bytes(), false, true);
+        assert!(encoded.starts_with("ZXlK"), "{encoded}");
+        assert_eq!(
+            r.redact(&format!("  token: {encoded}\n")),
+            "  token: [REDACTED:jwt]\n"
+        );
+        assert_eq!(
+            r.redact(&format!("decoded {encoded} from the secret")),
+            "decoded [REDACTED:jwt] from the secret"
+        );
+    }
+    for kept in [
+        // Words, versions and headers around `api-`.
+        "see API-SPECIFICATIONDOCUMENTSXX for details".to_string(),
+        "GET /v1/items?api-version=2024-01-01 HTTP/1.1".to_string(),
+        "x-api-key header missing".to_string(),
+        // 25 and 27 characters after `API-`.
+        format!("id API-{}7{}", body(UP, 12, 54), body(UP, 12, 55)),
+        format!("id API-{}7{}", body(UP, 12, 56), body(UP, 14, 57)),
+        // Base64 of JSON that is no JWT: a header alone, an object.
+        corpus::b64(
+            b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9 is a header",
+            false,
+            true,
+        ),
+        corpus::b64(
+            br#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"x"}}"#,
+            false,
+            true,
+        ),
+    ] {
+        assert_eq!(r.redact(&kept), kept.as_str());
+    }
+}
+
 /// The same families in the forms public rule sets (gitleaks) match, which
 /// are wider than the vendors' own examples: other letter cases, other
 /// separators, the public and encryption keys beside the secret key, and

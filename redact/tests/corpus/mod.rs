@@ -1005,6 +1005,37 @@ pub fn families() -> Vec<Family> {
             },
         },
         Family {
+            name: "octopus-deploy-api-key",
+            kind: Kind::Token,
+            env: "OCTOPUS_API_KEY",
+            key: "octopus_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "API-{}{}{}",
+                    r.chars(UPPER_D, 12),
+                    r.chars(DIGITS, 1),
+                    r.chars(UPPER_D, 13)
+                ))
+            },
+        },
+        Family {
+            name: "jwt-base64",
+            kind: Kind::Token,
+            env: "ID_TOKEN_B64",
+            key: "id_token_b64",
+            header: None,
+            gen: |r| {
+                let token = jwt(r).value;
+                let token = if r.below(2) == 0 {
+                    token
+                } else {
+                    format!("{token}\n")
+                };
+                Secret::plain(b64(token.as_bytes(), false, true))
+            },
+        },
+        Family {
             name: "nuget-api-key",
             kind: Kind::Token,
             env: "NUGET_API_KEY",
