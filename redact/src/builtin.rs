@@ -1244,7 +1244,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r"\bpat-(?:na|eu|ap)[0-9]-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
             &["pat-na", "pat-eu", "pat-ap"],
         ),
-        r("deno-deploy-token", r"\bddp_[A-Za-z0-9]{36}\b", &["ddp_"]),
+        // Deno Deploy's personal (`ddp_`) and organisation (`ddw_`) tokens:
+        // a digit is needed (`ddp_handleIncomingSubscriptionMessagesAb` is
+        // a method's name).
+        r("deno-deploy-token", r"\bdd[pw]_[A-Za-z0-9]{36}\b", &["ddp_", "ddw_"])
+            .check(Check::ShortPrefix),
         r("inngest-signing-key", r"\bsignkey-(?:prod|test|branch)-[a-f0-9]{64}\b", &["signkey-"]),
         r(
             "trigger-dev-key",
@@ -1647,6 +1651,66 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             .keywords(["zxlk"])
             .priority(P_VENDOR)
             .check(Check::Base64Jwt),
+        // Langfuse secret keys (`sk-lf-` and a UUID; the `pk-lf-` public
+        // key beside it is not a secret).
+        r(
+            "langfuse-secret-key",
+            r"\bsk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+            &["sk-lf-"],
+        ),
+        // Mercado Pago production access tokens: `APP_USR-`, the app's
+        // number, six digits, 32 hex digits, the user's number.
+        r(
+            "mercadopago-access-token",
+            r"\bAPP_USR-[0-9]{6,20}-[0-9]{6}-[0-9a-f]{32}-[0-9]{6,12}\b",
+            &["app_usr-"],
+        ),
+        // Databricks OAuth secrets (`dose`) and refresh tokens (`doau`)
+        // beside the `dapi` personal access tokens.
+        r("databricks-token", r"\bdo(?:se|au)[a-f0-9]{32}\b", &["dose", "doau"]).check(Check::Mixed),
+        // Prefixed tokens trufflehog's detectors know (formats from their
+        // vendors' documentation): each prefix is distinctive, the body's
+        // length and alphabet fixed.
+        r("adafruit-io-key", r"\baio_[A-Za-z0-9]{28}\b", &["aio_"]).check(Check::ShortPrefix),
+        r("alchemy-api-key", r"\balcht_[A-Za-z0-9]{30}\b", &["alcht_"]),
+        r("bannerbear-api-key", r"\bbb_(?:pr|ma)_[a-f0-9]{30}\b", &["bb_pr_", "bb_ma_"]),
+        secret(rb(
+            "bitbucket-data-center-token",
+            r"\b(?P<secret>BBDC-[A-Za-z0-9+/@_\-]{40,50})(?:[^A-Za-z0-9+/@_\-]|$)",
+        ))
+        .keywords(["bbdc-"])
+        .priority(P_VENDOR)
+        .check(Check::Mixed),
+        r("ubidots-token", r"\bBBFF-[A-Za-z0-9]{30}\b", &["bbff-"]),
+        r(
+            "cloudflare-api-token",
+            r"\bcf[ua]t_[A-Za-z0-9]{40}[a-f0-9]{8}\b",
+            &["cfut_", "cfat_"],
+        ),
+        r("cloudflare-global-api-key", r"\bcfk_[A-Za-z0-9]{40}[a-f0-9]{8}\b", &["cfk_"]),
+        r("figma-token", r"\bfigp_[A-Za-z0-9_=\-]{40,54}", &["figp_"]),
+        r("rootly-api-key", r"\brootly_[a-f0-9]{64}\b", &["rootly_"]),
+        r("ramp-secret", r"\bramp_sec_[A-Za-z0-9]{48}\b", &["ramp_sec_"]),
+        r("flexport-api-key", r"\bshltm_[A-Za-z0-9_\-]{40}", &["shltm_"]),
+        r("sourcegraph-cody-token", r"\bslk_[a-f0-9]{64}\b", &["slk_"]),
+        r("sonarcloud-token", r"\bsqco_[A-Za-z0-9]{59}\b", &["sqco_"]),
+        r(
+            "saladcloud-api-key",
+            r"\bsalad_cloud_[A-Za-z0-9]{1,7}_[A-Za-z0-9]{7,235}\b",
+            &["salad_cloud_"],
+        ),
+        r(
+            "robinhood-crypto-api-key",
+            r"\brh-api-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b",
+            &["rh-api-"],
+        ),
+        secret(rb(
+            "zapier-webhook",
+            r"(?i)\bhooks\.zapier\.com/hooks/catch/(?P<secret>[0-9]{3,12}/[A-Za-z0-9]{5,12})\b",
+        ))
+        .keywords(["hooks.zapier.com"])
+        .priority(P_VENDOR)
+        .check(Check::Token),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -1581,6 +1581,123 @@ fn octopus_keys_and_base64_jwts_are_masked_bare() {
     }
 }
 
+/// Langfuse secret keys, Mercado Pago access tokens and Databricks OAuth
+/// secrets, bare; the public key beside a Langfuse secret key and words
+/// that open like them stay.
+#[test]
+fn langfuse_mercadopago_and_databricks_oauth_secrets_are_masked_bare() {
+    let r = redactor();
+    let uuid = |seed| {
+        format!(
+            "{}-{}-{}-{}-{}",
+            body(HEX, 8, seed),
+            body(HEX, 4, seed + 1),
+            body(HEX, 4, seed + 2),
+            body(HEX, 4, seed + 3),
+            body(HEX, 12, seed + 4)
+        )
+    };
+    let cases = [
+        (format!("sk-lf-{}", uuid(60)), "langfuse-secret-key"),
+        (
+            format!(
+                "APP_USR-4381{}-120918-{}-{}",
+                body("0123456789", 12, 66),
+                body(HEX, 32, 67),
+                body("0123456789", 9, 68)
+            ),
+            "mercadopago-access-token",
+        ),
+        (format!("dose{}", body(HEX, 32, 69)), "databricks-token"),
+        (format!("doau{}", body(HEX, 32, 70)), "databricks-token"),
+    ];
+    for (tok, id) in &cases {
+        assert_eq!(
+            r.redact(&format!("client configured with {tok} at start\n")),
+            format!("client configured with [REDACTED:{id}] at start\n"),
+            "{id}: {tok}"
+        );
+    }
+    for kept in [
+        format!("langfuse public key pk-lf-{}", uuid(71)),
+        "APP_USR-1234 is the prefix of production tokens".to_string(),
+        "take one dose every 8 hours; doses0123 and dosage".to_string(),
+        format!("dose{}", body("ghijklmnopqrstuvwxyz", 32, 77)),
+    ] {
+        assert_eq!(r.redact(&kept), kept.as_str());
+    }
+}
+
+/// Prefixed tokens trufflehog's detectors know, bare; identifiers and
+/// short strings that open with the same prefixes stay.
+#[test]
+fn prefixed_tokens_trufflehog_knows_are_masked_bare() {
+    let r = redactor();
+    let cases = [
+        (format!("aio_{}7", body(AN, 27, 80)), "adafruit-io-key"),
+        (format!("alcht_{}", body(AN, 30, 81)), "alchemy-api-key"),
+        (format!("bb_pr_{}", body(HEX, 30, 82)), "bannerbear-api-key"),
+        (
+            format!("BBDC-{}", body(AN, 44, 83)),
+            "bitbucket-data-center-token",
+        ),
+        (format!("BBFF-{}", body(AN, 30, 84)), "ubidots-token"),
+        (
+            format!("cfut_{}{}", body(AN, 40, 85), body(HEX, 8, 86)),
+            "cloudflare-api-token",
+        ),
+        (
+            format!("cfk_{}{}", body(AN, 40, 87), body(HEX, 8, 88)),
+            "cloudflare-global-api-key",
+        ),
+        (format!("ddp_{}", body(AN, 36, 89)), "deno-deploy-token"),
+        (format!("figp_{}", body(AN, 48, 90)), "figma-token"),
+        (format!("rootly_{}", body(HEX, 64, 91)), "rootly-api-key"),
+        (format!("ramp_sec_{}", body(AN, 48, 92)), "ramp-secret"),
+        (format!("shltm_{}", body(AN, 40, 93)), "flexport-api-key"),
+        (
+            format!("slk_{}", body(HEX, 64, 94)),
+            "sourcegraph-cody-token",
+        ),
+        (format!("sqco_{}", body(AN, 59, 95)), "sonarcloud-token"),
+        (
+            format!("salad_cloud_{}_{}", body(AN, 6, 96), body(AN, 30, 97)),
+            "saladcloud-api-key",
+        ),
+        (
+            format!(
+                "rh-api-{}-{}-{}-{}-{}",
+                body(HEX, 8, 98),
+                body(HEX, 4, 99),
+                body(HEX, 4, 100),
+                body(HEX, 4, 101),
+                body(HEX, 12, 102)
+            ),
+            "robinhood-crypto-api-key",
+        ),
+    ];
+    for (tok, id) in &cases {
+        assert_eq!(
+            r.redact(&format!("loaded {tok} from the vault\n")),
+            format!("loaded [REDACTED:{id}] from the vault\n"),
+            "{id}: {tok}"
+        );
+    }
+    assert_eq!(
+        r.redact("POST https://hooks.zapier.com/hooks/catch/1234567/bq8xz2k/ with the payload"),
+        "POST https://hooks.zapier.com/hooks/catch/[REDACTED:zapier-webhook]/ with the payload"
+    );
+    for kept in [
+        "await aio_createConnectionPoolManagerAb(cfg)",
+        "ddp_handleIncomingSubscriptionMessagesAb",
+        "BBDC-1234 tracks the data center bug",
+        "see rh-api-docs and bb_pr_template",
+        "slk_ is Sourcegraph's prefix, sqco_ SonarCloud's",
+    ] {
+        assert_eq!(r.redact(kept), kept);
+    }
+}
+
 /// The same families in the forms public rule sets (gitleaks) match, which
 /// are wider than the vendors' own examples: other letter cases, other
 /// separators, the public and encryption keys beside the secret key, and

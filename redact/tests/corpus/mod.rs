@@ -1036,6 +1036,198 @@ pub fn families() -> Vec<Family> {
             },
         },
         Family {
+            name: "langfuse-secret-key",
+            kind: Kind::Token,
+            env: "LANGFUSE_SECRET_KEY",
+            key: "langfuse_secret_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "sk-lf-{}-{}-{}-{}-{}",
+                    r.chars(HEX, 8),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 12)
+                ))
+            },
+        },
+        Family {
+            name: "mercadopago-access-token",
+            kind: Kind::Token,
+            env: "MP_ACCESS_TOKEN",
+            key: "mp_access_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "APP_USR-{}-{}-{}-{}",
+                    r.chars(DIGITS, 16),
+                    r.chars(DIGITS, 6),
+                    r.chars(HEX, 32),
+                    r.chars(DIGITS, 9)
+                ))
+            },
+        },
+        Family {
+            name: "databricks-oauth-secret",
+            kind: Kind::Token,
+            env: "DATABRICKS_CLIENT_SECRET",
+            key: "databricks_client_secret",
+            header: None,
+            gen: |r| {
+                let prefix = *r.pick(&["dose", "doau"]);
+                Secret::plain(format!("{prefix}{}", r.chars(HEX, 32)))
+            },
+        },
+        Family {
+            name: "adafruit-io-key",
+            kind: Kind::Token,
+            env: "ADAFRUIT_IO_KEY",
+            key: "adafruit_io_key",
+            header: None,
+            gen: |r| Secret::plain(format!("aio_{}{}", r.chars(ALNUM, 27), r.chars(DIGITS, 1))),
+        },
+        Family {
+            name: "alchemy-api-key",
+            kind: Kind::Token,
+            env: "ALCHEMY_API_KEY",
+            key: "alchemy_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("alcht_{}", r.chars(ALNUM, 30))),
+        },
+        Family {
+            name: "bannerbear-api-key",
+            kind: Kind::Token,
+            env: "BANNERBEAR_API_KEY",
+            key: "bannerbear_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("bb_{}_{}", r.pick(&["pr", "ma"]), r.chars(HEX, 30))),
+        },
+        Family {
+            name: "bitbucket-data-center-token",
+            kind: Kind::Token,
+            env: "BITBUCKET_TOKEN",
+            key: "bitbucket_token",
+            header: None,
+            gen: |r| Secret::plain(format!("BBDC-{}", r.chars(B64, 44))),
+        },
+        Family {
+            name: "ubidots-token",
+            kind: Kind::Token,
+            env: "UBIDOTS_TOKEN",
+            key: "ubidots_token",
+            header: None,
+            gen: |r| Secret::plain(format!("BBFF-{}", r.chars(ALNUM, 30))),
+        },
+        Family {
+            name: "cloudflare-api-token",
+            kind: Kind::Token,
+            env: "CLOUDFLARE_API_TOKEN",
+            key: "cloudflare_api_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}_{}{}",
+                    r.pick(&["cfut", "cfat", "cfk"]),
+                    r.chars(ALNUM, 40),
+                    r.chars(HEX, 8)
+                ))
+            },
+        },
+        Family {
+            name: "deno-deploy-token",
+            kind: Kind::Token,
+            env: "DENO_DEPLOY_TOKEN",
+            key: "deno_deploy_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}_{}",
+                    r.pick(&["ddp", "ddw"]),
+                    r.chars(ALNUM, 36)
+                ))
+            },
+        },
+        Family {
+            name: "figma-pat-v3",
+            kind: Kind::Token,
+            env: "FIGMA_TOKEN",
+            key: "figma_token",
+            header: None,
+            gen: |r| Secret::plain(format!("figp_{}", r.chars(B64URL, 48))),
+        },
+        Family {
+            name: "rootly-api-key",
+            kind: Kind::Token,
+            env: "ROOTLY_TOKEN",
+            key: "rootly_token",
+            header: None,
+            gen: |r| Secret::plain(format!("rootly_{}", r.chars(HEX, 64))),
+        },
+        Family {
+            name: "ramp-secret",
+            kind: Kind::Token,
+            env: "RAMP_CLIENT_SECRET",
+            key: "ramp_client_secret",
+            header: None,
+            gen: |r| Secret::plain(format!("ramp_sec_{}", r.chars(ALNUM, 48))),
+        },
+        Family {
+            name: "flexport-api-key",
+            kind: Kind::Token,
+            env: "FLEXPORT_API_KEY",
+            key: "flexport_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("shltm_{}", r.chars(ALNUM, 40))),
+        },
+        Family {
+            name: "sourcegraph-cody-token",
+            kind: Kind::Token,
+            env: "CODY_ACCESS_TOKEN",
+            key: "cody_access_token",
+            header: None,
+            gen: |r| Secret::plain(format!("slk_{}", r.chars(HEX, 64))),
+        },
+        Family {
+            name: "sonarcloud-token",
+            kind: Kind::Token,
+            env: "SONAR_TOKEN",
+            key: "sonar_token",
+            header: None,
+            gen: |r| Secret::plain(format!("sqco_{}", r.chars(ALNUM, 59))),
+        },
+        Family {
+            name: "saladcloud-api-key",
+            kind: Kind::Token,
+            env: "SALAD_API_KEY",
+            key: "salad_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "salad_cloud_{}_{}",
+                    r.chars(ALNUM, 6),
+                    r.chars(ALNUM, 30)
+                ))
+            },
+        },
+        Family {
+            name: "robinhood-crypto-api-key",
+            kind: Kind::Token,
+            env: "RH_API_KEY",
+            key: "rh_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "rh-api-{}-{}-{}-{}-{}",
+                    r.chars(HEX, 8),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 4),
+                    r.chars(HEX, 12)
+                ))
+            },
+        },
+        Family {
             name: "nuget-api-key",
             kind: Kind::Token,
             env: "NUGET_API_KEY",
