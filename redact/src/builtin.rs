@@ -1711,6 +1711,28 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .keywords(["hooks.zapier.com"])
         .priority(P_VENDOR)
         .check(Check::Token),
+        // Azure DevOps personal access tokens since 2024: 84 characters
+        // with Microsoft's `AZDO` signature at 77-80 (the keyword is inside
+        // the token: the rule searches the hit's line).
+        r(
+            "azure-devops-pat",
+            r"\b[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}\b",
+            &["azdo"],
+        )
+        .check(Check::Mixed),
+        // Salesforce access and session tokens: the org id (`00D` and 12
+        // characters), `!`, 96 opaque characters.
+        secret(rb(
+            "salesforce-access-token",
+            r"\b(?P<secret>00D[A-Za-z0-9]{12}![A-Za-z0-9._]{96})(?:[^A-Za-z0-9._]|$)",
+        ))
+        .keywords(["00d"])
+        .priority(P_VENDOR)
+        .check(Check::Mixed),
+        // Vault service tokens of the 1.x protobuf format before the `hvs.`
+        // prefix (`s.CAES…`, ~90 characters): no name needed nearby, unlike
+        // the 24-character legacy `s.` tokens.
+        r("vault-token", r"\bs\.CAES[A-Za-z0-9_\-]{40,}", &["s.caes"]),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

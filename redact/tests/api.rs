@@ -812,7 +812,7 @@ proptest! {
     }
 
     #[test]
-    fn prop_no_keyword_means_unchanged_and_borrowed(t in "[bcdfhjluvwxyz0-35689 \n,;!?()]{0,400}") {
+    fn prop_no_keyword_means_unchanged_and_borrowed(t in "[bcdfhjluvwxyz1-35689 \n,;!?()]{0,400}") {
         let r = redactor();
         match r.redact(&t) {
             Cow::Borrowed(b) => prop_assert_eq!(b, t.as_str()),
@@ -862,8 +862,8 @@ proptest! {
 fn no_keyword_alphabet_cannot_form_a_keyword() {
     // Guards `prop_no_keyword_means_unchanged_and_borrowed`: every built-in
     // keyword needs a character outside the alphabet used there (no `4`:
-    // `4b1d` is a keyword; no `7`: `7z` is one).
-    let alphabet = "bcdfhjluvwxyz01235689 \n,;!?()";
+    // `4b1d` is a keyword; no `7`: `7z` is one; no `0`: `00d` is one).
+    let alphabet = "bcdfhjluvwxyz1235689 \n,;!?()";
     for rule in RuleSet::builtin().iter() {
         for k in rule.keywords() {
             assert!(
@@ -1695,6 +1695,59 @@ fn prefixed_tokens_trufflehog_knows_are_masked_bare() {
         "slk_ is Sourcegraph's prefix, sqco_ SonarCloud's",
     ] {
         assert_eq!(r.redact(kept), kept);
+    }
+}
+
+/// Azure DevOps PATs (the `AZDO` signature), Salesforce access tokens
+/// (`00D…!…`) and Vault's protobuf service tokens (`s.CAES…`), bare, as
+/// Nosey Parker's examples hold them; text with the same pieces stays.
+#[test]
+fn azure_devops_salesforce_and_vault_service_tokens_are_masked_bare() {
+    let r = redactor();
+    let ado = format!(
+        "{}JQQJ99BFACAAAAA{}AZDO{}",
+        body(AN, 52, 110),
+        body(AN, 9, 111),
+        body(AN, 4, 112)
+    );
+    assert_eq!(ado.len(), 84);
+    assert_eq!(
+        r.redact(&format!("azure_devops_pat = \"{ado}\"")),
+        "azure_devops_pat = \"[REDACTED:azure-devops-pat]\""
+    );
+    assert_eq!(
+        r.redact(&format!("echo {ado} | az devops login")),
+        "echo [REDACTED:azure-devops-pat] | az devops login"
+    );
+    let sf = format!(
+        "00D{}!{}.{}",
+        body(AN, 12, 113),
+        body(AN, 60, 114),
+        body(AN, 35, 115)
+    );
+    assert_eq!(
+        r.redact(&format!(
+            "Access Token      {sf}\nClient Id         PlatformCLI\n"
+        )),
+        "Access Token      [REDACTED:salesforce-access-token]\nClient Id         PlatformCLI\n"
+    );
+    assert_eq!(
+        r.redact(&format!("sfdx force:org:display => {sf}!")),
+        "sfdx force:org:display => [REDACTED:salesforce-access-token]!"
+    );
+    let vault = format!("s.CAESI{}", body(AN, 84, 116));
+    assert_eq!(
+        r.redact(&format!("`-vaultToken {vault}`")),
+        "`-vaultToken [REDACTED:vault-token]`"
+    );
+    for kept in [
+        "AZDO is the signature of Azure DevOps tokens".to_string(),
+        format!("{}AZDO", body(AN, 76, 117)),
+        "Id                00D5fORGIDEXAMPLE".to_string(),
+        format!("00D{}!short", body(AN, 12, 118)),
+        "s.CAES is how the old service tokens open".to_string(),
+    ] {
+        assert_eq!(r.redact(&kept), kept.as_str());
     }
 }
 

@@ -1228,6 +1228,45 @@ pub fn families() -> Vec<Family> {
             },
         },
         Family {
+            name: "azure-devops-pat",
+            kind: Kind::Token,
+            env: "AZURE_DEVOPS_EXT_PAT",
+            key: "azure_devops_pat",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}JQQJ99{}AAAAA{}AZDO{}",
+                    r.chars(ALNUM, 52),
+                    r.chars(UPPER_D, 5),
+                    r.chars(ALNUM, 8),
+                    r.chars(ALNUM, 4)
+                ))
+            },
+        },
+        Family {
+            name: "salesforce-access-token",
+            kind: Kind::Token,
+            env: "SF_ACCESS_TOKEN",
+            key: "sf_access_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "00D{}!{}.{}",
+                    r.chars(ALNUM, 12),
+                    r.chars(ALNUM, 60),
+                    r.chars(ALNUM, 35)
+                ))
+            },
+        },
+        Family {
+            name: "vault-service-token",
+            kind: Kind::Token,
+            env: "VAULT_TOKEN",
+            key: "vault_token",
+            header: None,
+            gen: |r| Secret::plain(format!("s.CAESI{}", r.chars(B64URL, 84))),
+        },
+        Family {
             name: "nuget-api-key",
             kind: Kind::Token,
             env: "NUGET_API_KEY",
