@@ -1733,6 +1733,18 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // prefix (`s.CAES…`, ~90 characters): no name needed nearby, unlike
         // the 24-character legacy `s.` tokens.
         r("vault-token", r"\bs\.CAES[A-Za-z0-9_\-]{40,}", &["s.caes"]),
+        // SpectralOps personal tokens (`spu-` and 32 hex digits).
+        r("spectralops-token", r"\bspu-[a-f0-9]{32}\b", &["spu-"]).check(Check::Mixed),
+        // Jenkins credentials as its XML files store them, encrypted with the
+        // controller's key (`{AQAAABAAAA…}` in `credentials.xml`,
+        // `config.xml`): readable by anyone who also has its `secrets/`.
+        secret(rb(
+            "jenkins-secret",
+            r"\{(?P<secret>AQAAABAAAA[A-Za-z0-9+/]{20,}={0,2})\}",
+        ))
+        .keywords(["{aqaaabaaaa"])
+        .priority(P_VENDOR)
+        .check(Check::Token),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -1751,6 +1751,36 @@ fn azure_devops_salesforce_and_vault_service_tokens_are_masked_bare() {
     }
 }
 
+/// Jenkins' encrypted credentials in its XML files and SpectralOps tokens;
+/// Jenkins' plain `{…}` placeholders stay.
+#[test]
+fn jenkins_encrypted_credentials_and_spectralops_tokens_are_masked() {
+    let r = redactor();
+    let enc = format!("AQAAABAAAAAg{}=", body(AN, 63, 120));
+    let xml = format!(
+        "<com.cloudbees.plugins.credentials.impl.UsernamePasswordCredentialsImpl>\n  <id>deploy</id>\n  <username>ci</username>\n  <password>{{{enc}}}</password>\n</com.cloudbees.plugins.credentials.impl.UsernamePasswordCredentialsImpl>\n"
+    );
+    let out = r.redact(&xml);
+    assert!(out.contains("<password>{[REDACTED:"), "{out}");
+    assert!(!out.contains(&enc[12..40]), "{out}");
+    assert_eq!(
+        r.redact(&format!("  <secret>{{{enc}}}</secret>")),
+        "  <secret>{[REDACTED:jenkins-secret]}</secret>"
+    );
+    let spu = format!("spu-{}", body(HEX, 32, 121));
+    assert_eq!(
+        r.redact(&format!("[DEBUG] Using token {spu}")),
+        "[DEBUG] Using token [REDACTED:spectralops-token]"
+    );
+    for kept in [
+        "<secret>{AQAAABAAAA}</secret>",
+        "<id>{jenkins-credentials}</id>",
+        "spu-1234 is a ticket",
+    ] {
+        assert_eq!(r.redact(kept), kept);
+    }
+}
+
 /// The same families in the forms public rule sets (gitleaks) match, which
 /// are wider than the vendors' own examples: other letter cases, other
 /// separators, the public and encryption keys beside the secret key, and

@@ -1267,6 +1267,30 @@ pub fn families() -> Vec<Family> {
             gen: |r| Secret::plain(format!("s.CAESI{}", r.chars(B64URL, 84))),
         },
         Family {
+            name: "spectralops-token",
+            kind: Kind::Token,
+            env: "SPECTRAL_DSN_TOKEN",
+            key: "spectral_token",
+            header: None,
+            gen: |r| Secret::plain(format!("spu-{}", r.chars(HEX, 32))),
+        },
+        Family {
+            name: "jenkins-secret",
+            kind: Kind::Token,
+            env: "JENKINS_SECRET",
+            key: "jenkins_secret",
+            header: None,
+            gen: |r| {
+                let mut raw = vec![1u8, 0, 0, 0, 16, 0, 0, 0, 32];
+                raw.extend(r.bytes(48));
+                let body = b64(&raw, false, true);
+                Secret {
+                    value: format!("{{{body}}}"),
+                    must_hide: vec![body[12..].to_string()],
+                }
+            },
+        },
+        Family {
             name: "nuget-api-key",
             kind: Kind::Token,
             env: "NUGET_API_KEY",
