@@ -1745,6 +1745,24 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .keywords(["{aqaaabaaaa"])
         .priority(P_VENDOR)
         .check(Check::Token),
+        // The phrases in which a tool or a message hands a secret over:
+        // `Your new API key is v`, `The access token is v`, `My password is
+        // v` (a determiner, at most one of a few qualifiers, the secret's
+        // name, `is`, then a value that ends the line, the sentence's final
+        // `.` left out). The phrase rule above wants two words or more
+        // after the secret word; a bare `key` (`the cache key is …`) and
+        // other qualifiers (`the page token is …`) are not taken.
+        rb(
+            "generic-secret",
+            r#"(?im)\b(?:your|the|my|our|this)[\t ]+(?P<name>(?:(?:new|personal|api|access|secret|auth|bot|admin|master|root|private|service|deploy|app)[\t ]+)?(?:api[ _-]?key|access[ _-]key|secret[ _-]key|private[ _-]key|access[ _-]token|auth[ _-]token|api[ _-]token|passw(?:or)?d|passphrase|token|secret))[\t ]+is[\t ]*:?[\t ]+(?P<secret>[^\s"'`]{8,}?)[\t ]*\.?\r?$"#,
+        )
+        .keywords([
+            "password is", "passphrase is", "token is", "key is", "secret is",
+        ])
+        .secret_group("secret")
+        .priority(P_GENERIC)
+        .guard(Guard::Phrase)
+        .check(Check::Handover),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

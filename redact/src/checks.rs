@@ -41,6 +41,11 @@ pub(crate) enum Check {
     /// random (two character classes, entropy 3, no sentence's final `.`)
     /// and passes [`Check::Value`]'s checks.
     Phrase,
+    /// The value a sentence hands over (`Your new API key is v`):
+    /// [`Check::Phrase`]'s value checks, and unless the `name` group names
+    /// a password, a value that does not read as words (`the secret is
+    /// base64url-encoded`).
+    Handover,
     /// The password of `scheme://user:PASS@host` (placeholders are left).
     UrlPassword,
     /// A long token used as the user of a URL (`https://TOKEN@github.com`).
@@ -7572,6 +7577,17 @@ pub(crate) fn run(
                 && classes(v) >= 2
                 && entropy(v) >= 3.0
                 && value_ok(Tier::Strong, v, false))
+        }
+        Check::Handover => {
+            let Some((ns, ne)) = name else {
+                return Verdict::Reject;
+            };
+            let password = contains(&lower(&hay[ns..ne]), b"pass");
+            ok(!v.ends_with(b".")
+                && classes(v) >= 2
+                && entropy(v) >= 3.0
+                && value_ok(Tier::Strong, v, false)
+                && (password || !reads_as_words(v)))
         }
         Check::Typed => {
             let Some((ns, ne)) = name else {

@@ -1781,6 +1781,50 @@ fn jenkins_encrypted_credentials_and_spectralops_tokens_are_masked() {
     }
 }
 
+/// A secret handed over in a sentence (`Your new API key is v`): masked
+/// when the value ends the line and reads as random; sentences about keys,
+/// tokens and passwords that hand nothing over stay.
+#[test]
+fn secrets_handed_over_in_a_sentence_are_masked() {
+    let r = redactor();
+    let v = body(AN, 32, 130);
+    for (text, masked) in [
+        (
+            format!("The API key is {v}"),
+            "The API key is [REDACTED:generic-secret]",
+        ),
+        (
+            format!("Your new API key is {v}."),
+            "Your new API key is [REDACTED:generic-secret].",
+        ),
+        (
+            format!("Your access token is {v}"),
+            "Your access token is [REDACTED:generic-secret]",
+        ),
+        (
+            format!("Your token is: {v}"),
+            "Your token is: [REDACTED:generic-secret]",
+        ),
+        (
+            format!("  my password is {v}  "),
+            "  my password is [REDACTED:generic-secret]  ",
+        ),
+    ] {
+        assert_eq!(r.redact(&text), masked, "{text}");
+    }
+    for kept in [
+        "The token is invalid or expired".to_string(),
+        "Your password is too short.".to_string(),
+        "The API key is stored in ~/.config/app/credentials".to_string(),
+        format!("The cache key is {v}"),
+        format!("The page token is {v}"),
+        format!("The token id is {v}"),
+        "the secret is base64url-encoded".to_string(),
+    ] {
+        assert_eq!(r.redact(&kept), kept.as_str());
+    }
+}
+
 /// The same families in the forms public rule sets (gitleaks) match, which
 /// are wider than the vendors' own examples: other letter cases, other
 /// separators, the public and encryption keys beside the secret key, and
