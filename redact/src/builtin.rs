@@ -1512,19 +1512,14 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .next_line()
         .guard(Guard::Block),
         // (Short keywords: the scanner's table stays in its narrow form,
-        // at most 2^17 entries; each keyword byte is a state.)
-        // More families by their documented shapes: Azure DevOps personal
-        // access tokens of the 2024 format (84 characters, the signature
-        // `JQQJ9` at 52 and `AZDO` at 76), Dependency-Track API keys
+        // at most 2^18 entries; each keyword byte is a state.)
+        // More families by their documented shapes (Azure DevOps personal
+        // access tokens of the 2024 format are below, by their `AZDO`
+        // signature), Dependency-Track API keys
         // (`odt_`), Twitch stream keys (`live_`, the user id, `_`, 30
         // characters), New Relic license keys (40 characters ending `NRAL`)
         // and Insights query keys (`NRIQ-`), and the Teams webhooks of
         // `outlook.office.com` (before `webhook.office.com`).
-        r(
-            "azure-devops-pat",
-            r"\b[A-Za-z0-9]{52}JQQJ9[A-Za-z0-9]{19}AZDO[A-Za-z0-9]{4}\b",
-            &["jqqj"],
-        ),
         r("dependency-track-key", r"\bodt_[A-Za-z0-9]{32,255}\b", &["odt_"]),
         r("twitch-stream-key", r"\blive_[0-9]{6,12}_[A-Za-z0-9]{30}\b", &["live_"]),
         r(
@@ -1713,7 +1708,9 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .check(Check::Token),
         // Azure DevOps personal access tokens since 2024: 84 characters
         // with Microsoft's `AZDO` signature at 77-80 (the keyword is inside
-        // the token: the rule searches the hit's line).
+        // the token: the rule searches the hit's line). Microsoft's tokens
+        // also hold `JQQJ9` at 53-57; the rule does not ask for it (Nosey
+        // Parker's examples lack it), so it replaces the rule that did.
         r(
             "azure-devops-pat",
             r"\b[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}\b",

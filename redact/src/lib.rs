@@ -439,7 +439,7 @@
 //! key's body written as string literals, one a line (`"MIIE…\n" +`), is
 //! masked line by line, its quotes and operators kept.
 //! More formats by their documented shapes: Azure DevOps PATs of 2024
-//! (84 characters, `JQQJ9…AZDO…`), Dependency-Track `odt_`, Twitch stream
+//! (84 characters, `AZDO` at 77-80), Dependency-Track `odt_`, Twitch stream
 //! keys `live_<id>_…`, New Relic license keys `…NRAL` and Insights query
 //! keys `NRIQ-`, Teams webhooks on `outlook.office.com`, SonarQube's
 //! `sonar.login`, Vault unseal keys (`Unseal Key 1: …`, `vault operator
@@ -448,6 +448,23 @@
 //! Password hashes with every `$` doubled, as Docker Compose files and
 //! Traefik's documented basic-auth labels escape them
 //! (`user:$$apr1$$salt$$hash`, `$$2y$$05$$…`): the hash part.
+//! Bare, as gitleaks, trufflehog and Nosey Parker find them: Octopus
+//! Deploy `API-` keys (a digit required), JWTs in standard base64 (`ZXlK…`,
+//! when they decode to one), Langfuse `sk-lf-`, Mercado Pago `APP_USR-`,
+//! Databricks `dose`/`doau`, Salesforce `00D…!…`, Vault `s.CAES…`,
+//! SpectralOps `spu-`, Adafruit IO `aio_`, Alchemy `alcht_`, Bannerbear,
+//! Bitbucket Data Center `BBDC-`, Ubidots `BBFF-`, Cloudflare
+//! `cfut_`/`cfat_`/`cfk_`, Deno Deploy `ddp_`/`ddw_` (a digit required),
+//! Figma `figp_`, Rootly, Ramp, Flexport, Sourcegraph Cody `slk_`,
+//! SonarCloud `sqco_`, SaladCloud, Robinhood Crypto and Zapier catch hooks.
+//! Jenkins' encrypted credentials (`{AQAAABAAAA…}` in its XML files):
+//! decision: masked, as anyone holding the controller's `secrets/` can
+//! decrypt them. A secret handed over in a sentence (`Your new API key is
+//! v`, `The access token is v`; a determiner, at most one of a few
+//! qualifiers, the secret's name, `is`, a value ending the line that reads
+//! as random and, unless it is a password, not as words); decision: a bare
+//! `key` and other qualifiers are not taken (`the cache key is …`, `the
+//! page token is …`).
 //!
 //! Known values: `env-secret` ([`ENV_SECRET_ID`]) for the values of this
 //! process's environment variables whose names look secret (a secret word

@@ -1228,22 +1228,6 @@ pub fn families() -> Vec<Family> {
             },
         },
         Family {
-            name: "azure-devops-pat",
-            kind: Kind::Token,
-            env: "AZURE_DEVOPS_EXT_PAT",
-            key: "azure_devops_pat",
-            header: None,
-            gen: |r| {
-                Secret::plain(format!(
-                    "{}JQQJ99{}AAAAA{}AZDO{}",
-                    r.chars(ALNUM, 52),
-                    r.chars(UPPER_D, 5),
-                    r.chars(ALNUM, 8),
-                    r.chars(ALNUM, 4)
-                ))
-            },
-        },
-        Family {
             name: "salesforce-access-token",
             kind: Kind::Token,
             env: "SF_ACCESS_TOKEN",
@@ -1752,9 +1736,12 @@ pub fn families() -> Vec<Family> {
             key: "azure_devops_pat",
             header: None,
             gen: |r| {
+                // Microsoft's format has `JQQJ9` at 52; the rule wants `AZDO`
+                // at 76 only, as Nosey Parker's does.
                 let head = r.chars(ALNUM, 52);
                 let mid = r.chars(ALNUM, 19);
-                Secret::plain(format!("{head}JQQJ9{mid}AZDO{}", r.chars(ALNUM, 4)))
+                let sig = if r.below(2) == 0 { "JQQJ9" } else { "Jq7x2" };
+                Secret::plain(format!("{head}{sig}{mid}AZDO{}", r.chars(ALNUM, 4)))
             },
         },
         Family {
