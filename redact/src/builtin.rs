@@ -1688,6 +1688,13 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("ramp-secret", r"\bramp_sec_[A-Za-z0-9]{48}\b", &["ramp_sec_"]),
         r("flexport-api-key", r"\bshltm_[A-Za-z0-9_\-]{40}", &["shltm_"]),
         r("sourcegraph-cody-token", r"\bslk_[a-f0-9]{64}\b", &["slk_"]),
+        r("apify-token", r"\bapify_api_[A-Za-z0-9\-]{36}\b", &["apify_api_"]),
+        r(
+            "photoroom-api-key",
+            r"\b(?:sandbox_)?sk_pr_[A-Za-z0-9]{1,64}_[A-Fa-f0-9]{40}\b",
+            &["sk_pr_"],
+        ),
+        r("pganalyze-key", r"\bpgar_[A-Za-z0-9]{27}\b", &["pgar_"]).check(Check::Mixed),
         r("sonarcloud-token", r"\bsqco_[A-Za-z0-9]{59}\b", &["sqco_"]),
         r(
             "saladcloud-api-key",

@@ -455,7 +455,8 @@
 //! SpectralOps `spu-`, Adafruit IO `aio_`, Alchemy `alcht_`, Bannerbear,
 //! Bitbucket Data Center `BBDC-`, Ubidots `BBFF-`, Cloudflare
 //! `cfut_`/`cfat_`/`cfk_`, Deno Deploy `ddp_`/`ddw_` (a digit required),
-//! Figma `figp_`, Rootly, Ramp, Flexport, Sourcegraph Cody `slk_`,
+//! Figma `figp_`, Rootly, Ramp, Flexport, Sourcegraph Cody `slk_`, Apify
+//! `apify_api_`, PhotoRoom `sk_pr_`, pganalyze `pgar_`,
 //! SonarCloud `sqco_`, SaladCloud, Robinhood Crypto and Zapier catch hooks.
 //! Jenkins' encrypted credentials (`{AQAAABAAAA…}` in its XML files):
 //! decision: masked, as anyone holding the controller's `secrets/` can

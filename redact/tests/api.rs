@@ -1653,6 +1653,12 @@ fn prefixed_tokens_trufflehog_knows_are_masked_bare() {
         (format!("ddp_{}", body(AN, 36, 89)), "deno-deploy-token"),
         (format!("figp_{}", body(AN, 48, 90)), "figma-token"),
         (format!("rootly_{}", body(HEX, 64, 91)), "rootly-api-key"),
+        (format!("apify_api_{}", body(AN, 36, 103)), "apify-token"),
+        (
+            format!("sk_pr_{}_{}", body(AN, 10, 104), body(HEX, 40, 105)),
+            "photoroom-api-key",
+        ),
+        (format!("pgar_{}", body(AN, 27, 106)), "pganalyze-key"),
         (format!("ramp_sec_{}", body(AN, 48, 92)), "ramp-secret"),
         (format!("shltm_{}", body(AN, 40, 93)), "flexport-api-key"),
         (

@@ -1275,6 +1275,36 @@ pub fn families() -> Vec<Family> {
             },
         },
         Family {
+            name: "apify-token",
+            kind: Kind::Token,
+            env: "APIFY_TOKEN",
+            key: "apify_token",
+            header: None,
+            gen: |r| Secret::plain(format!("apify_api_{}", r.chars(ALNUM, 36))),
+        },
+        Family {
+            name: "photoroom-api-key",
+            kind: Kind::Token,
+            env: "PHOTOROOM_API_KEY",
+            key: "photoroom_api_key",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "sk_pr_{}_{}",
+                    r.chars(LOWER_DIGITS, 12),
+                    r.chars(HEX, 40)
+                ))
+            },
+        },
+        Family {
+            name: "pganalyze-key",
+            kind: Kind::Token,
+            env: "PGA_API_KEY",
+            key: "pga_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("pgar_{}", r.chars(ALNUM, 27))),
+        },
+        Family {
             name: "nuget-api-key",
             kind: Kind::Token,
             env: "NUGET_API_KEY",
