@@ -295,25 +295,9 @@ impl Flat {
         // most `states * stride - stride + 2 <= 2^17 - 2`. Quartered: ids
         // are multiples of 4, the last at most `2^18 - 4`.
         let table = if shift == 1 {
-            let mut t: Box<[u16; NARROW_LEN]> =
-                vec![0u16; NARROW_LEN].into_boxed_slice().try_into().ok()?;
-            for n in 0..states {
-                let row = &go[n * classes..(n + 1) * classes];
-                for (t, &g) in t[id(n)..id(n) + classes].iter_mut().zip(row) {
-                    *t = u16::try_from(id(g as usize) / 2).ok()?;
-                }
-            }
-            Table::Narrow(t)
+            Table::Narrow(narrow_rows(&go, classes, states, id, 2)?)
         } else if shift == 2 {
-            let mut t: Box<[u16; QUARTER_LEN]> =
-                vec![0u16; QUARTER_LEN].into_boxed_slice().try_into().ok()?;
-            for n in 0..states {
-                let row = &go[n * classes..(n + 1) * classes];
-                for (t, &g) in t[id(n)..id(n) + classes].iter_mut().zip(row) {
-                    *t = u16::try_from(id(g as usize) / 4).ok()?;
-                }
-            }
-            Table::Quarter(t)
+            Table::Quarter(narrow_rows(&go, classes, states, id, 4)?)
         } else {
             let mut t = vec![0u32; states * stride];
             for n in 0..states {
@@ -377,20 +361,41 @@ trait Walk {
     fn report(&self, s: Self::S, at: usize, out: &mut Vec<Hit>);
 }
 
-/// The flat DFA with `u16` ids.
-struct Narrow<'a> {
-    table: &'a [u16; NARROW_LEN],
+/// The rows of a narrow table of `LEN` entries: state `n`'s `classes`
+/// entries at `id(n)`, each the next state's id divided by `scale`.
+fn narrow_rows<const LEN: usize>(
+    go: &[u32],
+    classes: usize,
+    states: usize,
+    id: impl Fn(usize) -> usize,
+    scale: usize,
+) -> Option<Box<[u16; LEN]>> {
+    let mut t: Box<[u16; LEN]> = vec![0u16; LEN].into_boxed_slice().try_into().ok()?;
+    for n in 0..states {
+        let row = &go[n * classes..(n + 1) * classes];
+        for (t, &g) in t[id(n)..id(n) + classes].iter_mut().zip(row) {
+            *t = u16::try_from(id(g as usize) / scale).ok()?;
+        }
+    }
+    Some(t)
+}
+
+/// The flat DFA with `u16` ids: an id divided by `SCALE` (2: halved, 4:
+/// quartered) in a table of `LEN` entries, which every `SCALE * state +
+/// class` indexes within.
+struct Narrow<'a, const SCALE: usize, const LEN: usize> {
+    table: &'a [u16; LEN],
     flat: &'a Flat,
 }
 
-impl Walk for Narrow<'_> {
+impl<const SCALE: usize, const LEN: usize> Walk for Narrow<'_, SCALE, LEN> {
     type S = u16;
     fn start(&self) -> Option<u16> {
-        u16::try_from(self.flat.start / 2).ok()
+        u16::try_from(self.flat.start as usize / SCALE).ok()
     }
     #[inline(always)]
     fn next(&self, s: u16, b: u8) -> u16 {
-        self.table[2 * usize::from(s) + usize::from(self.flat.class[b as usize])]
+        self.table[SCALE * usize::from(s) + usize::from(self.flat.class[b as usize])]
     }
     #[inline(always)]
     fn is_match(&self, s: u16) -> bool {
@@ -402,36 +407,8 @@ impl Walk for Narrow<'_> {
     }
     #[inline(always)]
     fn report(&self, s: u16, at: usize, out: &mut Vec<Hit>) {
-        self.flat.report(2 * u32::from(s), at, out);
-    }
-}
-
-/// The flat DFA with quartered `u16` ids.
-struct Quarter<'a> {
-    table: &'a [u16; QUARTER_LEN],
-    flat: &'a Flat,
-}
-
-impl Walk for Quarter<'_> {
-    type S = u16;
-    fn start(&self) -> Option<u16> {
-        u16::try_from(self.flat.start / 4).ok()
-    }
-    #[inline(always)]
-    fn next(&self, s: u16, b: u8) -> u16 {
-        self.table[4 * usize::from(s) + usize::from(self.flat.class[b as usize])]
-    }
-    #[inline(always)]
-    fn is_match(&self, s: u16) -> bool {
-        s & 1 != 0
-    }
-    #[inline(always)]
-    fn any_match(&self, a: u16, b: u16, c: u16, d: u16) -> bool {
-        (a | b | c | d) & 1 != 0
-    }
-    #[inline(always)]
-    fn report(&self, s: u16, at: usize, out: &mut Vec<Hit>) {
-        self.flat.report(4 * u32::from(s), at, out);
+        // `SCALE * s` is below 2^18: the cast loses nothing.
+        self.flat.report((SCALE * usize::from(s)) as u32, at, out);
     }
 }
 
@@ -532,14 +509,14 @@ impl Scanner {
             None => {}
             Some(Engine::Flat(f)) => match &f.table {
                 Table::Narrow(t) => scan_with(
-                    &Narrow { table: t, flat: f },
+                    &Narrow::<2, NARROW_LEN> { table: t, flat: f },
                     self.max_len,
                     hay,
                     out,
                     segments,
                 ),
                 Table::Quarter(t) => scan_with(
-                    &Quarter { table: t, flat: f },
+                    &Narrow::<4, QUARTER_LEN> { table: t, flat: f },
                     self.max_len,
                     hay,
                     out,
