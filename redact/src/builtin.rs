@@ -1695,6 +1695,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["sk_pr_"],
         ),
         r("pganalyze-key", r"\bpgar_[A-Za-z0-9]{27}\b", &["pgar_"]).check(Check::Mixed),
+        r("pagarme-api-key", r"\bak_live_[A-Za-z0-9]{30}\b", &["ak_live_"]),
         r("sonarcloud-token", r"\bsqco_[A-Za-z0-9]{59}\b", &["sqco_"]),
         r(
             "saladcloud-api-key",

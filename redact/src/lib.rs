@@ -456,7 +456,7 @@
 //! Bitbucket Data Center `BBDC-`, Ubidots `BBFF-`, Cloudflare
 //! `cfut_`/`cfat_`/`cfk_`, Deno Deploy `ddp_`/`ddw_` (a digit required),
 //! Figma `figp_`, Rootly, Ramp, Flexport, Sourcegraph Cody `slk_`, Apify
-//! `apify_api_`, PhotoRoom `sk_pr_`, pganalyze `pgar_`,
+//! `apify_api_`, PhotoRoom `sk_pr_`, pganalyze `pgar_`, Pagar.me `ak_live_`,
 //! SonarCloud `sqco_`, SaladCloud, Robinhood Crypto and Zapier catch hooks.
 //! Jenkins' encrypted credentials (`{AQAAABAAAA…}` in its XML files):
 //! decision: masked, as anyone holding the controller's `secrets/` can

@@ -1659,6 +1659,7 @@ fn prefixed_tokens_trufflehog_knows_are_masked_bare() {
             "photoroom-api-key",
         ),
         (format!("pgar_{}", body(AN, 27, 106)), "pganalyze-key"),
+        (format!("ak_live_{}", body(AN, 30, 107)), "pagarme-api-key"),
         (format!("ramp_sec_{}", body(AN, 48, 92)), "ramp-secret"),
         (format!("shltm_{}", body(AN, 40, 93)), "flexport-api-key"),
         (

@@ -1305,6 +1305,14 @@ pub fn families() -> Vec<Family> {
             gen: |r| Secret::plain(format!("pgar_{}", r.chars(ALNUM, 27))),
         },
         Family {
+            name: "pagarme-api-key",
+            kind: Kind::Token,
+            env: "PAGARME_API_KEY",
+            key: "pagarme_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("ak_live_{}", r.chars(ALNUM, 30))),
+        },
+        Family {
             name: "nuget-api-key",
             kind: Kind::Token,
             env: "NUGET_API_KEY",
