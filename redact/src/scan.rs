@@ -906,31 +906,43 @@ mod tests {
         assert_eq!(scanned(&scanner, &hay), naive_bytes(&pats, &hay));
     }
 
+    /// `n` values of `len` bytes drawn from `alphabet` by a xorshift
+    /// generator seeded with `x` (the same values on every run).
+    fn random_values(mut x: u64, n: usize, len: usize, alphabet: &[u8]) -> Vec<Vec<u8>> {
+        (0..n)
+            .map(|_| {
+                (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        alphabet[(x % alphabet.len() as u64) as usize]
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// 5 000 bytes of `x`, then every `step`-th value followed by its first
+    /// 15 bytes in upper case.
+    fn with_values(pats: &[Vec<u8>], step: usize) -> Vec<u8> {
+        let mut hay = b"x".repeat(5000);
+        for p in pats.iter().step_by(step) {
+            hay.extend_from_slice(p);
+            hay.extend_from_slice(&p[..15].to_ascii_uppercase());
+        }
+        hay
+    }
+
     #[test]
     fn a_set_too_large_for_halved_ids_uses_quartered_ones() {
         // 120 distinct 30-byte values over 36 byte classes: ~3 600 states,
         // ~144 000 entries in rows of 40 (more than 2^17), ~173 000 in rows
         // of 48 (less than 2^18).
-        let mut x = 5u64;
-        let pats: Vec<Vec<u8>> = (0..120)
-            .map(|_| {
-                (0..30)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        b"abcdefghijklmnopqrstuvwxyz0123456789"[(x % 36) as usize]
-                    })
-                    .collect()
-            })
-            .collect();
+        let pats = random_values(5, 120, 30, b"abcdefghijklmnopqrstuvwxyz0123456789");
         let scanner = Scanner::new(&pats).unwrap();
         assert!(scanner.is_narrow() && !scanner.is_halved());
-        let mut hay = b"x".repeat(5000);
-        for p in &pats {
-            hay.extend_from_slice(p);
-            hay.extend_from_slice(&p[..15].to_ascii_uppercase());
-        }
+        let hay = with_values(&pats, 1);
         let got = scanned(&scanner, &hay);
         assert!(got.contains(&(5000, 5030, 0)));
         assert_eq!(got, naive_bytes(&pats, &hay));
@@ -940,26 +952,10 @@ mod tests {
     fn a_set_too_large_for_u16_ids_uses_u32_ids() {
         // 400 distinct 30-byte values over 36 byte classes: ~11 000
         // states, ~440 000 table entries (more than 2^17, less than 2^22).
-        let mut x = 3u64;
-        let pats: Vec<Vec<u8>> = (0..400)
-            .map(|_| {
-                (0..30)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        b"abcdefghijklmnopqrstuvwxyz0123456789"[(x % 36) as usize]
-                    })
-                    .collect()
-            })
-            .collect();
+        let pats = random_values(3, 400, 30, b"abcdefghijklmnopqrstuvwxyz0123456789");
         let scanner = Scanner::new(&pats).unwrap();
         assert!(scanner.is_flat() && !scanner.is_narrow());
-        let mut hay = b"x".repeat(5000);
-        for p in pats.iter().step_by(7) {
-            hay.extend_from_slice(p);
-            hay.extend_from_slice(&p[..15].to_ascii_uppercase());
-        }
+        let hay = with_values(&pats, 7);
         let got = scanned(&scanner, &hay);
         assert!(got.contains(&(5000, 5030, 0)));
         assert_eq!(got, naive_bytes(&pats, &hay));
@@ -969,20 +965,8 @@ mod tests {
     fn a_set_too_large_for_the_table_uses_aho_corasick() {
         // 2 000 distinct 40-byte values over 64 byte classes: ~78 000
         // states, > 4 M table entries.
-        let mut x = 1u64;
-        let pats: Vec<Vec<u8>> = (0..2000)
-            .map(|_| {
-                (0..40)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/!#$%&()*,;<>?@[]^{|}~"
-                            [(x % 58) as usize]
-                    })
-                    .collect()
-            })
-            .collect();
+        let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/!#$%&()*,;<>?@[]^{|}~";
+        let pats = random_values(1, 2000, 40, &alphabet[..58]);
         let scanner = Scanner::new(&pats).unwrap();
         assert!(matches!(scanner.engine, Some(Engine::Dfa(_))));
         let mut hay = b"x".repeat(5000);
