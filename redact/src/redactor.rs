@@ -295,8 +295,9 @@ struct Cand {
     prio: u8,
 }
 
-/// A match a rule rejected: `(rule, window start, window end, match start, match end)`.
-type Rejected = (u32, usize, usize, usize, usize);
+/// The window of a match a rule rejected: `(rule, window start, window end)`
+/// (the second look runs the rule on the window again).
+type Rejected = (u32, usize, usize);
 
 /// A match whose check was put off because all it could add is covered by a
 /// candidate of a better priority (see `Redactor::accept`): its verdict is
@@ -327,6 +328,20 @@ struct Sink {
     by_rule: Vec<(u32, usize)>,
 }
 
+impl Sink {
+    /// Records that rule `r` rejected a match in window `(ws, we)`. The
+    /// first pass records a window once while its matches come one after
+    /// another (the second look reads each window once: a long line's
+    /// window held ~100 000 rejected matches, 4 MB); the second look
+    /// records every one, as its rounds read the windows added since the
+    /// round before.
+    fn reject(&mut self, w: Rejected) {
+        if self.second || self.rejected.last() != Some(&w) {
+            self.rejected.push(w);
+        }
+    }
+}
+
 /// Buffers reused from round to round (a round of keyword-dense text holds
 /// tens of thousands of hits: fresh vectors each round cost page faults).
 #[derive(Default)]
@@ -345,8 +360,8 @@ struct Scratch {
 /// reallocations and page faults).
 #[derive(Default)]
 struct HitBufs {
-    /// The words of line-level guards: (guard, start, end), sorted by start.
-    words: Vec<(checks::Guard, usize, usize)>,
+    /// The words of line-level guards, sorted by start.
+    words: Vec<GuardWord>,
     /// Windows of rules that look beyond the hit's line: (rule, start, end).
     follow: Vec<(u32, usize, usize)>,
     line_rules: Vec<u32>,
@@ -1277,12 +1292,12 @@ fn sort_by_start(hits: &mut [Hit]) {
     let mut budget = 8 * hits.len() + 64;
     for i in 1..hits.len() {
         let h = hits[i];
-        let key = (h.start, h.end);
+        let key = (h.start, h.end());
         let mut j = i;
-        while j > 0 && (hits[j - 1].start, hits[j - 1].end) > key {
+        while j > 0 && (hits[j - 1].start, hits[j - 1].end()) > key {
             if budget == 0 {
                 hits[j] = h;
-                hits.sort_unstable_by_key(|h| (h.start, h.end));
+                hits.sort_unstable_by_key(|h| (h.start, h.end()));
                 return;
             }
             budget -= 1;
@@ -1309,19 +1324,18 @@ fn line_bit(g: checks::Guard) -> u8 {
         .map_or(0, |i| 1 << i)
 }
 
-/// Whether a guard word of `g` lies inside `[ws, we)`; `words` holds
-/// `(guard, start, end)` sorted by start.
-fn has_word(
-    words: &[(checks::Guard, usize, usize)],
-    g: checks::Guard,
-    ws: usize,
-    we: usize,
-) -> bool {
+/// A keyword of a line-level guard: `(guard, start, length)` (16 bytes: a
+/// line of keywords has one per hit).
+type GuardWord = (checks::Guard, usize, u32);
+
+/// Whether a guard word of `g` lies inside `[ws, we)`; `words` is sorted
+/// by start.
+fn has_word(words: &[GuardWord], g: checks::Guard, ws: usize, we: usize) -> bool {
     let i = words.partition_point(|&(_, s, _)| s < ws);
     words[i..]
         .iter()
         .take_while(|&&(_, s, _)| s < we)
-        .any(|&(k, _, e)| k == g && e <= we)
+        .any(|&(k, s, n)| k == g && s + n as usize <= we)
 }
 
 /// The dots of a text that open [`checks::dot_six`]'s pattern
@@ -1360,7 +1374,7 @@ fn line_bit_ok(
     lw: (usize, usize),
     (ls, le): (usize, usize),
     next_end: impl FnOnce() -> usize,
-    words: &[(checks::Guard, usize, usize)],
+    words: &[GuardWord],
     sixes: &DotSixes,
 ) -> bool {
     match g {
@@ -1389,7 +1403,7 @@ fn line_guard_ok(
     lw: (usize, usize),
     (ls, le): (usize, usize),
     next_end: impl FnOnce() -> usize,
-    words: &[(checks::Guard, usize, usize)],
+    words: &[GuardWord],
     sixes: &DotSixes,
     cache: &mut Vec<(checks::Guard, bool)>,
     ctx: &mut Option<checks::HitCtx>,
@@ -2776,7 +2790,7 @@ impl Redactor {
         bits.resize(inner.rules.len().div_ceil(64).max(1), 0);
         extents.resize(inner.rules.len(), (0, 0));
         let markers = self.markers_from(hay, hits);
-        hits.retain(|h| !inside_marker(&markers, h.start, h.end));
+        hits.retain(|h| !inside_marker(&markers, h.start, h.end()));
         let reach = inner.max_variant + 2;
         if let Some(b) = blocked.as_deref_mut() {
             b.extend_from_slice(&markers);
@@ -2812,7 +2826,7 @@ impl Redactor {
         let mut passed: usize;
         for h in hits.iter() {
             for &g in &inner.targets[h.pattern as usize].line_words {
-                words.push((g, h.start, h.end));
+                words.push((g, h.start, h.len()));
             }
         }
         // The line bits of word guards without a word in the block: known
@@ -2835,10 +2849,10 @@ impl Redactor {
             let t = &inner.targets[h.pattern as usize];
             if let Some(b) = blocked.as_deref_mut() {
                 if !t.heads.is_empty() {
-                    b.push((h.start, (h.start + reach).min(hay.len()).max(h.end)));
+                    block(b, (h.start, (h.start + reach).min(hay.len()).max(h.end())));
                 }
                 if !t.tails.is_empty() {
-                    b.push((h.end.saturating_sub(reach), h.end));
+                    block(b, (h.end().saturating_sub(reach), h.end()));
                 }
             }
             for &v in &t.heads {
@@ -2856,29 +2870,31 @@ impl Redactor {
             // the covering hit's window and anchor are the same.
             let covered =
                 inner.quick && !t.covered_by.is_empty() && covered_at(hits, hi, &t.covered_by);
-            if covered && !t.newline && (t.covered_far || lines.ends_by(hay, h.end, h.start + 256))
+            if covered
+                && !t.newline
+                && (t.covered_far || lines.ends_by(hay, h.end(), h.start + 256))
             {
                 continue;
             }
             if !t.anchors.is_empty() {
                 anchors.list.push((h.pattern, h.start));
             }
-            let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end, w);
+            let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end(), w);
             let lw = match prev_lw {
-                Some(p) if reusable && same_line_window(hay, p, h.start, h.end) => p,
+                Some(p) if reusable && same_line_window(hay, p, h.start, h.end()) => p,
                 _ => {
                     // A window holds no `\n` unless its hit does (a custom keyword).
                     reusable = !t.newline;
                     if reusable {
-                        lines.window(hay, h.start, h.end)
+                        lines.window(hay, h.start, h.end())
                     } else {
-                        line_window(hay, h.start, h.end)
+                        line_window(hay, h.start, h.end())
                     }
                 }
             };
             if prev_lw != Some(lw) {
                 if let Some(b) = blocked.as_deref_mut() {
-                    b.push(lw);
+                    block(b, lw);
                 }
                 prev_lw = Some(lw);
                 next_memo = None;
@@ -2923,7 +2939,7 @@ impl Redactor {
                     renewed = checks::HitCtx::renew_shaped(
                         &mut ctx_store,
                         hay,
-                        (h.start, h.end),
+                        (h.start, h.end()),
                         (ls, le),
                         known,
                         &mut key,
@@ -2934,9 +2950,9 @@ impl Redactor {
                     }
                 } else if (q.shapeless || q.shapes != 0) && !q.hit_only {
                     match ctx_store.as_mut() {
-                        Some(c) => c.renew(hay, (h.start, h.end), (ls, le)),
+                        Some(c) => c.renew(hay, (h.start, h.end()), (ls, le)),
                         None => {
-                            ctx_store = Some(checks::HitCtx::new(hay, h.start, h.end, ls, le));
+                            ctx_store = Some(checks::HitCtx::new(hay, h.start, h.end(), ls, le));
                         }
                     }
                 } else {
@@ -2949,7 +2965,7 @@ impl Redactor {
                     line_guard_ok(
                         g,
                         hay,
-                        (h.start, h.end),
+                        (h.start, h.end()),
                         lw,
                         (ls, le),
                         || clamp(with_next_line(hay, lw)).1,
@@ -2995,7 +3011,7 @@ impl Redactor {
                         line_guard_ok(
                             g,
                             hay,
-                            (h.start, h.end),
+                            (h.start, h.end()),
                             lw,
                             (ls, le),
                             || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1,
@@ -3014,7 +3030,7 @@ impl Redactor {
                         k + 1 == passed
                     } else {
                         let c = ctx.get_or_insert_with(|| {
-                            checks::HitCtx::new(hay, h.start, h.end, ls, le)
+                            checks::HitCtx::new(hay, h.start, h.end(), ls, le)
                         });
                         c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo)
                     };
@@ -3072,7 +3088,9 @@ impl Redactor {
             self.run_window(hay, cs, ce, bits, extents, anchors, &markers, &mut sink);
         }
         if let Some(b) = blocked {
-            b.extend(follow.iter().map(|&(_, ws, we)| (ws, we)));
+            for &(_, ws, we) in follow.iter() {
+                block(b, (ws, we));
+            }
         }
         follow.sort_unstable();
         // Per rule (windows come sorted by rule, then start): the first byte the
@@ -3145,11 +3163,7 @@ impl Redactor {
         lw: (usize, usize),
         (ls, le): (usize, usize),
         ctx: &mut Option<checks::HitCtx>,
-        (words, sixes, next_end): (
-            &[(checks::Guard, usize, usize)],
-            &DotSixes,
-            &mut impl FnMut() -> usize,
-        ),
+        (words, sixes, next_end): (&[GuardWord], &DotSixes, &mut impl FnMut() -> usize),
         line_ok: &mut impl FnMut(
             checks::Guard,
             &mut Option<checks::HitCtx>,
@@ -3163,13 +3177,13 @@ impl Redactor {
         if q.hit_only {
             // Shapeless guards (`checks::guard_shapes`): each is evaluated.
             for (k, &g) in q.name_guards.iter().enumerate() {
-                if checks::hit_guard_ok(g, hay, (h.start, h.end), (ls, le)) {
+                if checks::hit_guard_ok(g, hay, (h.start, h.end()), (ls, le)) {
                     *passed = k + 1;
                     return false;
                 }
             }
         } else if !bare && (q.shapeless || q.shapes != 0) {
-            let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end, ls, le));
+            let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end(), ls, le));
             if q.shapeless || c.feat() & q.shapes != 0 {
                 if let Some(mut cand) = q.candidates(c.feat()) {
                     while cand != 0 {
@@ -3289,10 +3303,18 @@ impl Redactor {
             // windows with put-off checks only (`false < true`).
             let mut todo: Vec<(u32, usize, usize, bool)> = sink.rejected[done..]
                 .iter()
-                .map(|&(r, ws, we, _, _)| (r, ws, we, false))
+                .map(|&(r, ws, we)| (r, ws, we, false))
                 .collect();
             if unsure {
-                todo.extend(deferred.iter().map(|d| (d.r, d.ws, d.we, true)));
+                // Sorted by window: each window once (a long line's window
+                // puts off thousands of matches).
+                let mut last = None;
+                for d in &deferred {
+                    if last != Some((d.r, d.ws, d.we)) {
+                        last = Some((d.r, d.ws, d.we));
+                        todo.push((d.r, d.ws, d.we, true));
+                    }
+                }
             }
             todo.sort_unstable();
             todo.dedup_by_key(|t| (t.0, t.1, t.2));
@@ -3376,7 +3398,7 @@ impl Redactor {
                 let a = hits.partition_point(|h| h.start < gs);
                 let has_hit = hits[a..]
                     .iter()
-                    .take_while(|h| h.end <= ge)
+                    .take_while(|h| h.end() <= ge)
                     .any(|h| inner.targets[h.pattern as usize].rules.contains(&r));
                 if has_hit {
                     out.push((gs, ge));
@@ -3689,7 +3711,7 @@ impl Redactor {
                 sink,
             );
         if (sink.cands.len(), sink.deferred.len()) == before {
-            sink.rejected.push((r, ws, we, ws + s, ws + e));
+            sink.reject((r, ws, we));
         }
         taken
     }
@@ -3735,7 +3757,7 @@ impl Redactor {
             None => false,
         };
         if (sink.cands.len(), sink.deferred.len()) == before {
-            sink.rejected.push((r, ws, we, ws + ms, ws + me));
+            sink.reject((r, ws, we));
         }
         taken
     }
@@ -3932,8 +3954,8 @@ impl Redactor {
         sink: &mut Sink,
     ) {
         let v = &self.inner.variants[vi as usize];
-        if let Some(s) = known::match_backward(hay, h.end, &v.bytes, true) {
-            self.push_known(v, s, h.end, markers, sink);
+        if let Some(s) = known::match_backward(hay, h.end(), &v.bytes, true) {
+            self.push_known(v, s, h.end(), markers, sink);
         }
     }
 
@@ -3993,6 +4015,20 @@ impl Round {
         let nq = q + self.cut - back;
         (nq, back, q + self.to)
     }
+}
+
+/// Adds the open interval `w` to `blocked`, into the last one where they
+/// overlap: the cut search reads only their union, and a long keyword-dense
+/// line blocks one window per hit, each overlapping the one before (a round
+/// of `token token …` held 350 000 intervals, 5.6 MB, now one).
+fn block(blocked: &mut Vec<(usize, usize)>, (s, e): (usize, usize)) {
+    if let Some(last) = blocked.last_mut() {
+        if s < last.1 && last.0 < e {
+            *last = (last.0.min(s), last.1.max(e));
+            return;
+        }
+    }
+    blocked.push((s, e));
 }
 
 /// Passes over the unsorted intervals before [`largest_safe`] sorts them.
@@ -4185,6 +4221,32 @@ mod tests {
     /// entries with quartered ids: states times the row's stride; the
     /// halved layout holds 2^17 and is full at stop 49): past it every byte of
     /// every input is scanned through the wide one, ~30 % more instructions.
+    /// A keyword-dense line (no line break, a hit every few bytes) blocks
+    /// its cuts with one merged interval, not one per hit, and its hits take
+    /// 16 bytes each: the round's memory (`toolexec redact` holds one round
+    /// per thread) was 36 MB of heap for `token token …`, now 20 MB.
+    #[test]
+    fn a_keyword_dense_line_blocks_one_interval_and_small_hits() {
+        assert_eq!(std::mem::size_of::<Hit>(), 16);
+        let r = Redactor::builder().env_values(false).build().unwrap();
+        for unit in ["token ", "key=value ", "password=hunter2 "] {
+            let hay = unit.repeat(20_000);
+            let mut scratch = Scratch::default();
+            let mut blocked = Vec::new();
+            r.block_spans(hay.as_bytes(), Some(&mut blocked), &mut scratch);
+            assert!(
+                scratch.hits.len() >= 20_000,
+                "{unit:?}: {} hits",
+                scratch.hits.len()
+            );
+            assert!(blocked.len() <= 4, "{unit:?}: {} intervals", blocked.len());
+            // The one interval spans the line (every cut inside it is unsafe).
+            assert!(blocked
+                .iter()
+                .any(|&(s, e)| s == 0 && e >= hay.len() - unit.len()));
+        }
+    }
+
     /// A rule added with long keywords fails here; shorter keywords (the
     /// regex checks the rest) bring it back.
     #[test]
@@ -4610,12 +4672,12 @@ mod tests {
             let hits: Vec<Hit> = spans
                 .iter()
                 .enumerate()
-                .map(|(k, &(s, n))| Hit { start: s, end: s + n, pattern: k as u32 })
+                .map(|(k, &(s, n))| Hit::new(s, n as u32, k as u32))
                 .collect();
             let mut want = hits.clone();
-            want.sort_unstable_by_key(|h| (h.start, h.end));
+            want.sort_unstable_by_key(|h| (h.start, h.end()));
             let mut by_end = hits.clone();
-            by_end.sort_by_key(|h| (h.end, h.start));
+            by_end.sort_by_key(|h| (h.end(), h.start));
             sort_by_start(&mut by_end);
             prop_assert_eq!(&by_end, &want);
             let mut rev = want.clone();
@@ -4963,13 +5025,13 @@ mod tests {
     /// name guard of its target evaluated; none may pass.
     pub(super) fn check_known(q: &Quick, hay: &[u8], h: &Hit, (ls, le): (usize, usize)) {
         KNOWN.with(|k| k.set(k.get() + 1));
-        let c = checks::HitCtx::new(hay, h.start, h.end, ls, le);
+        let c = checks::HitCtx::new(hay, h.start, h.end(), ls, le);
         let mut names = checks::NameMemo::default();
         for &g in &q.name_guards {
             assert!(
                 !(c.may_pass(g) && checks::guard_ok_at(g, hay, &c, le, &mut names)),
                 "the verdict memo dismissed a hit whose {g:?} passes: {:?} in {:?}",
-                String::from_utf8_lossy(&hay[h.start..h.end]),
+                String::from_utf8_lossy(&hay[h.start..h.end()]),
                 String::from_utf8_lossy(&hay[ls..le]),
             );
         }
@@ -5137,6 +5199,15 @@ mod tests {
             prop_assert_eq!(got, want);
             let merged = largest_safe_merged(&hay, p, hi, &mut blocked.clone(), line_starts_only);
             prop_assert_eq!(merged, want);
+            // Added as rounds add them (each into the last where they
+            // overlap): the same union, the same cut, no more intervals.
+            let mut added = Vec::new();
+            for &w in &blocked {
+                block(&mut added, w);
+            }
+            prop_assert!(added.len() <= blocked.len());
+            let got = largest_safe(&hay, p, hi, &mut added, line_starts_only);
+            prop_assert_eq!(got, want);
         }
     }
 
@@ -5439,16 +5510,21 @@ mod tests {
             let mut seg = Default::default();
             inner.scanner.scan(hay, &mut hits, &mut seg);
             for h in hits {
-                if hay[h.start..h.end].contains(&b'\n') {
+                if hay[h.start..h.end()].contains(&b'\n') {
                     continue;
                 }
-                let (ls, le) = line_window(hay, h.start, h.end);
+                let (ls, le) = line_window(hay, h.start, h.end());
                 let ne = with_next_line(hay, (ls, le)).1;
-                let c = HitCtx::new(hay, h.start, h.end, ls, le);
+                let c = HitCtx::new(hay, h.start, h.end(), ls, le);
                 for g in guards {
                     if guard_ok_at(g, hay, &c, ne, &mut memo) {
                         checked += 1;
-                        assert!(c.may_pass(g), "{g:?} at {}..{} of {text:?}", h.start, h.end);
+                        assert!(
+                            c.may_pass(g),
+                            "{g:?} at {}..{} of {text:?}",
+                            h.start,
+                            h.end()
+                        );
                     }
                 }
             }
@@ -5469,7 +5545,7 @@ mod tests {
             .scan(b"tok token secret_", &mut hits, &mut seg);
         let pat = |s: usize, e: usize| {
             hits.iter()
-                .find(|h| (h.start, h.end) == (s, e))
+                .find(|h| (h.start, h.end()) == (s, e))
                 .unwrap()
                 .pattern
         };
@@ -5497,17 +5573,17 @@ mod tests {
             let hay = text.as_bytes();
             let (mut hits, mut seg) = (Vec::new(), Default::default());
             r.inner.scanner.scan(hay, &mut hits, &mut seg);
-            hits.sort_unstable_by_key(|h| (h.start, h.end));
+            hits.sort_unstable_by_key(|h| (h.start, h.end()));
             let mut last: Option<HitCtx> = None;
             for h in hits {
-                if hay[h.start..h.end].contains(&b'\n') {
+                if hay[h.start..h.end()].contains(&b'\n') {
                     continue;
                 }
-                let w = line_window(hay, h.start, h.end);
-                let c = HitCtx::new(hay, h.start, h.end, w.0, w.1);
-                if let Some(l) = last.and_then(|l| l.for_longer_hit(hay, (h.start, h.end), w)) {
+                let w = line_window(hay, h.start, h.end());
+                let c = HitCtx::new(hay, h.start, h.end(), w.0, w.1);
+                if let Some(l) = last.and_then(|l| l.for_longer_hit(hay, (h.start, h.end()), w)) {
                     lent += 1;
-                    assert_eq!(l, c, "{}..{} of {text:?}", h.start, h.end);
+                    assert_eq!(l, c, "{}..{} of {text:?}", h.start, h.end());
                 }
                 last = Some(c);
             }

@@ -99,12 +99,37 @@ use aho_corasick::{dfa, nfa, Anchored, MatchKind};
 
 use crate::Error;
 
-/// One keyword occurrence.
+/// One keyword occurrence: `hay[start..end()]` is keyword `pattern`.
+///
+/// 16 bytes (the keyword's length, not its end): a round of keyword-dense
+/// text holds hundreds of thousands of hits, and they are most of its memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Hit {
     pub(crate) start: usize,
-    pub(crate) end: usize,
     pub(crate) pattern: u32,
+    len: u32,
+}
+
+impl Hit {
+    /// The hit of keyword `pattern`, `len` bytes long, at `start`.
+    pub(crate) fn new(start: usize, len: u32, pattern: u32) -> Hit {
+        Hit {
+            start,
+            pattern,
+            len,
+        }
+    }
+
+    /// Where the keyword ends.
+    #[inline(always)]
+    pub(crate) fn end(&self) -> usize {
+        self.start + self.len as usize
+    }
+
+    /// The keyword's length.
+    pub(crate) fn len(&self) -> u32 {
+        self.len
+    }
 }
 
 #[derive(Debug)]
@@ -330,11 +355,7 @@ impl Flat {
         out.extend(
             self.outs[a as usize..z as usize]
                 .iter()
-                .map(|&(pattern, len)| Hit {
-                    start: end - len as usize,
-                    end,
-                    pattern,
-                }),
+                .map(|&(pattern, len)| Hit::new(end - len as usize, len, pattern)),
         );
     }
 }
@@ -563,13 +584,9 @@ fn report<A: Automaton>(
 ) {
     for i in 0..a.match_len(sid) {
         let pid = a.match_pattern(sid, i);
-        let len = a.pattern_len(pid);
-        let end = at + 1;
-        out.push(Hit {
-            start: end - len,
-            end,
-            pattern: pid.as_u32(),
-        });
+        // Keywords are at most 64 bytes (`RuleBuilder::keywords`).
+        let len = a.pattern_len(pid) as u32;
+        out.push(Hit::new(at + 1 - len as usize, len, pid.as_u32()));
     }
 }
 
@@ -657,6 +674,9 @@ fn scan_with<W: Walk>(
             w.report(a3, i, &mut outs[2]);
         }
     }
+    // Room for all at once: grown by doubling while appending, `out` would
+    // hold up to twice the round's hits beside the segments' copies.
+    out.reserve_exact(outs.iter().map(Vec::len).sum());
     for o in outs.iter_mut() {
         out.append(o);
     }
@@ -747,10 +767,10 @@ mod tests {
         let mut got = Vec::new();
         scanner.scan(hay, &mut got, &mut Default::default());
         assert!(
-            got.windows(2).all(|w| w[0].end <= w[1].end),
+            got.windows(2).all(|w| w[0].end() <= w[1].end()),
             "hits not ordered by end"
         );
-        let mut got: Vec<_> = got.iter().map(|h| (h.start, h.end, h.pattern)).collect();
+        let mut got: Vec<_> = got.iter().map(|h| (h.start, h.end(), h.pattern)).collect();
         got.sort_unstable();
         got
     }
@@ -829,7 +849,7 @@ mod tests {
         }
         let mut got = Vec::new();
         scanner.scan(&hay, &mut got, &mut Default::default());
-        let mut got: Vec<_> = got.iter().map(|h| (h.start, h.end, h.pattern)).collect();
+        let mut got: Vec<_> = got.iter().map(|h| (h.start, h.end(), h.pattern)).collect();
         got.sort();
         let mut want = naive(&pats, &hay);
         want.sort();
