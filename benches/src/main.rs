@@ -168,6 +168,11 @@ const ROWS: &[RowDef] = &[
         what: "streaming redaction (`toolexec redact`): keyword logs, JSON, source, dense",
         run: row_redact_stream,
     },
+    RowDef {
+        name: "redact-rss",
+        what: "`toolexec redact` peak RSS on a keyword-dense line without a line break",
+        run: row_redact_rss,
+    },
 ];
 
 /// Run settings: `--quick` shrinks inputs and repetitions.
@@ -3178,6 +3183,86 @@ fn gitleaks_rows(
             ));
         }
     }
+    Ok(())
+}
+
+/// `toolexec redact < file > /dev/null` on one keyword-dense line without a
+/// line break (no safe cut anywhere: every round is forced), at the
+/// command's default thread count: its peak RSS, sampled from
+/// `/proc/PID/status` (VmHWM, the high-water mark) every 2 ms while it runs.
+fn row_redact_rss(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
+    let size = cfg.pick(40, 200) * 1_000_000;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let cli = toolexec_cli()?;
+    let dir = temp_dir("redact-rss")?;
+    let path = dir.path().join("line.txt");
+    let units = [
+        (
+            "the structured log's words, `password=` every 64 KiB",
+            "token_count=3 key_id=k7 secret_name=db ",
+        ),
+        ("`token ` repeated (a hit every 3 bytes)", "token "),
+        (
+            "`key=value ` repeated (an assignment every 10 bytes)",
+            "key=value ",
+        ),
+    ];
+    for (label, unit) in units {
+        let mut text = String::with_capacity(size + 64);
+        while text.len() < size {
+            text.push_str(unit);
+            if unit.starts_with("token_count") && text.len() % (64 << 10) < unit.len() {
+                text.push_str("password=Lr8nK3sYbQ-hunter2 ");
+            }
+        }
+        std::fs::write(&path, &text).map_err(|e| format!("cannot write the input: {e}"))?;
+        drop(text);
+        progress(&format!(
+            "`toolexec redact` peak RSS on {} of {label}",
+            fmt_mb(size as f64)
+        ));
+        let input = std::fs::File::open(&path).map_err(|e| e.to_string())?;
+        let mut child = Command::new(&cli)
+            .arg("redact")
+            .stdin(input)
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot run {}: {e}", cli.display()))?;
+        let status_file = format!("/proc/{}/status", child.id());
+        let mut peak_kib = 0u64;
+        let status = loop {
+            if let Ok(status) = std::fs::read_to_string(&status_file) {
+                if let Some(kib) = status
+                    .lines()
+                    .find_map(|l| l.strip_prefix("VmHWM:"))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                {
+                    peak_kib = peak_kib.max(kib);
+                }
+            }
+            if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+                break status;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        if !status.success() {
+            return Err(format!("toolexec redact failed ({status})"));
+        }
+        let peak = peak_kib as f64 * 1024.0;
+        out.row(
+            &format!(
+                "`toolexec redact` peak RSS ({threads} threads), {} line of {label}",
+                fmt_mb(size as f64)
+            ),
+            &fmt_mb(peak),
+            &format!("{} input", fmt_mb(size as f64)),
+            &fmt_ratio(peak / size as f64),
+            "< 64 MB",
+            verdict(peak < 64e6),
+        );
+    }
+    out.note("redact-rss: peak RSS is the VmHWM of the running command, sampled every 2 ms (the last sample before it exits)");
     Ok(())
 }
 
