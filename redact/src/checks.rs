@@ -2752,6 +2752,15 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
     if v.is_empty() {
         return true;
     }
+    // `$$` is a `$` escaped from Compose and Make: `--password="$$(cat
+    // /run/secrets/db)"` in a Compose healthcheck is a command's output,
+    // `$${DB_PASS}` a variable. (`$$x9Kq2…` stays a value: Compose passes
+    // it on as the literal `$x9Kq2…`.)
+    let v = if v.starts_with(b"$$(") || v.starts_with(b"$${") {
+        &v[1..]
+    } else {
+        v
+    };
     if v.starts_with(b"[REDACTED") {
         return true;
     }
@@ -2788,10 +2797,12 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
             .iter()
             .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
             .count();
-        // `$dir/private/cakey.pem`: a path under a variable.
+        // `$dir/private/cakey.pem`: a path under a variable; nginx's
+        // `$scheme://$host`: a URL.
         if n == v.len()
             || matches!(v[n], b'[' | b'{' | b'(' | b'.' | b'/')
             || v[n..].starts_with(b"->")
+            || v[n..].starts_with(b"://")
         {
             return true;
         }
@@ -4359,6 +4370,14 @@ const EXCLUDED_QUALIFIERS: &[&str] = &[
     "multi_pass",
     "two_pass",
     "render_pass",
+    // nginx's directives that pass a request on to a server
+    // (`fastcgi_pass  unix:/var/run/php-fpm.sock;`). Not `proxy_pass`:
+    // `PROXY_PASS` is a proxy's password (nginx's values are URLs).
+    "fastcgi_pass",
+    "uwsgi_pass",
+    "scgi_pass",
+    "grpc_pass",
+    "memcached_pass",
     "sort_key",
     "partition_key",
     "object_key",
@@ -7755,6 +7774,21 @@ pub(crate) fn run(
                         .iter()
                         .all(|&b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
                     && (eq + 1 == v.len() || hay.get(secret.0 + eq + 1) == Some(&b'"'))
+                {
+                    return Verdict::Reject;
+                }
+                // `OAuth realm=movies, oauth_…`, `Digest username=Mufasa`: a
+                // list of auth-params (RFC 7235: a token68 credential has `=`
+                // only as its padding), led by one that names no secret; the
+                // params that hold one are judged by their own names. A
+                // query string (`sr=…&sig=…`) is a credential of its own.
+                if param.first().is_some_and(u8::is_ascii_alphabetic)
+                    && param
+                        .iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                    && v[eq..].iter().any(|&b| b != b'=')
+                    && !v.contains(&b'&')
+                    && !name_may_be_secret(param)
                 {
                     return Verdict::Reject;
                 }

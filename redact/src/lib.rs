@@ -497,7 +497,8 @@
 //! Placeholders and references (`${DB_PASSWORD}`, `$TOKEN`, `%KEY%`,
 //! `{{ .Values.x }}`, `${{ secrets.X }}`, `<token>`, `your-api-key-here`,
 //! `xxxxxxxx`, `***`, `changeme`, `null`, `true`, empty values, `(sensitive value)`,
-//! `!vault`, `process.env.X`, `os.environ[…]`, `%Var%`), code (`password =
+//! `!vault`, `process.env.X`, `os.environ[…]`, `%Var%`, Compose's escaped
+//! `$$(cat /run/secrets/db)` and `$${DB_PASS}`), code (`password =
 //! getpass()`, `token = config.token`; Go and C pointers and dereferences,
 //! `privKey *ecdsa.PrivateKey`, `pwd = *u.EncryptedPassword`; a composite
 //! literal's type, `Credential: protocol.Credential{`; a variable given to
@@ -522,7 +523,11 @@
 //! or a CamelCase name followed by code punctuation is a type; so is
 //! `NAME: T = …` when a space comes before the `=`, not `pw: rgp3xh8Q=7v`),
 //! `Authorization::{…}` paths, challenge parameters (`Bearer realm="…"`,
-//! `Bearer resource_metadata="…"`), names ending in what the value is not
+//! `Bearer resource_metadata="…"`), credentials that are lists of
+//! auth-params led by one naming no secret (`OAuth realm=photos, …`,
+//! `Digest username=Mufasa, …`: RFC 7235's token68 has `=` only as padding;
+//! the params that name a secret, `oauth_token=…`, are masked by their
+//! names), names ending in what the value is not
 //! (`…_FIELD`, `…_TYPE`, `…_HEADER`, `…_INFO`, `META_KEY`, `progress_token`),
 //! paths (`Token::Semi`), grep-style `path:LINE:` / `path-LINE-`
 //! prefixes (kept, so grep output keeps its line numbers), names whose last
@@ -638,7 +643,10 @@
 //! a space), a WebAuthn credential's id (64 bytes in base64 after an id's
 //! name, the shape of an Azure storage key), ffmpeg's filter options
 //! (`eof_action=pass:repeatlast=0`: a word right after `=` is no name),
-//! render passes (`hwScaleFilterFirstPass`) and runs of `A`s padding test
+//! render passes (`hwScaleFilterFirstPass`), nginx's `fastcgi_pass`,
+//! `uwsgi_pass`, `scgi_pass`, `grpc_pass` and `memcached_pass` (an address;
+//! decision: not `proxy_pass`, which as `PROXY_PASS` is a proxy's password,
+//! while nginx's values are URLs, `$scheme://$host` included) and runs of `A`s padding test
 //! data where a Twitter bearer token's 20 `A`s would open. In the AWS
 //! CLI's examples: 40 characters of a path or an ARN (a file's extension
 //! after them, or `arn:` opening their word) are no secret access key;

@@ -5544,3 +5544,97 @@ fn members_versions_data_files_and_spliced_strings_stay() {
         assert!(!out.contains(v), "{text} -> {out}");
     }
 }
+
+/// An `Authorization` header whose credentials are a list of auth-params
+/// led by one that names no secret (OAuth 1's `realm=`, Digest's
+/// `username=`; RFC 7235: a token68 credential has `=` only as padding) is
+/// no token: the params that hold secrets are masked by their own names. A
+/// single param that names a secret, a query string and token68 stay masked.
+#[test]
+fn authorization_auth_param_lists_mask_their_secret_params_only() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "...         'Authorization': 'OAuth realm=movies user, oauth_....'",
+            "Authorization: Digest username=Mufasa, realm=testrealm",
+            "Authorization: OAuth realm=photos",
+        ],
+    );
+    let v = "Zq3K9vL2mN8pR4tX6yB1";
+    for (input, want) in [
+        (
+            format!("Authorization: OAuth realm=Example,oauth_consumer_key={v}"),
+            "Authorization: OAuth realm=Example,oauth_consumer_key=[REDACTED:generic-secret]",
+        ),
+        (
+            format!("Authorization: Token token={v}"),
+            "Authorization: Token [REDACTED:bearer-token]",
+        ),
+        (
+            format!("Authorization: OAuth oauth_token={v}"),
+            "Authorization: OAuth [REDACTED:bearer-token]",
+        ),
+        (
+            "Authorization: Bearer dGhpcyBpcyBhIHRva2Vu=".to_string(),
+            "Authorization: Bearer [REDACTED:bearer-token]",
+        ),
+        (
+            format!("Authorization: SharedAccessSignature sr=https%3A%2F%2Fbus.servicebus.windows.net%2F&sig={v}%3D&se=1738205742&skn=RootManageSharedAccessKey"),
+            "Authorization: SharedAccessSignature sr=https%3A%2F%2Fbus.servicebus.windows.net%2F&sig=[REDACTED:azure-sas-token]&se=1738205742&skn=RootManageSharedAccessKey",
+        ),
+    ] {
+        assert_eq!(r.redact(&input), want, "{input}");
+    }
+}
+
+/// `$$` escapes a `$` in Compose files and Makefiles: a healthcheck's
+/// `--password="$$(cat /run/secrets/db-password)"` is a command's output and
+/// `$${DB_PASS}` a variable, not secrets; `$$` before a random value is the
+/// literal `$` Compose passes on, and the value is masked.
+#[test]
+fn compose_escaped_command_substitutions_are_no_secrets() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "      test: ['CMD-SHELL', 'mysqladmin ping -h 127.0.0.1 --password=\"$$(cat /run/secrets/db-password)\" --silent']",
+            "mysql -p$$(cat /run/secrets/pw)",
+            "DB_PASSWORD=$${DB_PASS}",
+            "\tmysql --password=$$(cat .dbpass) < dump.sql",
+        ],
+    );
+    assert_eq!(
+        r.redact("password: $$x9Kq2LmP7vR4"),
+        "password: [REDACTED:generic-secret]"
+    );
+}
+
+/// nginx's directives that pass a request on (`fastcgi_pass`, `uwsgi_pass`,
+/// `scgi_pass`, `grpc_pass`, `memcached_pass`; `proxy_pass` to a URL made of
+/// variables) name an address, not a password; a proxy's `PROXY_PASS`
+/// still holds one.
+#[test]
+fn nginx_pass_directives_are_no_passwords() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "                fastcgi_pass  unix:/var/run/php-fpm/wordpress.sock;",
+            "    fastcgi_pass   php-fpm:9000;",
+            "    uwsgi_pass  unix:///tmp/uwsgi.sock;",
+            "    scgi_pass   localhost:4000;",
+            "    grpc_pass   grpc://backend:50051;",
+            "    memcached_pass  cache-1:11211;",
+            "    proxy_pass  $scheme://$host;",
+        ],
+    );
+    assert_eq!(
+        r.redact("PROXY_PASS=Zq3K9vL2mN8p"),
+        "PROXY_PASS=[REDACTED:generic-secret]"
+    );
+    assert_eq!(
+        r.redact("proxy_password: Zq3K9vL2mN8p"),
+        "proxy_password: [REDACTED:generic-secret]"
+    );
+}

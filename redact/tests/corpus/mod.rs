@@ -2877,7 +2877,7 @@ pub fn clean_records(seed: u64, n: usize) -> Vec<Record> {
                     "DATABASE_URL=postgres://user:password@localhost:5432/app", "AWS_SECRET_ACCESS_KEY=", "client_secret: null",
                     "export GITHUB_TOKEN=\"<paste token here>\"", "-p ****", "\"apiKey\": \"***\"", "token = \"\"", "password: !vault |",
                     "STRIPE_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "OPENAI_API_KEY=sk-...", "secret: REPLACE_ME", "--password=$(cat /run/secrets/db)",
-                    "password: ${env:DB_PASSWORD}", "api_key: %API_KEY%", "token: \"{{ vault 'secret/token' }}\"", "passwd: ********",
+                    "password: ${env:DB_PASSWORD}", "api_key: %API_KEY%", "test: mysqladmin ping --password=\"$$(cat /run/secrets/db-password)\"", "token: \"{{ vault 'secret/token' }}\"", "passwd: ********",
                 ];
                 let a = r.pick(&p).to_string();
                 let b = r.pick(&p).to_string();
@@ -2892,6 +2892,7 @@ pub fn clean_records(seed: u64, n: usize) -> Vec<Record> {
                 "Use a bearer token in the Authorization header. Basic authentication is deprecated.\nKeys are rotated automatically by the secret manager.\n",
                 "password reset email sent to j***@example.com\ntoken refresh scheduled in 300s\nsecret rotation: 0 secrets due\n",
                 "Enter your password: \nPassword: \nLogin failed: wrong password (3 attempts left)\n",
+                "Authorization: OAuth realm=photos, oauth_signature_method=HMAC-SHA1, oauth_version=1.0\nAuthorization: Digest username=Mufasa, realm=testrealm, qop=auth, algorithm=MD5\n",
             ]).to_string()),
             10 => ("docker-ps", format!("CONTAINER ID   IMAGE                         COMMAND                  STATUS\n{}   ghcr.io/acme/api@sha256:{}   \"/entrypoint.sh\"   Up 3 hours\n", sha(&mut r, 12), sha(&mut r, 64))),
             11 => ("aws-cli", format!("{{\n    \"UserId\": \"AIDA{}\",\n    \"Account\": \"{}\",\n    \"Arn\": \"arn:aws:iam::{}:user/ci\"\n}}\nETag: \"{}\"\nx-amz-request-id: {}\nx-amz-id-2: {}\n", r.chars(BASE32, 17), r.chars(DIGITS, 12), r.chars(DIGITS, 12), sha(&mut r, 32), r.chars("0123456789ABCDEF", 16), b64(&r.bytes(57), false, false))),
