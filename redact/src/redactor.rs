@@ -360,8 +360,8 @@ struct Scratch {
 /// reallocations and page faults).
 #[derive(Default)]
 struct HitBufs {
-    /// The words of line-level guards, sorted by start.
-    words: Vec<GuardWord>,
+    /// The words of line-level guards.
+    words: GuardWords,
     /// Windows of rules that look beyond the hit's line: (rule, start, end).
     follow: Vec<(u32, usize, usize)>,
     line_rules: Vec<u32>,
@@ -1324,18 +1324,58 @@ fn line_bit(g: checks::Guard) -> u8 {
         .map_or(0, |i| 1 << i)
 }
 
-/// A keyword of a line-level guard: `(guard, start, length)` (16 bytes: a
-/// line of keywords has one per hit).
-type GuardWord = (checks::Guard, usize, u32);
+/// The keywords of line-level guards in a block ([`checks::LINE_WORDS`]):
+/// `(start, length)` by guard, each list sorted by start. One list per
+/// guard, so that asking for one guard's word in a window never walks the
+/// others' (a line of `key=value key=value …` holds a `value` word every
+/// 10 bytes, and asking each hit's window for `</` walked them all: a third
+/// of that line's instructions).
+#[derive(Default)]
+struct GuardWords([Vec<(usize, u32)>; checks::LINE_WORDS.len()]);
 
-/// Whether a guard word of `g` lies inside `[ws, we)`; `words` is sorted
-/// by start.
-fn has_word(words: &[GuardWord], g: checks::Guard, ws: usize, we: usize) -> bool {
-    let i = words.partition_point(|&(_, s, _)| s < ws);
-    words[i..]
+impl GuardWords {
+    /// Where `g`'s words are, if it has words: its place in
+    /// [`checks::LINE_WORDS`] (test `guard_word_slots_follow_the_line_words`).
+    #[inline]
+    fn slot(g: checks::Guard) -> Option<usize> {
+        match g {
+            checks::Guard::ValueNearby => Some(0),
+            checks::Guard::Closing => Some(1),
+            checks::Guard::JsonName => Some(2),
+            _ => None,
+        }
+    }
+
+    fn clear(&mut self) {
+        for v in &mut self.0 {
+            v.clear();
+        }
+    }
+
+    /// Adds a word of `g` at `start` (words come in order of start).
+    fn push(&mut self, g: checks::Guard, start: usize, len: u32) {
+        if let Some(i) = GuardWords::slot(g) {
+            self.0[i].push((start, len));
+        }
+    }
+
+    /// Whether the block holds a word of `g` at all.
+    fn any(&self, g: checks::Guard) -> bool {
+        GuardWords::slot(g).is_some_and(|i| !self.0[i].is_empty())
+    }
+}
+
+/// Whether a guard word of `g` lies inside `[ws, we)`.
+fn has_word(words: &GuardWords, g: checks::Guard, ws: usize, we: usize) -> bool {
+    let Some(i) = GuardWords::slot(g) else {
+        return false;
+    };
+    let list = &words.0[i];
+    let j = list.partition_point(|&(s, _)| s < ws);
+    list[j..]
         .iter()
-        .take_while(|&&(_, s, _)| s < we)
-        .any(|&(k, s, n)| k == g && s + n as usize <= we)
+        .take_while(|&&(s, _)| s < we)
+        .any(|&(s, n)| s + n as usize <= we)
 }
 
 /// The dots of a text that open [`checks::dot_six`]'s pattern
@@ -1374,7 +1414,7 @@ fn line_bit_ok(
     lw: (usize, usize),
     (ls, le): (usize, usize),
     next_end: impl FnOnce() -> usize,
-    words: &[GuardWord],
+    words: &GuardWords,
     sixes: &DotSixes,
 ) -> bool {
     match g {
@@ -1403,7 +1443,7 @@ fn line_guard_ok(
     lw: (usize, usize),
     (ls, le): (usize, usize),
     next_end: impl FnOnce() -> usize,
-    words: &[GuardWord],
+    words: &GuardWords,
     sixes: &DotSixes,
     cache: &mut Vec<(checks::Guard, bool)>,
     ctx: &mut Option<checks::HitCtx>,
@@ -2826,7 +2866,7 @@ impl Redactor {
         let mut passed: usize;
         for h in hits.iter() {
             for &g in &inner.targets[h.pattern as usize].line_words {
-                words.push((g, h.start, h.len()));
+                words.push(g, h.start, h.len());
             }
         }
         // The line bits of word guards without a word in the block: known
@@ -2834,7 +2874,7 @@ impl Redactor {
         let mut absent = 0u8;
         for (i, &g) in LINE_BIT_GUARDS.iter().enumerate() {
             let word = checks::LINE_WORDS.iter().any(|&(k, _)| k == g);
-            if word && !words.iter().any(|&(k, _, _)| k == g) {
+            if word && !words.any(g) {
                 absent |= 1 << i;
             }
         }
@@ -3163,7 +3203,7 @@ impl Redactor {
         lw: (usize, usize),
         (ls, le): (usize, usize),
         ctx: &mut Option<checks::HitCtx>,
-        (words, sixes, next_end): (&[GuardWord], &DotSixes, &mut impl FnMut() -> usize),
+        (words, sixes, next_end): (&GuardWords, &DotSixes, &mut impl FnMut() -> usize),
         line_ok: &mut impl FnMut(
             checks::Guard,
             &mut Option<checks::HitCtx>,
@@ -4221,6 +4261,41 @@ mod tests {
     /// entries with quartered ids: states times the row's stride; the
     /// halved layout holds 2^17 and is full at stop 49): past it every byte of
     /// every input is scanned through the wide one, ~30 % more instructions.
+    /// A guard's word is looked up among its own words only: a window
+    /// full of `value` words still finds the one `</` in it, and none
+    /// outside it.
+    #[test]
+    fn guard_words_are_found_by_guard() {
+        use checks::Guard;
+        let mut words = GuardWords::default();
+        for i in 0..10_000 {
+            words.push(Guard::ValueNearby, i * 10, 5);
+            if i == 5_000 {
+                words.push(Guard::Closing, i * 10 + 6, 2);
+            }
+        }
+        words.push(Guard::DotSix, 3, 1);
+        assert!(words.any(Guard::Closing) && !words.any(Guard::JsonName));
+        assert!(!words.any(Guard::DotSix));
+        assert!(has_word(&words, Guard::Closing, 0, 100_000));
+        assert!(has_word(&words, Guard::Closing, 50_006, 50_008));
+        assert!(!has_word(&words, Guard::Closing, 50_006, 50_007));
+        assert!(!has_word(&words, Guard::Closing, 50_007, 100_000));
+        assert!(!has_word(&words, Guard::JsonName, 0, 100_000));
+        assert!(has_word(&words, Guard::ValueNearby, 99_990, 99_995));
+        assert!(!has_word(&words, Guard::ValueNearby, 99_991, 100_000));
+        words.clear();
+        assert!(!words.any(Guard::ValueNearby));
+    }
+
+    #[test]
+    fn guard_word_slots_follow_the_line_words() {
+        for (i, &(g, _)) in checks::LINE_WORDS.iter().enumerate() {
+            assert_eq!(GuardWords::slot(g), Some(i), "{g:?}");
+        }
+        assert_eq!(GuardWords::slot(checks::Guard::DotSix), None);
+    }
+
     /// A keyword-dense line (no line break, a hit every few bytes) blocks
     /// its cuts with one merged interval, not one per hit, and its hits take
     /// 16 bytes each: the round's memory (`toolexec redact` holds one round
