@@ -3222,6 +3222,7 @@ fn row_redact_rss(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
             fmt_mb(size as f64)
         ));
         let input = std::fs::File::open(&path).map_err(|e| e.to_string())?;
+        let start = Instant::now();
         let mut child = Command::new(&cli)
             .arg("redact")
             .stdin(input)
@@ -3246,9 +3247,15 @@ fn row_redact_rss(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
             }
             std::thread::sleep(Duration::from_millis(2));
         };
+        let took = secs(start);
         if !status.success() {
             return Err(format!("toolexec redact failed ({status})"));
         }
+        out.note(&format!(
+            "redact-rss: {label}: {} in {took:.2} s ({})",
+            fmt_mb(size as f64),
+            fmt_mbps(mbps(size, took))
+        ));
         let peak = peak_kib as f64 * 1024.0;
         out.row(
             &format!(
