@@ -8498,6 +8498,14 @@ mod reference {
                     .count();
                 t.get(n) == Some(&b'/')
             };
+        let var_url =
+            t.len() > 1 && t[0] == b'$' && (t[1].is_ascii_alphabetic() || t[1] == b'_') && {
+                let n = 1 + t[1..]
+                    .iter()
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                    .count();
+                t[n..].starts_with(b"://")
+            };
         // Stop 42: format fields and fake-marked secret words (their own tests).
         old_is_placeholder_v1(v)
             || old_contains(t, b"{}")
@@ -8507,6 +8515,14 @@ mod reference {
             || prefixed_secret_word(t)
             // Stop 47: escaped and spliced placeholders (their own tests).
             || escaped_or_spliced(t)
+            // Ruby's and CoffeeScript's `#{…}` inside a value (its own tests;
+            // not mirrored here when it was added).
+            || old_contains(t, b"#{")
+            // Stop 50: Compose's escaped `$$(…)` and `$${…}`, and a URL made
+            // from a variable, `$scheme://$host` (their own tests).
+            || t.starts_with(b"$$(")
+            || t.starts_with(b"$${")
+            || var_url
     }
 
     fn old_is_placeholder_v1(v: &[u8]) -> bool {
@@ -9076,6 +9092,23 @@ mod reference {
 
     fn value() -> impl Strategy<Value = Vec<u8>> {
         prop::collection::vec(piece(), 0..12).prop_map(|p| p.concat())
+    }
+
+    /// Regression seed of `cheaper_value_checks_give_the_same_verdicts`
+    /// (`\x0e#{`: the reference lacked Ruby's `#{…}`), and the values of
+    /// stop 50's placeholders.
+    #[test]
+    fn the_reference_placeholder_check_has_every_template() {
+        for v in [
+            &b"\x0e#{"[..],
+            b"$$(cat /run/secrets/db)",
+            b"$${DB_PASS}",
+            b"$scheme://$host",
+            b"$$x9Kq2LmP7vR4",
+        ] {
+            assert_eq!(is_placeholder(v), old_is_placeholder(v), "{v:?}");
+        }
+        assert!(is_placeholder(b"\x0e#{") && !is_placeholder(b"$$x9Kq2LmP7vR4"));
     }
 
     proptest! {
