@@ -5862,6 +5862,55 @@ fn email_address(v: &[u8]) -> bool {
             .is_some_and(|t| (2..=6).contains(&t.len()) && t.iter().all(u8::is_ascii_lowercase))
 }
 
+/// An ISO 8601 date and time (`2006-01-02T15:04:05Z`, `2024-05-01
+/// 10:00:00.123+02:00`): when something was set or changed
+/// (`adminPasswordMtime: "2006-01-02T15:04:05Z"`), no secret. Decision: a
+/// date alone (`password: 1985-04-12`) stays a value, as people pick dates.
+fn iso_timestamp(v: &[u8]) -> bool {
+    fn digits(v: &[u8], at: usize, n: usize) -> bool {
+        v.len() >= at + n && v[at..at + n].iter().all(u8::is_ascii_digit)
+    }
+    if !(digits(v, 0, 4) && v.get(4) == Some(&b'-') && digits(v, 5, 2))
+        || v.get(7) != Some(&b'-')
+        || !digits(v, 8, 2)
+    {
+        return false;
+    }
+    let mut i = 10;
+    // The time: `T` or a space, `HH:MM`, then `:SS` and a fraction.
+    if !v.get(i).is_some_and(|&b| b == b'T' || b == b' ')
+        || !digits(v, i + 1, 2)
+        || v.get(i + 3) != Some(&b':')
+    {
+        return false;
+    }
+    if !digits(v, i + 4, 2) {
+        return false;
+    }
+    i += 6;
+    if v.get(i) == Some(&b':') && digits(v, i + 1, 2) {
+        i += 3;
+        if v.get(i) == Some(&b'.') && digits(v, i + 1, 1) {
+            i += 1;
+            while i < v.len() && v[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+    }
+    // The zone: `Z`, `+HH`, `+HHMM`, `+HH:MM`.
+    match v.get(i) {
+        None => true,
+        Some(b'Z') => i + 1 == v.len(),
+        Some(b'+' | b'-') if digits(v, i + 1, 2) => {
+            let z = &v[i + 3..];
+            z.is_empty()
+                || (z.len() == 2 && digits(z, 0, 2))
+                || (z.len() == 3 && z[0] == b':' && digits(z, 1, 2))
+        }
+        _ => false,
+    }
+}
+
 /// Three or more numbers joined by dots: an OID (`1.2.840.113549.1.9.4`), an
 /// IPv4 address or a version (`2.31.0`), not a secret.
 fn dotted_number(v: &[u8]) -> bool {
@@ -6058,6 +6107,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
         || email_address(v)
         || key_file_name(v)
         || object_identity(v)
+        || iso_timestamp(v)
     {
         return false;
     }
@@ -8978,6 +9028,8 @@ mod reference {
             || v.starts_with(b"#/")
             || interpolated_only(v)
             || option_list(v)
+            // Stop 50: an ISO 8601 date or time (its own tests).
+            || iso_timestamp(v)
         {
             return false;
         }

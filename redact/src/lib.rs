@@ -498,7 +498,9 @@
 //! `{{ .Values.x }}`, `${{ secrets.X }}`, `<token>`, `your-api-key-here`,
 //! `xxxxxxxx`, `***`, `changeme`, `null`, `true`, empty values, `(sensitive value)`,
 //! `!vault`, `process.env.X`, `os.environ[…]`, `%Var%`, Compose's escaped
-//! `$$(cat /run/secrets/db)` and `$${DB_PASS}`), code (`password =
+//! `$$(cat /run/secrets/db)` and `$${DB_PASS}`), ISO 8601 dates with a time
+//! (`adminPasswordMtime: "2006-01-02T15:04:05Z"`; decision: a date alone
+//! stays a value, as people pick dates), code (`password =
 //! getpass()`, `token = config.token`; Go and C pointers and dereferences,
 //! `privKey *ecdsa.PrivateKey`, `pwd = *u.EncryptedPassword`; a composite
 //! literal's type, `Credential: protocol.Credential{`; a variable given to

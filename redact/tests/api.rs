@@ -5638,3 +5638,29 @@ fn nginx_pass_directives_are_no_passwords() {
         "proxy_password: [REDACTED:generic-secret]"
     );
 }
+
+/// An ISO 8601 date and time under a secret's name says when it was set
+/// (`adminPasswordMtime: "2006-01-02T15:04:05Z"`, bitnami's Argo CD chart):
+/// no secret. A date alone stays a value (people pick dates).
+#[test]
+fn iso_timestamps_under_secret_names_are_no_secrets() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "    argocdServerAdminPasswordMtime: \"2006-01-02T15:04:05Z\"",
+            "secret: 2006-01-02T15:04:05Z",
+            "password: 2024-05-01T10:00+0200",
+            "token: \"2024-05-01T10:00:00.123456789Z\"",
+            "api_key_rotated = '2024-05-01 10:00:00+02:00'",
+        ],
+    );
+    assert_eq!(
+        r.redact("password: 1985-04-12"),
+        "password: [REDACTED:generic-secret]"
+    );
+    assert_eq!(
+        r.redact("password: 2024-05-01T10:00:00Zq"),
+        "password: [REDACTED:generic-secret]"
+    );
+}
