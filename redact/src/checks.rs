@@ -8540,22 +8540,18 @@ mod reference {
                     .iter()
                     .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
         });
-        let var_path =
-            t.len() > 1 && t[0] == b'$' && (t[1].is_ascii_alphabetic() || t[1] == b'_') && {
-                let n = 1 + t[1..]
+        // Where a leading `$name` ends, if the value opens with one.
+        let name_end = (t.len() > 1
+            && t[0] == b'$'
+            && (t[1].is_ascii_alphabetic() || t[1] == b'_'))
+            .then(|| {
+                1 + t[1..]
                     .iter()
                     .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
-                    .count();
-                t.get(n) == Some(&b'/')
-            };
-        let var_url =
-            t.len() > 1 && t[0] == b'$' && (t[1].is_ascii_alphabetic() || t[1] == b'_') && {
-                let n = 1 + t[1..]
-                    .iter()
-                    .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
-                    .count();
-                t[n..].starts_with(b"://")
-            };
+                    .count()
+            });
+        let var_path = name_end.is_some_and(|n| t.get(n) == Some(&b'/'));
+        let var_url = name_end.is_some_and(|n| t[n..].starts_with(b"://"));
         // Stop 42: format fields and fake-marked secret words (their own tests).
         old_is_placeholder_v1(v)
             || old_contains(t, b"{}")
