@@ -3206,6 +3206,14 @@ fn row_redact_rss(cfg: &Cfg, out: &mut Out) -> Result<(), String> {
             "`key=value ` repeated (an assignment every 10 bytes)",
             "key=value ",
         ),
+        (
+            "`lftp ` repeated (a command whose rule reads the rest of the line)",
+            "lftp ",
+        ),
+        (
+            "`AKIA ` repeated (an AWS key prefix every 5 bytes)",
+            "AKIA ",
+        ),
     ];
     for (label, unit) in units {
         let mut text = String::with_capacity(size + 64);

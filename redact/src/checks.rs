@@ -1397,21 +1397,53 @@ pub(crate) fn guard_ok_at(
         Guard::DotSix => dot_six(&hay[ls..le]),
         Guard::Phrase => phrase_end(&hay[ls..le]),
         Guard::Context => context_guard_ok(hay, hs, name_end_of_hit(hay, hs, he), ls, le),
-        Guard::Run(n) => {
-            let mut run = 0;
-            for &b in &hay[ls..le] {
-                if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-') {
-                    run += 1;
-                    if run >= n {
-                        return true;
-                    }
-                } else {
-                    run = 0;
-                }
+        Guard::Run(n) => has_run(&hay[ls..le], n),
+    }
+}
+
+/// A byte of [`Guard::Run`]'s token runs: `[A-Za-z0-9+/_-]`.
+fn run_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-')
+}
+
+/// [`Guard::Run`]`(n)` on `piece`: it holds a run of at least `n` token bytes.
+pub(crate) fn has_run(piece: &[u8], n: usize) -> bool {
+    let mut run = 0;
+    for &b in piece {
+        if run_byte(b) {
+            run += 1;
+            if run >= n {
+                return true;
             }
-            false
+        } else {
+            run = 0;
         }
     }
+    false
+}
+
+/// The maximal runs of token bytes of `hay` at least `n` long, as `[s, e)`
+/// in order: [`has_run`] of a piece `hay[ls..le]` holds exactly when one of
+/// them overlaps it by `n` bytes or more.
+pub(crate) fn long_runs(hay: &[u8], n: usize) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut start = None;
+    for (i, &b) in hay.iter().enumerate() {
+        match (run_byte(b), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                if i - s >= n {
+                    runs.push((s, i));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start.filter(|&s| hay.len() - s >= n) {
+        runs.push((s, hay.len()));
+    }
+    runs
 }
 
 /// Bytes at which, after a name and its spaces, a context shape may begin

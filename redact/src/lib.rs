@@ -711,11 +711,17 @@
 //!   windows that block cuts are merged as they come (one interval for such a
 //!   line, not one per hit) and a window with many rejected matches is
 //!   recorded once, so such a round holds 10 to 20 MB of heap while judged
-//!   (was 25 to 36 MB). Peak RSS of `toolexec redact < file` on a 40 MB line
+//!   (was 25 to 36 MB). The keyword starts of prefixed rules are kept as
+//!   32-bit offsets in the round, grouped by rule (4 bytes a start and
+//!   rule, not a 16-byte pair and a sort buffer: a line of `AKIA AKIA …`
+//!   held 8 + 8 MB of them per round), and so are the pieces the second
+//!   look remembers (12 bytes, not 24); hence [`RedactorBuilder::block_size`]
+//!   is at most 1 GiB. Peak RSS of `toolexec redact < file` on a 40 MB line
 //!   of `token_count=3 key_id=k7 secret_name=db ` (a `password=` every 64
-//!   KiB): 26 MB on 1 thread, 37 MB on 2, 61 MB on 4 (was 42, 73, 135);
-//!   denser lines (`token token …`, `key=value …`, `password=hunter2 …`)
-//!   30–44, 49–59 and 82–99 MB (was 40–51, 69–79, 121–144). Decision:
+//!   KiB): 24 MB on 1 thread, 35 MB on 2, 55 MB on 4 (was 42, 73, 135);
+//!   denser lines (`token token …`, `key=value …`, `password=hunter2 …`,
+//!   `AKIA …`, `lftp …`, `token=Ab3dEf9hJk …`) 27–34, 42–51 and 69–80 MB
+//!   (was 40–51, 69–79, 121–144 for the first three). Decision:
 //!   threads are not held back on such text (judging dense rounds one at a
 //!   time across threads, tried, halved their speed on 2 threads and did
 //!   not lower the peak of the structured line). The words that line-level
@@ -725,6 +731,21 @@
 //!   `</` (2 177 → 833 M instructions per MB). A line of secrets
 //!   (`password=hunter2 …`, one per 17 bytes) still costs ~31 000
 //!   instructions per secret (~4 MB/s), the value checks of each.
+//! * **No keyword makes a line quadratic.** Every built-in keyword repeated
+//!   on a 1 MB line (`K `, `K=Ab3dEf9hJk `) runs at 3.7 MB/s or more (test
+//!   sweep, one thread). Three things were quadratic there, each reading the
+//!   rest of a long line's window (up to 8 KiB, or the whole round) once per
+//!   hit: the `Run` guard of the AWS secret rule (`AKIA AKIA …`, 0.5 MB/s)
+//!   now reads the round's runs of token bytes, found once, for windows
+//!   longer than 512 bytes; a prefixed rule that reads across words
+//!   (`lftp[^\n|;&]*?-u …`, `nmcli`, `sshpass`, `sqlplus`, … 18 command
+//!   rules, 0.01–0.1 MB/s) with more than 16 starts in a window is searched
+//!   for over the window once instead of run at each start (the search is
+//!   what the anchored runs stand for: same matches, same order; a property
+//!   test compares both); and the searches restarted after a rejected match
+//!   stop after 1 MiB of rejected matches as well as after 256 restarts
+//!   (`::add-mask:: ::add-mask:: …`, each a match to the end of the round:
+//!   0.09 → 10 MB/s).
 //! * **Reading ahead** ([`RedactorBuilder::read_ahead`], off by default): a
 //!   stream on several threads reads the next batch's input while a batch
 //!   is judged (about one more round per thread in memory): where a CPU is

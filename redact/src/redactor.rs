@@ -41,6 +41,9 @@ const MAX_THREADS: usize = 64;
 /// Smallest round: each round looks at up to twice the widest rule window
 /// besides its block, so much smaller rounds would only repeat work.
 const MIN_BLOCK: usize = 1024;
+/// The largest round (see [`RedactorBuilder::block_size`]): with its context
+/// its positions fit in a `u32`.
+const MAX_BLOCK: usize = 1 << 30;
 
 /// What a scanner pattern stands for.
 #[derive(Debug, Default)]
@@ -174,6 +177,9 @@ struct Inner {
     /// Windows with more keyword starts than this group them by rule
     /// (see `Redactor::run_window`).
     many_anchors: usize,
+    /// More starts than this of one rule that reads far are searched for
+    /// (see `Redactor::run_window`).
+    many_starts: usize,
     /// Groups are read by the pattern's pieces (see `Rule::split`).
     split: bool,
     /// Per rule: what a match needs at its start (anchored rules, built on first use).
@@ -325,7 +331,9 @@ struct Sink {
     second: bool,
     /// Work buffers of `run_window`.
     starts: Vec<usize>,
-    by_rule: Vec<(u32, usize)>,
+    /// Per rule, its keyword starts in a window of many (see `run_window`),
+    /// as offsets in the block (at most [`MAX_BLOCK`] plus a context).
+    by_rule: Vec<Vec<u32>>,
 }
 
 impl Sink {
@@ -385,7 +393,9 @@ struct HitBufs {
 /// target's rules up); those before `from` belong to windows already run.
 #[derive(Default)]
 struct Anchors {
-    list: Vec<(u32, usize)>,
+    /// (pattern, start): starts are offsets in the block (at most
+    /// [`MAX_BLOCK`] plus a context).
+    list: Vec<(u32, u32)>,
     from: usize,
 }
 
@@ -709,6 +719,9 @@ pub struct RedactorBuilder {
     /// Windows with more keyword starts than this group them by rule
     /// ([`MANY_ANCHORS`]; `usize::MAX` only in tests that compare both ways).
     many_anchors: usize,
+    /// More starts than this of one rule that reads far are searched for
+    /// ([`MANY_STARTS`]; `usize::MAX` only in tests that compare both ways).
+    many_starts: usize,
     /// Groups are read by the pattern's pieces when they can be (off only
     /// in tests that compare both ways).
     split: bool,
@@ -730,9 +743,10 @@ impl RedactorBuilder {
     /// window spans the cut when possible. One-shot redaction of a long text
     /// and streaming make the same rounds, so they give the same output; the
     /// size bounds the stream's memory (about one round plus twice the widest
-    /// rule window, ~ 80 KiB with the built-in rules).
+    /// rule window, ~ 80 KiB with the built-in rules). At most 1 GiB: a
+    /// round's positions are kept in 32 bits.
     pub fn block_size(mut self, bytes: usize) -> Self {
-        self.block = bytes.max(MIN_BLOCK);
+        self.block = bytes.clamp(MIN_BLOCK, MAX_BLOCK);
         self
     }
 
@@ -861,6 +875,13 @@ impl RedactorBuilder {
     #[cfg(test)]
     fn anchors_grouped(mut self) -> Self {
         self.many_anchors = 0;
+        self
+    }
+
+    /// Prefixed rules run anchored at every start, however many.
+    #[cfg(test)]
+    fn every_start_anchored(mut self) -> Self {
+        self.many_starts = usize::MAX;
         self
     }
 
@@ -1144,6 +1165,7 @@ impl RedactorBuilder {
                 defer: self.defer,
                 resume: self.resume,
                 many_anchors: self.many_anchors,
+                many_starts: self.many_starts,
                 split: self.split,
                 start_needs: (0..rules_len).map(|_| OnceLock::new()).collect(),
             }),
@@ -1378,30 +1400,75 @@ fn has_word(words: &GuardWords, g: checks::Guard, ws: usize, we: usize) -> bool 
         .any(|&(s, n)| s + n as usize <= we)
 }
 
-/// The dots of a text that open [`checks::dot_six`]'s pattern
-/// ([`checks::dot_six_dots`]), found once per text when a long line asks.
-type DotSixes = std::cell::OnceCell<Vec<usize>>;
+/// What long line windows read from indexes of the whole text instead of
+/// their own bytes, each index built once per text when first asked.
+#[derive(Default)]
+struct LongLines {
+    /// The dots that open [`checks::dot_six`]'s pattern
+    /// ([`checks::dot_six_dots`]).
+    dots: std::cell::OnceCell<Vec<usize>>,
+    /// Per length `n` asked, the runs that can satisfy `Guard::Run(n)`
+    /// ([`checks::long_runs`]).
+    runs: std::cell::RefCell<Vec<(usize, Runs)>>,
+}
+
+/// Maximal runs of token bytes, `[s, e)` in order ([`checks::long_runs`]).
+type Runs = Vec<(usize, usize)>;
 
 /// Line windows longer than this judge [`checks::dot_six`] from the text's
-/// [`DotSixes`] instead of reading the window. On a long line (minified
+/// [`LongLines`] instead of reading the window. On a long line (minified
 /// JSON, a log line of thousands of bytes) every hit has its own window of
 /// up to `2 * MAX_SIDE` bytes, and reading each one for its dots was 63 %
 /// of the instructions on a megabyte of one-line JSON (callgrind, 335 M).
 const DOT_SIX_LONG: usize = 512;
 
+/// More starts than this of one rule that [`Rule::reads_far`] in one window
+/// are searched for (see `Redactor::run_window`), not tried one by one.
+const MANY_STARTS: usize = 16;
+
 /// More keyword starts than this in one window are grouped by rule once
 /// (see `Redactor::run_window`); a line's few are filtered per rule.
 const MANY_ANCHORS: usize = 64;
 
-/// [`checks::dot_six`] on `hay[ls..le]`, from `sixes` when the window is
+/// [`checks::dot_six`] on `hay[ls..le]`, from `long` when the window is
 /// long or the text's dots are found already.
-fn dot_six_in(hay: &[u8], (ls, le): (usize, usize), sixes: &DotSixes) -> bool {
-    if le - ls <= DOT_SIX_LONG && sixes.get().is_none() {
+fn dot_six_in(hay: &[u8], (ls, le): (usize, usize), long: &LongLines) -> bool {
+    if le - ls <= DOT_SIX_LONG && long.dots.get().is_none() {
         return checks::dot_six(&hay[ls..le]);
     }
-    let dots = sixes.get_or_init(|| checks::dot_six_dots(hay));
+    let dots = long.dots.get_or_init(|| checks::dot_six_dots(hay));
     let k = dots.partition_point(|&i| i < ls + 23);
     dots.get(k).is_some_and(|&i| i + 7 < le)
+}
+
+/// Line windows longer than this judge `Guard::Run` from the text's runs
+/// ([`LongLines::runs`]) instead of reading the window. On a long line
+/// without a run (1 MB of `AKIA ` repeated: a hit every 5 bytes, each with
+/// its own window of up to `2 * MAX_SIDE` bytes) reading each window was
+/// 98 % of the instructions, 0.6 MB/s.
+const RUN_LONG: usize = 512;
+
+/// `Guard::Run(n)` on `hay[ls..le]`, from `long` when the window is long.
+fn run_in(hay: &[u8], (ls, le): (usize, usize), n: usize, long: &LongLines) -> bool {
+    if le - ls <= RUN_LONG {
+        return checks::has_run(&hay[ls..le], n);
+    }
+    let mut all = long.runs.borrow_mut();
+    let k = match all.iter().position(|&(m, _)| m == n) {
+        Some(k) => k,
+        None => {
+            all.push((n, checks::long_runs(hay, n)));
+            all.len() - 1
+        }
+    };
+    let runs = &all[k].1;
+    // Runs are disjoint and in order: those overlapping the window start
+    // here, and all but the first and the last lie inside it whole.
+    let from = runs.partition_point(|&(_, e)| e <= ls);
+    runs[from..]
+        .iter()
+        .take_while(|&&(s, _)| s < le)
+        .any(|&(s, e)| e.min(le) - s.max(ls) >= n)
 }
 
 /// A guard of [`LINE_BIT_GUARDS`] on the line window `lw` clamped to
@@ -1415,7 +1482,7 @@ fn line_bit_ok(
     (ls, le): (usize, usize),
     next_end: impl FnOnce() -> usize,
     words: &GuardWords,
-    sixes: &DotSixes,
+    long: &LongLines,
 ) -> bool {
     match g {
         checks::Guard::ValueNearby => {
@@ -1425,7 +1492,7 @@ fn line_bit_ok(
             has_word(words, g, ls, reach) && has_word(words, g, ls, next_end())
         }
         checks::Guard::Closing | checks::Guard::JsonName => has_word(words, g, ls, le),
-        checks::Guard::DotSix => dot_six_in(hay, (ls, le), sixes),
+        checks::Guard::DotSix => dot_six_in(hay, (ls, le), long),
         _ => unreachable!("not a guard of LINE_BIT_GUARDS"),
     }
 }
@@ -1444,7 +1511,7 @@ fn line_guard_ok(
     (ls, le): (usize, usize),
     next_end: impl FnOnce() -> usize,
     words: &GuardWords,
-    sixes: &DotSixes,
+    long: &LongLines,
     cache: &mut Vec<(checks::Guard, bool)>,
     ctx: &mut Option<checks::HitCtx>,
     memo: &mut checks::NameMemo,
@@ -1453,12 +1520,14 @@ fn line_guard_ok(
         return ok;
     }
     if line_bit(g) != 0 {
-        let ok = line_bit_ok(g, hay, lw, (ls, le), next_end, words, sixes);
+        let ok = line_bit_ok(g, hay, lw, (ls, le), next_end, words, long);
         cache.push((g, ok));
         return ok;
     }
     let word = checks::LINE_WORDS.iter().any(|&(k, _)| k == g);
-    let ok = if g == checks::Guard::ValueNearby {
+    let ok = if let checks::Guard::Run(n) = g {
+        run_in(hay, (ls, le), n, long)
+    } else if g == checks::Guard::ValueNearby {
         // The next line ends at most `MAX_SIDE` bytes after its start: no
         // word of the guard within that reach, no need to find it.
         let reach = (lw.1 + 1 + MAX_SIDE).min(hay.len());
@@ -1796,6 +1865,7 @@ impl Redactor {
             defer: true,
             resume: true,
             many_anchors: MANY_ANCHORS,
+            many_starts: MANY_STARTS,
             split: true,
             builtin: true,
             rules: Vec::new(),
@@ -2785,6 +2855,8 @@ impl Redactor {
         blocked: Option<&mut Vec<(usize, usize)>>,
         scratch: &mut Scratch,
     ) -> Vec<Span> {
+        // Anchored starts are kept as `u32` offsets (see `MAX_BLOCK`).
+        debug_assert!(u32::try_from(hay.len()).is_ok());
         let mut hits = std::mem::take(&mut scratch.hits);
         hits.clear();
         self.inner
@@ -2837,7 +2909,7 @@ impl Redactor {
         }
         sort_by_start(hits);
         let mut sink = Sink::default();
-        let sixes = DotSixes::new();
+        let long = LongLines::default();
         let mut cur: Option<(usize, usize)> = None;
         let mut line_key = ((usize::MAX, 0), (usize::MAX, 0));
         // The previous hit's line window, and windows derived from it alone.
@@ -2882,7 +2954,12 @@ impl Redactor {
         // the block (~2 dots a line of a log: cheaper than a search per
         // line), and every window asks them (see `dot_six_in`); none, and the
         // bit is known to fail everywhere.
-        if dense && sixes.get_or_init(|| checks::dot_six_dots(hay)).is_empty() {
+        if dense
+            && long
+                .dots
+                .get_or_init(|| checks::dot_six_dots(hay))
+                .is_empty()
+        {
             absent |= line_bit(checks::Guard::DotSix);
         }
         for (hi, h) in hits.iter().enumerate() {
@@ -2917,7 +2994,7 @@ impl Redactor {
                 continue;
             }
             if !t.anchors.is_empty() {
-                anchors.list.push((h.pattern, h.start));
+                anchors.list.push((h.pattern, h.start as u32));
             }
             let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end(), w);
             let lw = match prev_lw {
@@ -3010,7 +3087,7 @@ impl Redactor {
                         (ls, le),
                         || clamp(with_next_line(hay, lw)).1,
                         words,
-                        &sixes,
+                        &long,
                         line_cache,
                         ctx,
                         memo,
@@ -3025,7 +3102,7 @@ impl Redactor {
                     lw,
                     (ls, le),
                     &mut ctx_store,
-                    (words, &sixes, &mut next_end),
+                    (words, &long, &mut next_end),
                     &mut line_ok,
                     &mut line_bits,
                     memo,
@@ -3056,7 +3133,7 @@ impl Redactor {
                             (ls, le),
                             || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1,
                             words,
-                            &sixes,
+                            &long,
                             line_cache,
                             &mut ctx,
                             memo,
@@ -3203,7 +3280,7 @@ impl Redactor {
         lw: (usize, usize),
         (ls, le): (usize, usize),
         ctx: &mut Option<checks::HitCtx>,
-        (words, sixes, next_end): (&GuardWords, &DotSixes, &mut impl FnMut() -> usize),
+        (words, long, next_end): (&GuardWords, &LongLines, &mut impl FnMut() -> usize),
         line_ok: &mut impl FnMut(
             checks::Guard,
             &mut Option<checks::HitCtx>,
@@ -3250,7 +3327,7 @@ impl Redactor {
             need &= !bit;
             let g = LINE_BIT_GUARDS[bit.trailing_zeros() as usize];
             *known |= bit;
-            if line_bit_ok(g, hay, lw, (ls, le), &mut *next_end, words, sixes) {
+            if line_bit_ok(g, hay, lw, (ls, le), &mut *next_end, words, long) {
                 *pass |= bit;
             }
         }
@@ -3360,8 +3437,7 @@ impl Redactor {
             todo.dedup_by_key(|t| (t.0, t.1, t.2));
             done = sink.rejected.len();
             let before = sink.cands.len();
-            let mut seen: std::collections::HashSet<(u32, usize, usize)> =
-                std::collections::HashSet::new();
+            let mut seen = Pieces::new();
             let mut pieces: Vec<(usize, usize)> = Vec::new();
             for (r, ws, we, unsure) in todo {
                 // Only windows holding a masked span can look different now
@@ -3373,7 +3449,7 @@ impl Redactor {
                 self.pieces(hits, &vm, r, (ws, we), &seen, &mut pieces);
                 if !unsure {
                     for &(gs, ge) in &pieces {
-                        seen.insert((r, gs, ge));
+                        seen.insert(piece(r, gs, ge));
                         self.run_rule(hay, r, gs, ge, &vm, &mut sink);
                     }
                     continue;
@@ -3398,7 +3474,7 @@ impl Redactor {
                 #[cfg(test)]
                 tests::SIDE_KEPT.with(|n| n.set(n.get() + usize::from(rejected)));
                 if rejected {
-                    seen.extend(pieces.iter().map(|&(gs, ge)| (r, gs, ge)));
+                    seen.extend(pieces.iter().map(|&(gs, ge)| piece(r, gs, ge)));
                     sink.cands.append(&mut side.cands);
                     sink.rejected.append(&mut side.rejected);
                 }
@@ -3420,7 +3496,7 @@ impl Redactor {
         vm: &[(usize, usize)],
         r: u32,
         (ws, we): (usize, usize),
-        seen: &std::collections::HashSet<(u32, usize, usize)>,
+        seen: &Pieces,
         out: &mut Vec<(usize, usize)>,
     ) {
         let inner = &*self.inner;
@@ -3434,7 +3510,7 @@ impl Redactor {
             };
             // The pieces come in order (`gs`, then `ge`, never decrease: `vm`
             // is sorted), so a repeated one is the last one pushed.
-            if ge > gs && !seen.contains(&(r, gs, ge)) && out.last() != Some(&(gs, ge)) {
+            if ge > gs && !seen.contains(&piece(r, gs, ge)) && out.last() != Some(&(gs, ge)) {
                 let a = hits.partition_point(|h| h.start < gs);
                 let has_hit = hits[a..]
                     .iter()
@@ -3486,7 +3562,7 @@ impl Redactor {
         sink: &mut Sink,
     ) {
         let from = anchors.from;
-        let upto = from + anchors.list[from..].partition_point(|&(_, st)| st < we);
+        let upto = from + anchors.list[from..].partition_point(|&(_, st)| (st as usize) < we);
         let mut starts = std::mem::take(&mut sink.starts);
         let targets = &self.inner.targets;
         // Many keyword starts (a long line's window): each is read once for
@@ -3494,14 +3570,14 @@ impl Redactor {
         // sorted, instead of every rule reading all of them (a megabyte
         // of one-line JSON: 56 k starts read by each anchored rule).
         let mut by_rule = std::mem::take(&mut sink.by_rule);
-        by_rule.clear();
         let grouped = upto - from > self.inner.many_anchors;
         if grouped {
+            by_rule.resize_with(self.inner.rules.len(), Vec::new);
             // The window's rules among each start's anchored rules, by their
             // bits (a long window has hundreds of thousands of starts, each
             // of a dozen anchored rules of which one or two run).
             for &(p, st) in &anchors.list[from..upto] {
-                if st >= ws {
+                if st as usize >= ws {
                     for (wi, (&a, &b)) in targets[p as usize]
                         .anchor_bits
                         .iter()
@@ -3510,14 +3586,17 @@ impl Redactor {
                     {
                         let mut w = a & b;
                         while w != 0 {
-                            by_rule.push(((wi * 64) as u32 + w.trailing_zeros(), st));
+                            let r = wi * 64 + w.trailing_zeros() as usize;
+                            by_rule[r].push(st);
                             w &= w - 1;
                         }
                     }
                 }
             }
-            // Stable by start within a rule: the list is in order of start.
-            by_rule.sort_by_key(|&(r, _)| r);
+            // Each rule's starts are in order (the list is), 4 bytes each: a
+            // list of (rule, start) sorted by rule was 16 bytes a start and
+            // rule, 8 MB of a megabyte of `AKIA AKIA …` (and as much again
+            // for the stable sort's buffer).
             #[cfg(test)]
             tests::GROUPED.with(|n| n.set(n.get() + 1));
         }
@@ -3536,12 +3615,10 @@ impl Redactor {
                         starts.clear();
                         let within = |st: usize| st >= rs && st < re_end;
                         if grouped {
-                            let lo = by_rule.partition_point(|&(x, _)| x < r);
-                            let hi = by_rule.partition_point(|&(x, _)| x <= r);
                             starts.extend(
-                                by_rule[lo..hi]
-                                    .iter()
-                                    .map(|&(_, st)| st)
+                                by_rule[r as usize]
+                                    .drain(..)
+                                    .map(|st| st as usize)
                                     .filter(|&st| within(st)),
                             );
                         } else {
@@ -3549,15 +3626,32 @@ impl Redactor {
                                 anchors.list[from..upto]
                                     .iter()
                                     .filter(|&&(p, st)| {
-                                        within(st) && targets[p as usize].anchors.contains(&r)
+                                        within(st as usize)
+                                            && targets[p as usize].anchors.contains(&r)
                                     })
-                                    .map(|&(_, st)| st),
+                                    .map(|&(_, st)| st as usize),
                             );
                         }
                         starts.dedup();
-                        self.run_anchored(hay, r, re, rs, re_end, &starts, markers, sink);
+                        // Many starts of a rule that reads far (a long line
+                        // of `lftp lftp …`): anchored at each, it reads the
+                        // rest of the window from each, quadratic; the search,
+                        // which it stands for (same matches, same order),
+                        // reads the window once.
+                        if starts.len() > self.inner.many_starts && rule.reads_far() {
+                            #[cfg(test)]
+                            tests::SEARCHED.with(|n| n.set(n.get() + 1));
+                            self.run_rule(hay, r, rs, re_end, markers, sink);
+                        } else {
+                            self.run_anchored(hay, r, re, rs, re_end, &starts, markers, sink);
+                        }
                     }
-                    None => self.run_rule(hay, r, rs, re_end, markers, sink),
+                    None => {
+                        if grouped {
+                            by_rule[r as usize].clear();
+                        }
+                        self.run_rule(hay, r, rs, re_end, markers, sink)
+                    }
                 }
             }
         }
@@ -3592,7 +3686,7 @@ impl Redactor {
             return;
         }
         let mut at = 0;
-        let mut restarts = 0;
+        let mut restarts = Restarts::default();
         let whole = rule.compiled().whole();
         let mut caps = if whole {
             None
@@ -3644,7 +3738,7 @@ impl Redactor {
             return;
         }
         let mut at = 0;
-        let mut restarts = 0;
+        let mut restarts = Restarts::default();
         // After a match, the search goes on where a match may still start
         // (the same next match: see `Resume`), or stops when none can.
         let resume = if self.inner.resume {
@@ -4176,15 +4270,45 @@ fn forced_cut(hay: &[u8], p: usize, block: usize) -> usize {
     c
 }
 
+/// What the restarts of one window's search have spent (see [`next_start`]).
+#[derive(Default)]
+struct Restarts {
+    /// How many.
+    count: usize,
+    /// How many bytes of rejected matches they read again.
+    bytes: usize,
+}
+
+/// The pieces the second look ran a rule on (see `Redactor::second_look`):
+/// (rule, start, end) in 12 bytes, as offsets in the block (at most
+/// [`MAX_BLOCK`] plus a context); a long secret-dense line has hundreds of
+/// thousands.
+type Pieces = std::collections::HashSet<(u32, u32, u32)>;
+
+/// The key of rule `r`'s piece `[gs, ge)` in [`Pieces`].
+fn piece(r: u32, gs: usize, ge: usize) -> (u32, u32, u32) {
+    (r, gs as u32, ge as u32)
+}
+
 /// Where a rule's search resumes after a match `[s, e)`. After a rejected
 /// match the search resumes just after its start, so that text the rejected
 /// match spanned (`KEY: password=X` where `KEY` is not secret) is still seen on
 /// its own: a second pass over the output then finds nothing the first missed.
-/// The restarts per window are capped to keep odd user patterns linear.
-fn next_start(s: usize, e: usize, taken: bool, restarts: &mut usize) -> usize {
+/// The restarts per window are capped to keep odd patterns linear: at most
+/// 256, and at most 1 MiB of rejected matches read again. (A long line of
+/// `::add-mask:: ::add-mask:: …` is one rejected match from each start to the
+/// end of the line's megabyte window: 256 restarts read 256 MB per megabyte,
+/// 0.09 MB/s.)
+fn next_start(s: usize, e: usize, taken: bool, restarts: &mut Restarts) -> usize {
     const MAX_RESTARTS: usize = 256;
-    if !taken && e > s + 1 && *restarts < MAX_RESTARTS {
-        *restarts += 1;
+    const MAX_RESTART_BYTES: usize = 1 << 20;
+    if !taken
+        && e > s + 1
+        && restarts.count < MAX_RESTARTS
+        && restarts.bytes + (e - s) <= MAX_RESTART_BYTES
+    {
+        restarts.count += 1;
+        restarts.bytes += e - s;
         s + 1
     } else if e > s {
         e
@@ -4438,6 +4562,67 @@ mod tests {
             let (anchored, searched) = both_ways();
             prop_assert_eq!(anchored.find(&text), searched.find(&text));
         }
+    }
+
+    proptest! {
+        /// Many starts of a rule that reads far in one window (a long line of
+        /// command-line keywords) are searched for: the same spans and ids
+        /// as running the rule anchored at each of them.
+        #[test]
+        fn many_starts_of_a_far_reading_rule_find_what_each_start_finds(
+            parts in prop::collection::vec((command_piece(), 1usize..24), 0..12),
+        ) {
+            let (searched, anchored) = searched_and_anchored();
+            let text: String = parts.iter().map(|(p, n)| p.repeat(*n)).collect();
+            prop_assert_eq!(searched.find(&text), anchored.find(&text));
+            prop_assert_eq!(searched.redact(&text), anchored.redact(&text));
+        }
+    }
+
+    /// The built-in redactor, and the same with prefixed rules anchored at
+    /// every start, however many.
+    fn searched_and_anchored() -> &'static (Redactor, Redactor) {
+        static BOTH: OnceLock<(Redactor, Redactor)> = OnceLock::new();
+        BOTH.get_or_init(|| {
+            let b = || Redactor::builder().env_values(false);
+            (
+                b().build().unwrap(),
+                b().every_start_anchored().build().unwrap(),
+            )
+        })
+    }
+
+    /// A long line of one command's name (each start of its rule reading the
+    /// rest of the line for its flag) is searched once per window, and
+    /// finds the secret at its end as each start does.
+    #[test]
+    fn a_long_line_of_command_names_is_searched_once() {
+        let (searched, anchored) = searched_and_anchored();
+        for name in ["lftp", "nmcli", "sshpass", "::add-mask::"] {
+            let text = format!(
+                "{} lftp -u bob,Sup3rS3cretPw9 done",
+                format!("{name} ").repeat(2000)
+            );
+            SEARCHED.with(|n| n.set(0));
+            let out = searched.redact(&text);
+            assert!(SEARCHED.with(|n| n.get()) > 0, "{name}");
+            assert!(!out.contains("Sup3rS3cretPw9"), "{name}");
+            assert_eq!(out, anchored.redact(&text), "{name}");
+        }
+    }
+
+    /// Pieces of command lines whose rules read far (`lftp … -u user,v`),
+    /// repeated on one line or on many.
+    fn command_piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => prop::sample::select(vec![
+                "lftp ", "nmcli ", "sshpass ", "psexec ", "mysql ", "::add-mask::", "ldap",
+                "-u ", "-p ", "-P ", "--password ", "password ", "/pass:", "user,", "a,",
+                " ", "\n", "\"", "'", ";", "|", "&", "x", "AKIA", "aws ",
+            ])
+            .prop_map(str::to_string),
+            1 => "[A-Za-z0-9+/_-]{1,44}",
+        ]
     }
 
     /// The committed seed of the property above (redactor.txt): an `sk-`
@@ -5119,6 +5304,8 @@ mod tests {
         pub(super) static SIDE_KEPT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
         /// Windows whose keyword starts were grouped by rule (see `Redactor::run_window`).
         pub(super) static GROUPED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        /// Rules searched for instead of run at their many starts (see `Redactor::run_window`).
+        pub(super) static SEARCHED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
     /// Starts of rounds guessed after a forced cut (`Redactor::guess_next`), on any thread.
@@ -5337,11 +5524,33 @@ mod tests {
             let hay = parts.concat();
             let (a, b) = (cuts.0.index(hay.len() + 1), cuts.1.index(hay.len() + 1));
             let (ls, le) = (a.min(b), a.max(b));
-            let sixes = DotSixes::new();
+            let long = LongLines::default();
             prop_assert_eq!(
-                dot_six_in(&hay, (ls, le), &sixes),
+                dot_six_in(&hay, (ls, le), &long),
                 checks::dot_six(&hay[ls..le])
             );
+        }
+
+        /// A window's `Guard::Run(n)` from the text's runs is the window's
+        /// own, long or short.
+        #[test]
+        fn long_windows_judge_runs_from_the_texts_runs(
+            parts in prop::collection::vec(
+                prop::sample::select(vec!["AKIA ", "x", "Ab3+/_-9", "\n", " ", "é", "k"]),
+                0..400,
+            ),
+            cuts in (any::<prop::sample::Index>(), any::<prop::sample::Index>()),
+            n in 0usize..12,
+        ) {
+            let hay = parts.concat().into_bytes();
+            let (a, b) = (cuts.0.index(hay.len() + 1), cuts.1.index(hay.len() + 1));
+            let (ls, le) = (a.min(b), a.max(b));
+            let long = LongLines::default();
+            // The index answers long windows; asked twice, from it both times.
+            let whole = checks::has_run(&hay[ls..le], n);
+            prop_assert_eq!(run_in(&hay, (ls, le), n, &long), whole);
+            prop_assert_eq!(run_in(&hay, (ls, le), n, &long), whole);
+            prop_assert_eq!(run_in(&hay, (0, hay.len()), n, &long), checks::has_run(&hay, n));
         }
 
         /// Grouping a window's keyword starts by rule gives the same spans

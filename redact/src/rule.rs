@@ -776,11 +776,66 @@ impl Rule {
         })
     }
 
+    /// Whether a match, or an attempt to match, may read far past its start
+    /// and across words (see [`reads_across_words`]), such as a command
+    /// line's `tool[^\n]*?-p`. Anchored at each of many starts on one long
+    /// line (`tool tool tool …`), such a rule reads the rest of its window
+    /// from each. A pattern that could not be parsed here counts as one.
+    pub(crate) fn reads_far(&self) -> bool {
+        self.hir().is_none_or(reads_across_words)
+    }
+
     /// The engine of a [`Rule::prefixed`] rule's anchored searches: its
     /// regex itself (one build serves both kinds of search; `None` for
     /// rules that are not prefixed, without compiling anything).
     pub(crate) fn anchored(&self) -> Option<&regex_automata::meta::Regex> {
         self.prefixed().then(|| self.compiled().regex.meta())
+    }
+}
+
+/// Repetitions of more than this many items read far (see [`reads_across_words`]).
+const FAR_MATCH: u32 = 256;
+
+/// Whether `hir` repeats, more than [`FAR_MATCH`] times or without bound,
+/// something that can read across words: a class that holds a space or
+/// tab and other bytes too (`[^\r\n|;&]*?`, `.+`), or anything more than a
+/// class or a literal (conservatively). Repeated token classes
+/// (`[A-Za-z0-9]{32,}`, `[\t ]+`, `\S+`) stop at the next word: from each
+/// of many starts of such a rule, attempts read disjoint stretches.
+fn reads_across_words(hir: &Hir) -> bool {
+    use regex_syntax::hir::{Class, HirKind};
+    // Whether ranges of code points hold a space or tab, and a byte other
+    // than those `\s` matches in ASCII (`\t`, `\n`, `\x0b`, `\x0c`, `\r`, space).
+    fn crosses(ranges: impl Iterator<Item = (u32, u32)>) -> bool {
+        let (mut blank, mut other) = (false, false);
+        for (a, b) in ranges {
+            blank |= (a <= 9 && b >= 9) || (a <= 32 && b >= 32);
+            other |= a < 9 || b > 32 || (a <= 31 && b >= 14);
+        }
+        blank && other
+    }
+    match hir.kind() {
+        HirKind::Repetition(rep) => {
+            let long = rep.max.is_none_or(|m| m > FAR_MATCH);
+            let wide = match rep.sub.kind() {
+                HirKind::Class(Class::Bytes(c)) => crosses(
+                    c.ranges()
+                        .iter()
+                        .map(|r| (u32::from(r.start()), u32::from(r.end()))),
+                ),
+                HirKind::Class(Class::Unicode(c)) => crosses(
+                    c.ranges()
+                        .iter()
+                        .map(|r| (u32::from(r.start()), u32::from(r.end()))),
+                ),
+                HirKind::Literal(_) => false,
+                _ => true,
+            };
+            (long && wide) || reads_across_words(&rep.sub)
+        }
+        HirKind::Capture(c) => reads_across_words(&c.sub),
+        HirKind::Concat(v) | HirKind::Alternation(v) => v.iter().any(reads_across_words),
+        _ => false,
     }
 }
 
@@ -1043,6 +1098,23 @@ pub(crate) mod corpus;
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn rules_that_read_across_words_are_told_from_token_rules() {
+        let far = |p: &str| reads_across_words(&crate::quick::parse_bytes(p).unwrap());
+        assert!(far(r"\blftp\b[^\r\n|;&]*?[\t ]-u[\t ]+[^\s,]+,"));
+        assert!(far(
+            r#"::add-mask::[\t ]*(?:"(?P<s>[^"\r\n]+)"|(?P<t>[^\s"'$][^\r\n"']*))"#
+        ));
+        assert!(far(r"key.+x"));
+        assert!(far(r#"k(?:[^"]|\\")*"#));
+        assert!(!far(r"\bsk-[A-Za-z0-9]{32,}"));
+        assert!(!far(
+            r"(?i)\bbasic[\t ]+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"
+        ));
+        assert!(!far(r"tool\S+"));
+        assert!(!far(r"a[^\n]{0,40}b"));
+    }
 
     /// The built-in rules whose groups the pieces read.
     fn split_rules() -> &'static [Rule] {
