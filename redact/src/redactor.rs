@@ -2931,6 +2931,7 @@ impl Redactor {
         let mut key = checks::VerdictKey::default();
         let mut facts = checks::LineFacts::default();
         let mut facts_of = (usize::MAX, 0);
+        let mut names = checks::NameStarts::default();
         // Line-level guards of the current line: which bits are known, which passed.
         let mut line_bits = (0u8, 0u8);
         // The name guards of the current hit the dismissal judged: the first
@@ -3060,6 +3061,7 @@ impl Redactor {
                         (ls, le),
                         known,
                         &mut key,
+                        &mut names,
                     );
                     #[cfg(test)]
                     if renewed == checks::Renewed::Known {

@@ -1705,6 +1705,48 @@ fn prefixed_tokens_trufflehog_knows_are_masked_bare() {
     }
 }
 
+/// The committed seed of `prop_embedded_secret_never_survives`
+/// (api.proptest-regressions, family 63): an Adafruit IO key whose random
+/// letters happen to read as words (`J`, `Da`, `Qhfw`, `Vynk`, `ONS6`) is
+/// still masked; a name made of long words after the same prefix stays.
+#[test]
+fn prefixed_keys_whose_random_letters_read_as_words_are_masked() {
+    let r = Redactor::builder().env_values(false).build().unwrap();
+    assert_eq!(
+        r.redact(" aio_hciJDaQhfwDeRBVynkTgyWgyONS6 "),
+        " [REDACTED:adafruit-io-key] "
+    );
+    for kept in [
+        "await aio_createConnection2PoolManager(cfg)",
+        "s.OAS3ComponentWrapFactory",
+    ] {
+        assert_eq!(r.redact(kept), kept);
+    }
+}
+
+/// The committed seed of `prop_embedded_secret_never_survives`
+/// (api.proptest-regressions, family 33): a random password shaped like a
+/// setting (`EfTDt-Hir=7`: its letters read as words by chance) is masked;
+/// real settings after a flag stay.
+#[test]
+fn random_passwords_shaped_like_a_setting_are_masked() {
+    let r = Redactor::builder().env_values(false).build().unwrap();
+    assert_eq!(
+        r.redact(" password=EfTDt-Hir=7 "),
+        " password=[REDACTED:generic-secret] "
+    );
+    assert_eq!(
+        r.redact("DB_PASSWORD=EfTDtHir=7"),
+        "DB_PASSWORD=[REDACTED:generic-secret]"
+    );
+    for kept in [
+        "aws cognito-idp set-user-mfa-preference --software-token-mfa-settings Enabled=true",
+        "--token-validity-units AccessToken=hours,IdToken=minutes",
+    ] {
+        assert_eq!(r.redact(kept), kept);
+    }
+}
+
 /// Azure DevOps PATs (the `AZDO` signature), Salesforce access tokens
 /// (`00D…!…`) and Vault's protobuf service tokens (`s.CAES…`), bare, as
 /// Nosey Parker's examples hold them; text with the same pieces stays.
