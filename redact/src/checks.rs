@@ -3249,16 +3249,17 @@ fn reads_as_words_ending(s: &[u8], end4: bool) -> bool {
 /// `v` or more, as in names made of words (`OAS3ComponentWrapFactory`,
 /// `createConnection2PoolManager`: digits end words here).
 fn mostly_long_words(v: &[u8]) -> bool {
-    let words: usize = v
-        .split(u8::is_ascii_digit)
-        .map(|p| {
-            component_spans(p)
-                .filter(|&(a, b)| word_hump(&p[a..b]))
-                .map(|(a, b)| b - a)
-                .sum::<usize>()
-        })
-        .sum();
+    let words: usize = v.split(u8::is_ascii_digit).map(long_word_bytes).sum();
     words * 5 >= v.len() * 3
+}
+
+/// How many bytes of `v` are words of four letters or more ([`word_hump`])
+/// among its [`component_spans`].
+fn long_word_bytes(v: &[u8]) -> usize {
+    component_spans(v)
+        .filter(|&(a, b)| word_hump(&v[a..b]))
+        .map(|(a, b)| b - a)
+        .sum()
 }
 
 /// Whether the pieces of `v` between `/` and `+` are all words or names
@@ -3273,11 +3274,7 @@ fn words_between_slashes(v: &[u8]) -> bool {
         .split(|&b| b == b'/' || b == b'+')
         .filter(|p| !p.is_empty())
         .peekable();
-    let words: usize = component_spans(v)
-        .filter(|&(a, b)| word_hump(&v[a..b]))
-        .map(|(a, b)| b - a)
-        .sum();
-    words * 5 >= v.len() * 3
+    long_word_bytes(v) * 5 >= v.len() * 3
         && pieces.peek().is_some()
         && pieces.all(|p| {
             p.iter().all(u8::is_ascii_alphanumeric)

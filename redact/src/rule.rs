@@ -170,6 +170,8 @@ pub struct Rule {
     /// prefixes all begin with one): the regex is then run anchored at the
     /// keyword hits instead of searching the window. Found on first use.
     pub(crate) prefixed: Arc<OnceLock<bool>>,
+    /// See [`Rule::reads_far`], found on first use.
+    reads_far: Arc<OnceLock<bool>>,
     /// Where the search may resume after a match it did not skip over
     /// (rules with `Needs::Byte`), found on first use.
     pub(crate) resume: Arc<OnceLock<Option<Resume>>>,
@@ -465,6 +467,7 @@ impl RuleBuilder {
         Ok(Rule {
             may_prefix,
             prefixed: Arc::new(prefixed),
+            reads_far: Arc::new(OnceLock::new()),
             resume: Arc::new(OnceLock::new()),
             split: Arc::new(OnceLock::new()),
             split_asks: Arc::new(std::sync::atomic::AtomicU32::new(0)),
@@ -782,7 +785,9 @@ impl Rule {
     /// line (`tool tool tool …`), such a rule reads the rest of its window
     /// from each. A pattern that could not be parsed here counts as one.
     pub(crate) fn reads_far(&self) -> bool {
-        self.hir().is_none_or(reads_across_words)
+        *self
+            .reads_far
+            .get_or_init(|| self.hir().is_none_or(reads_across_words))
     }
 
     /// The engine of a [`Rule::prefixed`] rule's anchored searches: its
