@@ -485,6 +485,9 @@
 //! `XDG_SESSION_*`… written as environment names (upper case), so `ps axeww`
 //! and `env` output keep their working directories. Decision: lower-case
 //! `pwd` stays a password name (MongoDB's `createUser({pwd: "…"})`).
+//! A value that begins with `==` right after a name and `=`
+//! (`password===2KCzjHf!43`) reads as a comparison (`===`), not an
+//! assignment, and is left.
 //! A dict's value wrapped onto the next line in code (`'token_scope_override':`
 //! / `'oauthToken.scope',`): a quoted value below its name is YAML's only
 //! when it ends its line (or a comment does), and is then masked inside its

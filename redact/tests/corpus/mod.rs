@@ -334,7 +334,10 @@ pub fn password(r: &mut Rng) -> String {
             p.chars().any(|c| c.is_ascii_digit()),
         ];
         // Tools read a leading `-` as a flag: such passwords are not used.
-        if classes.iter().all(|&x| x) && !p.ends_with(['.', '-', '_']) && !p.starts_with('-') {
+        // A leading `=` makes `password=` read `password==` or `password===`,
+        // a comparison (left as such: see the crate docs): not used either.
+        if classes.iter().all(|&x| x) && !p.ends_with(['.', '-', '_']) && !p.starts_with(['-', '='])
+        {
             return p;
         }
     }
