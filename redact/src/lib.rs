@@ -709,22 +709,29 @@
 //!   most 4. Memory grows by about one round per thread.
 //! * **Memory of keyword-dense text.** A round's memory grows with its
 //!   keyword hits: a 1 MiB round of a line without a break that names a
-//!   keyword every few bytes holds 150 000 to 400 000 hits (a structured log
-//!   or JSON responses hold 30 000 to 70 000). Each hit takes 16 bytes, the
-//!   windows that block cuts are merged as they come (one interval for such a
-//!   line, not one per hit) and a window with many rejected matches is
-//!   recorded once, so such a round holds 10 to 20 MB of heap while judged
-//!   (was 25 to 36 MB). The keyword starts of prefixed rules are kept as
-//!   32-bit offsets in the round, grouped by rule (4 bytes a start and
-//!   rule, not a 16-byte pair and a sort buffer: a line of `AKIA AKIA …`
-//!   held 8 + 8 MB of them per round), and so are the pieces the second
-//!   look remembers (12 bytes, not 24); hence [`RedactorBuilder::block_size`]
-//!   is at most 1 GiB. Peak RSS of `toolexec redact < file` on a 40 MB line
-//!   of `token_count=3 key_id=k7 secret_name=db ` (a `password=` every 64
-//!   KiB): 24 MB on 1 thread, 35 MB on 2, 55 MB on 4 (was 42, 73, 135);
-//!   denser lines (`token token …`, `key=value …`, `password=hunter2 …`,
-//!   `AKIA …`, `lftp …`, `token=Ab3dEf9hJk …`) 27–34, 42–51 and 69–80 MB
-//!   (was 40–51, 69–79, 121–144 for the first three). Decision:
+//!   keyword every few bytes holds 150 000 to 1 000 000 hits (a structured
+//!   log or JSON responses hold 30 000 to 70 000). Each hit takes 12 bytes
+//!   (a 32-bit offset in the round), the scanner's lanes hold one 128 KiB
+//!   piece's hits at a time, not a quarter round's, the windows that block
+//!   cuts are merged as they come (one interval for such a line, not one
+//!   per hit) and a window with many rejected matches is recorded once. The
+//!   keyword starts of prefixed rules are kept as 32-bit offsets in the
+//!   round, grouped by rule (4 bytes a start and rule, not a 16-byte pair
+//!   and a sort buffer: a line of `AKIA AKIA …` held 8 + 8 MB of them per
+//!   round), and so are the windows that follow a hit's line (12 bytes, not
+//!   24), the guard words (8, not 16) and the pieces the second look
+//!   remembers (12); the second look remembers only the pieces that a
+//!   later window of the same rule may hold again (a long line has one
+//!   window per rule: none, where it kept hundreds of thousands, 5 MB per
+//!   round of `token=Ab3dEf9hJk …`). Hence [`RedactorBuilder::block_size`]
+//!   is at most 1 GiB. Peak RSS of `toolexec redact < file` on 40 MB lines,
+//!   1 / 2 / 4 threads: `token_count=3 key_id=k7 secret_name=db ` (a
+//!   `password=` every 64 KiB) 20 / 27 / 41 MB (was 42 / 73 / 135 with a
+//!   window per hit, then 25 / 37 / 57 with 16-byte hits); `token …` 22 / 31 / 51,
+//!   `key=value …` 21 / 31 / 48, `password=hunter2 …` 26 / 36 / 50, `AKIA
+//!   …` 23 / 32 / 51, `token=Ab3dEf9hJk …` 24 / 33 / 44, `lftp …` 21 / 28 /
+//!   42, `pw=Ab3dEf9hJk …` 24 / 32 / 39, `"token":"Ab3dEf9hJk",…` 22 / 29 /
+//!   43 (those were 24–35, 37–55 and 49–78 MB). Decision:
 //!   threads are not held back on such text (judging dense rounds one at a
 //!   time across threads, tried, halved their speed on 2 threads and did
 //!   not lower the peak of the structured line). The words that line-level

@@ -329,8 +329,8 @@ struct Sink {
     deferred: Vec<Deferred>,
     /// The second look runs: no check is put off.
     second: bool,
-    /// Work buffers of `run_window`.
-    starts: Vec<usize>,
+    /// Work buffers of `run_window` (offsets in the block, as `by_rule`).
+    starts: Vec<u32>,
     /// Per rule, its keyword starts in a window of many (see `run_window`),
     /// as offsets in the block (at most [`MAX_BLOCK`] plus a context).
     by_rule: Vec<Vec<u32>>,
@@ -371,7 +371,9 @@ struct HitBufs {
     /// The words of line-level guards.
     words: GuardWords,
     /// Windows of rules that look beyond the hit's line: (rule, start, end).
-    follow: Vec<(u32, usize, usize)>,
+    /// Offsets in the block (at most [`MAX_BLOCK`] plus a context): 12
+    /// bytes a window, a line of `key=value key=value …` has one per hit.
+    follow: Vec<(u32, u32, u32)>,
     line_rules: Vec<u32>,
     line_cache: Vec<(checks::Guard, bool)>,
     follow_memo: Vec<(usize, (usize, usize))>,
@@ -1314,12 +1316,12 @@ fn sort_by_start(hits: &mut [Hit]) {
     let mut budget = 8 * hits.len() + 64;
     for i in 1..hits.len() {
         let h = hits[i];
-        let key = (h.start, h.end());
+        let key = (h.start(), h.end());
         let mut j = i;
-        while j > 0 && (hits[j - 1].start, hits[j - 1].end()) > key {
+        while j > 0 && (hits[j - 1].start(), hits[j - 1].end()) > key {
             if budget == 0 {
                 hits[j] = h;
-                hits.sort_unstable_by_key(|h| (h.start, h.end()));
+                hits.sort_unstable_by_key(|h| (h.start(), h.end()));
                 return;
             }
             budget -= 1;
@@ -1347,13 +1349,14 @@ fn line_bit(g: checks::Guard) -> u8 {
 }
 
 /// The keywords of line-level guards in a block ([`checks::LINE_WORDS`]):
-/// `(start, length)` by guard, each list sorted by start. One list per
+/// `(start, length)` by guard, each list sorted by start (starts are
+/// offsets in the block, at most [`MAX_BLOCK`] plus a context). One list per
 /// guard, so that asking for one guard's word in a window never walks the
 /// others' (a line of `key=value key=value …` holds a `value` word every
 /// 10 bytes, and asking each hit's window for `</` walked them all: a third
 /// of that line's instructions).
 #[derive(Default)]
-struct GuardWords([Vec<(usize, u32)>; checks::LINE_WORDS.len()]);
+struct GuardWords([Vec<(u32, u32)>; checks::LINE_WORDS.len()]);
 
 impl GuardWords {
     /// Where `g`'s words are, if it has words: its place in
@@ -1377,7 +1380,7 @@ impl GuardWords {
     /// Adds a word of `g` at `start` (words come in order of start).
     fn push(&mut self, g: checks::Guard, start: usize, len: u32) {
         if let Some(i) = GuardWords::slot(g) {
-            self.0[i].push((start, len));
+            self.0[i].push((start as u32, len));
         }
     }
 
@@ -1393,11 +1396,11 @@ fn has_word(words: &GuardWords, g: checks::Guard, ws: usize, we: usize) -> bool 
         return false;
     };
     let list = &words.0[i];
-    let j = list.partition_point(|&(s, _)| s < ws);
+    let j = list.partition_point(|&(s, _)| (s as usize) < ws);
     list[j..]
         .iter()
-        .take_while(|&&(s, _)| s < we)
-        .any(|&(s, n)| s + n as usize <= we)
+        .take_while(|&&(s, _)| (s as usize) < we)
+        .any(|&(s, n)| s as usize + n as usize <= we)
 }
 
 /// What long line windows read from indexes of the whole text instead of
@@ -1772,15 +1775,15 @@ impl LineFinder {
 
 /// Whether a hit of `covered_by` starts where `hits[hi]` does (hits sorted by start).
 fn covered_at(hits: &[Hit], hi: usize, covered_by: &[u32]) -> bool {
-    let start = hits[hi].start;
+    let start = hits[hi].start();
     // Usually the next hit (`token` right after `tok`).
     if hits
         .get(hi + 1)
-        .is_some_and(|k| k.start == start && covered_by.contains(&k.pattern))
+        .is_some_and(|k| k.start() == start && covered_by.contains(&k.pattern))
     {
         return true;
     }
-    let same = |k: &&Hit| k.start == start;
+    let same = |k: &&Hit| k.start() == start;
     hits[hi + 1..]
         .iter()
         .take_while(same)
@@ -2575,7 +2578,7 @@ impl Redactor {
         let mut starts: Vec<usize> = hits
             .iter()
             .filter(|h| h.pattern == inner.marker_pattern)
-            .map(|h| h.start)
+            .map(|h| h.start())
             .collect();
         if starts.is_empty() {
             return Vec::new();
@@ -2902,7 +2905,7 @@ impl Redactor {
         bits.resize(inner.rules.len().div_ceil(64).max(1), 0);
         extents.resize(inner.rules.len(), (0, 0));
         let markers = self.markers_from(hay, hits);
-        hits.retain(|h| !inside_marker(&markers, h.start, h.end()));
+        hits.retain(|h| !inside_marker(&markers, h.start(), h.end()));
         let reach = inner.max_variant + 2;
         if let Some(b) = blocked.as_deref_mut() {
             b.extend_from_slice(&markers);
@@ -2939,7 +2942,7 @@ impl Redactor {
         let mut passed: usize;
         for h in hits.iter() {
             for &g in &inner.targets[h.pattern as usize].line_words {
-                words.push(g, h.start, h.len());
+                words.push(g, h.start(), h.len());
             }
         }
         // The line bits of word guards without a word in the block: known
@@ -2967,7 +2970,10 @@ impl Redactor {
             let t = &inner.targets[h.pattern as usize];
             if let Some(b) = blocked.as_deref_mut() {
                 if !t.heads.is_empty() {
-                    block(b, (h.start, (h.start + reach).min(hay.len()).max(h.end())));
+                    block(
+                        b,
+                        (h.start(), (h.start() + reach).min(hay.len()).max(h.end())),
+                    );
                 }
                 if !t.tails.is_empty() {
                     block(b, (h.end().saturating_sub(reach), h.end()));
@@ -2990,23 +2996,23 @@ impl Redactor {
                 inner.quick && !t.covered_by.is_empty() && covered_at(hits, hi, &t.covered_by);
             if covered
                 && !t.newline
-                && (t.covered_far || lines.ends_by(hay, h.end(), h.start + 256))
+                && (t.covered_far || lines.ends_by(hay, h.end(), h.start() + 256))
             {
                 continue;
             }
             if !t.anchors.is_empty() {
-                anchors.list.push((h.pattern, h.start as u32));
+                anchors.list.push((h.pattern, h.start() as u32));
             }
-            let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start, h.end(), w);
+            let clamp = |w: (usize, usize)| clamp_to_markers(&markers, h.start(), h.end(), w);
             let lw = match prev_lw {
-                Some(p) if reusable && same_line_window(hay, p, h.start, h.end()) => p,
+                Some(p) if reusable && same_line_window(hay, p, h.start(), h.end()) => p,
                 _ => {
                     // A window holds no `\n` unless its hit does (a custom keyword).
                     reusable = !t.newline;
                     if reusable {
-                        lines.window(hay, h.start, h.end())
+                        lines.window(hay, h.start(), h.end())
                     } else {
-                        line_window(hay, h.start, h.end())
+                        line_window(hay, h.start(), h.end())
                     }
                 }
             };
@@ -3026,7 +3032,7 @@ impl Redactor {
                 line_bits = (absent, 0);
             }
             // A hit that another hit at its start covers adds nothing.
-            if covered && reusable && le <= h.start + 256 {
+            if covered && reusable && le <= h.start() + 256 {
                 continue;
             }
             line_rules.clear();
@@ -3057,7 +3063,7 @@ impl Redactor {
                     renewed = checks::HitCtx::renew_shaped(
                         &mut ctx_store,
                         hay,
-                        (h.start, h.end()),
+                        (h.start(), h.end()),
                         (ls, le),
                         known,
                         &mut key,
@@ -3069,9 +3075,9 @@ impl Redactor {
                     }
                 } else if (q.shapeless || q.shapes != 0) && !q.hit_only {
                     match ctx_store.as_mut() {
-                        Some(c) => c.renew(hay, (h.start, h.end()), (ls, le)),
+                        Some(c) => c.renew(hay, (h.start(), h.end()), (ls, le)),
                         None => {
-                            ctx_store = Some(checks::HitCtx::new(hay, h.start, h.end(), ls, le));
+                            ctx_store = Some(checks::HitCtx::new(hay, h.start(), h.end(), ls, le));
                         }
                     }
                 } else {
@@ -3084,7 +3090,7 @@ impl Redactor {
                     line_guard_ok(
                         g,
                         hay,
-                        (h.start, h.end()),
+                        (h.start(), h.end()),
                         lw,
                         (ls, le),
                         || clamp(with_next_line(hay, lw)).1,
@@ -3130,7 +3136,7 @@ impl Redactor {
                         line_guard_ok(
                             g,
                             hay,
-                            (h.start, h.end()),
+                            (h.start(), h.end()),
                             lw,
                             (ls, le),
                             || clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw))).1,
@@ -3149,7 +3155,7 @@ impl Redactor {
                         k + 1 == passed
                     } else {
                         let c = ctx.get_or_insert_with(|| {
-                            checks::HitCtx::new(hay, h.start, h.end(), ls, le)
+                            checks::HitCtx::new(hay, h.start(), h.end(), ls, le)
                         });
                         c.may_pass(g) && checks::guard_ok_at(g, hay, c, le, memo)
                     };
@@ -3171,12 +3177,12 @@ impl Redactor {
                                 }
                             };
                             let (ws, we) = clamp(w);
-                            follow.push((r, ws, we));
+                            follow.push((r, ws as u32, we as u32));
                         }
                         Window::NextLine => {
                             let (ws, we) =
                                 clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw)));
-                            follow.push((r, ws, we));
+                            follow.push((r, ws as u32, we as u32));
                         }
                     }
                 }
@@ -3208,7 +3214,7 @@ impl Redactor {
         }
         if let Some(b) = blocked {
             for &(_, ws, we) in follow.iter() {
-                block(b, (ws, we));
+                block(b, (ws as usize, we as usize));
             }
         }
         follow.sort_unstable();
@@ -3225,6 +3231,7 @@ impl Redactor {
                 j += 1;
             }
             i = j;
+            let (ws, we) = (ws as usize, we as usize);
             if let Some(checks::Needs::Byte(set)) = inner.rules[r as usize].needs {
                 let q = match needed {
                     Some((nr, from, q)) if nr == r && from <= ws && q >= ws => q,
@@ -3296,13 +3303,13 @@ impl Redactor {
         if q.hit_only {
             // Shapeless guards (`checks::guard_shapes`): each is evaluated.
             for (k, &g) in q.name_guards.iter().enumerate() {
-                if checks::hit_guard_ok(g, hay, (h.start, h.end()), (ls, le)) {
+                if checks::hit_guard_ok(g, hay, (h.start(), h.end()), (ls, le)) {
                     *passed = k + 1;
                     return false;
                 }
             }
         } else if !bare && (q.shapeless || q.shapes != 0) {
-            let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start, h.end(), ls, le));
+            let c = ctx.get_or_insert_with(|| checks::HitCtx::new(hay, h.start(), h.end(), ls, le));
             if q.shapeless || c.feat() & q.shapes != 0 {
                 if let Some(mut cand) = q.candidates(c.feat()) {
                     while cand != 0 {
@@ -3364,7 +3371,7 @@ impl Redactor {
                 .get_or_init(|| rule.hir().and_then(StartNeeds::of_hir));
             if needs
                 .as_ref()
-                .is_none_or(|n| n.may_match_at(hay, h.start, ls))
+                .is_none_or(|n| n.may_match_at(hay, h.start(), ls))
             {
                 return false;
             }
@@ -3441,7 +3448,16 @@ impl Redactor {
             let before = sink.cands.len();
             let mut seen = Pieces::new();
             let mut pieces: Vec<(usize, usize)> = Vec::new();
-            for (r, ws, we, unsure) in todo {
+            for (i, &(r, ws, we, unsure)) in todo.iter().enumerate() {
+                // Only a piece that a later window of the rule may hold
+                // again is remembered: one at or past the next window's
+                // start (the windows come sorted by rule, then start). A
+                // long line's one window per rule remembers none of its
+                // hundreds of thousands of pieces.
+                let again = todo
+                    .get(i + 1)
+                    .filter(|t| t.0 == r)
+                    .map_or(usize::MAX, |t| t.1);
                 // Only windows holding a masked span can look different now
                 // (the span may have been part of the match, or its context).
                 let i = spans.partition_point(|sp| sp.e <= ws);
@@ -3451,7 +3467,9 @@ impl Redactor {
                 self.pieces(hits, &vm, r, (ws, we), &seen, &mut pieces);
                 if !unsure {
                     for &(gs, ge) in &pieces {
-                        seen.insert(piece(r, gs, ge));
+                        if gs >= again {
+                            seen.insert(piece(r, gs, ge));
+                        }
                         self.run_rule(hay, r, gs, ge, &vm, &mut sink);
                     }
                     continue;
@@ -3476,7 +3494,12 @@ impl Redactor {
                 #[cfg(test)]
                 tests::SIDE_KEPT.with(|n| n.set(n.get() + usize::from(rejected)));
                 if rejected {
-                    seen.extend(pieces.iter().map(|&(gs, ge)| piece(r, gs, ge)));
+                    seen.extend(
+                        pieces
+                            .iter()
+                            .filter(|&&(gs, _)| gs >= again)
+                            .map(|&(gs, ge)| piece(r, gs, ge)),
+                    );
                     sink.cands.append(&mut side.cands);
                     sink.rejected.append(&mut side.rejected);
                 }
@@ -3513,7 +3536,7 @@ impl Redactor {
             // The pieces come in order (`gs`, then `ge`, never decrease: `vm`
             // is sorted), so a repeated one is the last one pushed.
             if ge > gs && !seen.contains(&piece(r, gs, ge)) && out.last() != Some(&(gs, ge)) {
-                let a = hits.partition_point(|h| h.start < gs);
+                let a = hits.partition_point(|h| h.start() < gs);
                 let has_hit = hits[a..]
                     .iter()
                     .take_while(|h| h.end() <= ge)
@@ -3615,23 +3638,17 @@ impl Redactor {
                 match rule.anchored().filter(|_| prefixed) {
                     Some(re) => {
                         starts.clear();
-                        let within = |st: usize| st >= rs && st < re_end;
+                        let within = |st: u32| (st as usize) >= rs && (st as usize) < re_end;
                         if grouped {
-                            starts.extend(
-                                by_rule[r as usize]
-                                    .drain(..)
-                                    .map(|st| st as usize)
-                                    .filter(|&st| within(st)),
-                            );
+                            starts.extend(by_rule[r as usize].drain(..).filter(|&st| within(st)));
                         } else {
                             starts.extend(
                                 anchors.list[from..upto]
                                     .iter()
                                     .filter(|&&(p, st)| {
-                                        within(st as usize)
-                                            && targets[p as usize].anchors.contains(&r)
+                                        within(st) && targets[p as usize].anchors.contains(&r)
                                     })
-                                    .map(|&(_, st)| st as usize),
+                                    .map(|&(_, st)| st),
                             );
                         }
                         starts.dedup();
@@ -3677,7 +3694,7 @@ impl Redactor {
         re: &regex_automata::meta::Regex,
         ws: usize,
         we: usize,
-        starts: &[usize],
+        starts: &[u32],
         markers: &[(usize, usize)],
         sink: &mut Sink,
     ) {
@@ -3696,7 +3713,7 @@ impl Redactor {
             Some(re.create_captures())
         };
         for &st in starts {
-            let s0 = st - ws;
+            let s0 = st as usize - ws;
             if s0 < at {
                 continue;
             }
@@ -4076,8 +4093,8 @@ impl Redactor {
     ) {
         let v = &self.inner.variants[vi as usize];
         let breakable = v.bytes.len() >= known::ENV_MIN_CHARS;
-        if let Some(e) = known::match_forward(hay, h.start, &v.bytes, breakable) {
-            self.push_known(v, h.start, e, markers, sink);
+        if let Some(e) = known::match_forward(hay, h.start(), &v.bytes, breakable) {
+            self.push_known(v, h.start(), e, markers, sink);
         }
     }
 
@@ -4424,11 +4441,12 @@ mod tests {
 
     /// A keyword-dense line (no line break, a hit every few bytes) blocks
     /// its cuts with one merged interval, not one per hit, and its hits take
-    /// 16 bytes each: the round's memory (`toolexec redact` holds one round
-    /// per thread) was 36 MB of heap for `token token …`, now 20 MB.
+    /// 12 bytes each: the round's memory (`toolexec redact` holds one round
+    /// per thread) was 36 MB of heap for `token token …`, then 20 MB (hits
+    /// of 16 bytes), now less (12).
     #[test]
     fn a_keyword_dense_line_blocks_one_interval_and_small_hits() {
-        assert_eq!(std::mem::size_of::<Hit>(), 16);
+        assert_eq!(std::mem::size_of::<Hit>(), 12);
         let r = Redactor::builder().env_values(false).build().unwrap();
         for unit in ["token ", "key=value ", "password=hunter2 "] {
             let hay = unit.repeat(20_000);
@@ -4937,9 +4955,9 @@ mod tests {
                 .map(|(k, &(s, n))| Hit::new(s, n as u32, k as u32))
                 .collect();
             let mut want = hits.clone();
-            want.sort_unstable_by_key(|h| (h.start, h.end()));
+            want.sort_unstable_by_key(|h| (h.start(), h.end()));
             let mut by_end = hits.clone();
-            by_end.sort_by_key(|h| (h.end(), h.start));
+            by_end.sort_by_key(|h| (h.end(), h.start()));
             sort_by_start(&mut by_end);
             prop_assert_eq!(&by_end, &want);
             let mut rev = want.clone();
@@ -5287,13 +5305,13 @@ mod tests {
     /// name guard of its target evaluated; none may pass.
     pub(super) fn check_known(q: &Quick, hay: &[u8], h: &Hit, (ls, le): (usize, usize)) {
         KNOWN.with(|k| k.set(k.get() + 1));
-        let c = checks::HitCtx::new(hay, h.start, h.end(), ls, le);
+        let c = checks::HitCtx::new(hay, h.start(), h.end(), ls, le);
         let mut names = checks::NameMemo::default();
         for &g in &q.name_guards {
             assert!(
                 !(c.may_pass(g) && checks::guard_ok_at(g, hay, &c, le, &mut names)),
                 "the verdict memo dismissed a hit whose {g:?} passes: {:?} in {:?}",
-                String::from_utf8_lossy(&hay[h.start..h.end()]),
+                String::from_utf8_lossy(&hay[h.start()..h.end()]),
                 String::from_utf8_lossy(&hay[ls..le]),
             );
         }
@@ -5796,19 +5814,19 @@ mod tests {
             let mut seg = Default::default();
             inner.scanner.scan(hay, &mut hits, &mut seg);
             for h in hits {
-                if hay[h.start..h.end()].contains(&b'\n') {
+                if hay[h.start()..h.end()].contains(&b'\n') {
                     continue;
                 }
-                let (ls, le) = line_window(hay, h.start, h.end());
+                let (ls, le) = line_window(hay, h.start(), h.end());
                 let ne = with_next_line(hay, (ls, le)).1;
-                let c = HitCtx::new(hay, h.start, h.end(), ls, le);
+                let c = HitCtx::new(hay, h.start(), h.end(), ls, le);
                 for g in guards {
                     if guard_ok_at(g, hay, &c, ne, &mut memo) {
                         checked += 1;
                         assert!(
                             c.may_pass(g),
                             "{g:?} at {}..{} of {text:?}",
-                            h.start,
+                            h.start(),
                             h.end()
                         );
                     }
@@ -5831,7 +5849,7 @@ mod tests {
             .scan(b"tok token secret_", &mut hits, &mut seg);
         let pat = |s: usize, e: usize| {
             hits.iter()
-                .find(|h| (h.start, h.end()) == (s, e))
+                .find(|h| (h.start(), h.end()) == (s, e))
                 .unwrap()
                 .pattern
         };
@@ -5859,17 +5877,17 @@ mod tests {
             let hay = text.as_bytes();
             let (mut hits, mut seg) = (Vec::new(), Default::default());
             r.inner.scanner.scan(hay, &mut hits, &mut seg);
-            hits.sort_unstable_by_key(|h| (h.start, h.end()));
+            hits.sort_unstable_by_key(|h| (h.start(), h.end()));
             let mut last: Option<HitCtx> = None;
             for h in hits {
-                if hay[h.start..h.end()].contains(&b'\n') {
+                if hay[h.start()..h.end()].contains(&b'\n') {
                     continue;
                 }
-                let w = line_window(hay, h.start, h.end());
-                let c = HitCtx::new(hay, h.start, h.end(), w.0, w.1);
-                if let Some(l) = last.and_then(|l| l.for_longer_hit(hay, (h.start, h.end()), w)) {
+                let w = line_window(hay, h.start(), h.end());
+                let c = HitCtx::new(hay, h.start(), h.end(), w.0, w.1);
+                if let Some(l) = last.and_then(|l| l.for_longer_hit(hay, (h.start(), h.end()), w)) {
                     lent += 1;
-                    assert_eq!(l, c, "{}..{} of {text:?}", h.start, h.end());
+                    assert_eq!(l, c, "{}..{} of {text:?}", h.start(), h.end());
                 }
                 last = Some(c);
             }
