@@ -5145,10 +5145,34 @@ pub(crate) fn colon_not_assignment(hay: &[u8], ne: usize, vs: usize) -> bool {
             return true;
         }
     }
-    let line_end = memchr::memchr2(b'\n', b'\r', &hay[vs..]).map_or(hay.len(), |i| vs + i);
-    let rest = &hay[vs..line_end];
-    // grep -n output: `path:LINE:` (context lines `path-LINE-` hold no colon
-    // here; `password: 5-ER8TH6Bw` is a value).
+    number_or_type_after(hay, vs)
+}
+
+/// Whether the line from `vs` (after `name:`) opens with a grep line
+/// number (`path:LINE:`) or a type ([`number_or_type`]). Those read a
+/// word (name bytes and dots), the blanks after it and at most 11 bytes
+/// more: the line is looked at that far (plus 16) and no further, so that
+/// a long line of `secret: v secret: v …` is not read to its end for each
+/// value (it was half of the 2 MB/s such a line ran at).
+fn number_or_type_after(hay: &[u8], vs: usize) -> bool {
+    let word = vs
+        + hay[vs..]
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+            .count();
+    let blanks = hay[word..]
+        .iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\t'))
+        .count();
+    let seen = (word + blanks + 16).min(hay.len());
+    let line_end = memchr::memchr2(b'\n', b'\r', &hay[vs..seen]).map_or(seen, |i| vs + i);
+    number_or_type(&hay[vs..line_end])
+}
+
+/// Whether `rest` (the rest of a line after `name:`) opens with a grep line
+/// number (`path:LINE:`; context lines `path-LINE-` hold no colon here and
+/// `password: 5-ER8TH6Bw` is a value) or a type ([`type_annotation`]).
+fn number_or_type(rest: &[u8]) -> bool {
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
     if digits > 0 && rest.get(digits) == Some(&b':') {
         return true;
@@ -5223,7 +5247,9 @@ fn after_member_modifier(hay: &[u8], ne: usize) -> bool {
         )
 }
 
-/// Whether `rest` (the text after `name:`) starts with a type.
+/// Whether `rest` (the text after `name:`) starts with a type. It reads a
+/// word of name bytes and dots, the blanks after it and at most 11 bytes
+/// past them (see [`number_or_type_after`]).
 fn type_annotation(rest: &[u8]) -> bool {
     let mut i = 0;
     if rest.first() == Some(&b'&') {
@@ -9728,6 +9754,115 @@ pub(crate) mod hit_reference {
             1 => Just(b"Cl2FMQ.".to_vec()),
             1 => Just(vec![b'x'; 300]),
         ]
+    }
+
+    /// Pieces of what follows `name:` in code, grep output and values.
+    fn after_colon_piece() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            3 => prop::sample::select(b"aZ9_. \t:=?<>![](),;{}|&*/\n\r'x".to_vec())
+                .prop_map(|b| vec![b]),
+            1 => Just(vec![b'a'; 40]),
+        ]
+    }
+
+    /// What follows `name:`: a word (types, values, line numbers), blanks,
+    /// an operator or punctuation, a default, then anything.
+    fn after_colon() -> impl Strategy<Value = (Vec<u8>, usize)> {
+        let word = prop::sample::select(vec![
+            &b"str"[..],
+            b"String",
+            b"None",
+            b"Token",
+            b"typing.Optional",
+            b"rsa.RSAKey",
+            b"u32",
+            b"uid_t",
+            b"__u8",
+            b"TokenizeResult",
+            b"PasswdEntry",
+            b"42",
+            b"s3cr3tV4lue",
+            b"&str",
+            b"*mut ",
+            b"*const ",
+            b"std",
+            b"Vec",
+            b"x",
+        ]);
+        let blanks = prop::sample::select(vec![&b""[..], b" ", b"\t", b"  "]);
+        let op = prop::sample::select(vec![
+            &b""[..],
+            b"=",
+            b"?",
+            b"?=",
+            b"!",
+            b"<",
+            b"::",
+            b",",
+            b")",
+            b";",
+            b"{",
+            b">",
+            b"|",
+            b"[",
+            b"]",
+            b"}",
+            b"/",
+            b":",
+            b"==",
+            b"=>",
+            b"\n",
+            b"\r",
+        ]);
+        let default = prop::sample::select(vec![
+            &b""[..],
+            b"None",
+            b"null",
+            b"nil",
+            b"undefined",
+            b"True",
+            b"False",
+            b"Nonesuch",
+            b"x",
+            b"_",
+            b" ",
+            b"String",
+            b"&'a str",
+        ]);
+        (
+            prop::collection::vec(after_colon_piece(), 0..4),
+            word,
+            blanks,
+            op,
+            default,
+            prop::collection::vec(after_colon_piece(), 0..6),
+            any::<bool>(),
+            any::<prop::sample::Index>(),
+        )
+            .prop_map(|(pre, w, bl, op, d, tail, at_word, at)| {
+                let pre = pre.concat();
+                let hay = [&pre[..], w, bl, op, d, &tail.concat()].concat();
+                let vs = if at_word {
+                    pre.len()
+                } else {
+                    at.index(hay.len() + 1)
+                };
+                (hay, vs)
+            })
+    }
+
+    proptest! {
+        /// What follows `name:` is judged from its first bytes exactly as
+        /// from the whole rest of its line.
+        #[test]
+        fn number_or_type_reads_the_line_only_as_far_as_it_needs((hay, vs) in after_colon()) {
+            let line_end = memchr::memchr2(b'\n', b'\r', &hay[vs..]).map_or(hay.len(), |i| vs + i);
+            prop_assert_eq!(
+                number_or_type_after(&hay, vs),
+                number_or_type(&hay[vs..line_end]),
+                "{:?} from {}", String::from_utf8_lossy(&hay), vs
+            );
+        }
     }
 
     proptest! {
