@@ -7354,8 +7354,11 @@ fn described(hay: &[u8], ne: usize, (vs, ve): (usize, usize)) -> bool {
     if v.is_empty() || !v.split(|&b| matches!(b, b'-' | b'/' | b'.')).all(word) {
         return false;
     }
-    let end = memchr::memchr(b'\n', &hay[ve..]).map_or(hay.len(), |i| ve + i);
-    let rest = trim(&hay[ve..end.min(ve + 512)]);
+    // The line's first 512 bytes after the value, not found farther (a long
+    // line of such values would be read to its end for each).
+    let near = (ve + 512).min(hay.len());
+    let end = memchr::memchr(b'\n', &hay[ve..near]).map_or(near, |i| ve + i);
+    let rest = trim(&hay[ve..end]);
     // A comment after the value (`# rotate monthly`, `// set by ops`) is
     // no description of the field.
     if !matches!(hay.get(ve), Some(b' ' | b'\t'))
