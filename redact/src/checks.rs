@@ -3674,14 +3674,18 @@ fn typed_class_value(hay: &[u8], (ns, ne): (usize, usize), (vs, ve): (usize, usi
 /// first, lower-case letters, a capital after a lower-case letter or a
 /// digit, few capitals, and it reads as words (random letters do not).
 fn class_identifier(v: &[u8]) -> bool {
-    let letters: Vec<u8> = v.iter().copied().filter(|b| !b.is_ascii_digit()).collect();
     v.len() >= 6
         && v[0].is_ascii_uppercase()
         && v.iter().all(u8::is_ascii_alphanumeric)
         && v.iter().any(u8::is_ascii_lowercase)
         && v.windows(2)
             .any(|w| !w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
-        && identifier_like(&letters)
+        && {
+            // Its letters, collected only for a value shaped like a class
+            // name (a 130-byte bearer token was copied for every check).
+            let letters: Vec<u8> = v.iter().copied().filter(|b| !b.is_ascii_digit()).collect();
+            identifier_like(&letters)
+        }
         && reads_as_words(v)
 }
 
