@@ -918,6 +918,21 @@ mod tests {
         })
     }
 
+    /// At least `len` bytes of `units` and random letters (a unit where
+    /// `(x >> 16) % modulo` picks one, a letter otherwise), the same every run.
+    fn lcg_text(len: usize, units: &[&[u8]], modulo: u32) -> Vec<u8> {
+        let mut hay = Vec::new();
+        let mut i = 0u32;
+        while hay.len() < len {
+            i = i.wrapping_mul(1103515245).wrapping_add(12345);
+            match units.get(((i >> 16) % modulo) as usize) {
+                Some(unit) => hay.extend_from_slice(unit),
+                None => hay.push(b'a' + ((i >> 20) % 26) as u8),
+            }
+        }
+        hay
+    }
+
     #[test]
     fn finds_overlapping_hits_across_segment_borders() {
         let pats = ["token", "ken", "ghp_", "PASSWORD"];
@@ -928,17 +943,7 @@ mod tests {
                 .collect::<Vec<_>>(),
         )
         .unwrap();
-        let mut hay = Vec::new();
-        let mut i = 0u32;
-        while hay.len() < 20_000 {
-            i = i.wrapping_mul(1103515245).wrapping_add(12345);
-            match (i >> 16) % 7 {
-                0 => hay.extend_from_slice(b"Token"),
-                1 => hay.extend_from_slice(b"gHp_"),
-                2 => hay.extend_from_slice(b"passWORD"),
-                _ => hay.push(b'a' + ((i >> 20) % 26) as u8),
-            }
-        }
+        let hay = lcg_text(20_000, &[b"Token", b"gHp_", b"passWORD"], 7);
         let mut got = Vec::new();
         scanner.scan(&hay, &mut got, &mut Default::default());
         let mut got: Vec<_> = got
@@ -958,17 +963,7 @@ mod tests {
         // the piece size, and the lanes' buffers hold one piece's hits.
         let pats = ["token", "ken", "oke", "to", "PASSWORD", "word"];
         let pats_bytes: Vec<Vec<u8>> = pats.iter().map(|p| p.as_bytes().to_vec()).collect();
-        let mut hay = Vec::new();
-        let mut i = 0u32;
-        while hay.len() < 8 * PIECE {
-            i = i.wrapping_mul(1103515245).wrapping_add(12345);
-            match (i >> 16) % 5 {
-                0 => hay.extend_from_slice(b"Token "),
-                1 => hay.extend_from_slice(b"passWORD"),
-                2 => hay.extend_from_slice(b"tokentoken"),
-                _ => hay.push(b'a' + ((i >> 20) % 26) as u8),
-            }
-        }
+        let mut hay = lcg_text(8 * PIECE, &[b"Token ", b"passWORD", b"tokentoken"], 5);
         hay.truncate(8 * PIECE);
         let mut want = naive(&pats, &hay);
         want.sort_unstable();
