@@ -525,7 +525,8 @@ impl Compiled {
 /// from where the piece starts, as long as the repetition allows (what the
 /// piece's anchored leftmost-first search matches: the longest run). Its
 /// bytes lie in match states of the lazy DFA, each a slow step: reading the
-/// 130-byte `Authorization` header's token took ~40 % of its pieces' time.
+/// 130-byte `Authorization` header's token was 37 % of its pieces'
+/// instructions (callgrind, 5 000 headers: 61.9 → 39.0 M).
 #[derive(Debug)]
 pub(crate) struct Split {
     /// The pieces in order, each with the group it is (`None`: between groups).
