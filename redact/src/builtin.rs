@@ -974,7 +974,9 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             "generic-secret",
             r"(?im)^[\t ]*password[\t ]+(?P<s3>[^\s\x22']+)[\t ]*$",
         )
-        .keywords(["password", "passwd"])
+        // `passw` (the generic rules' keyword) finds `password` and `passwd`
+        // on the same lines: no second hit at the start of every `password`.
+        .keywords(["passw"])
         .secret_group("s3")
         .priority(P_GENERIC)
         .check(Check::Value)
@@ -983,7 +985,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             "generic-secret",
             &format!(r"(?i)(?:{IDENTIFIED_BY}|\bpassword)(?:[\t ]*=[\t ]*|[\t ]+)(?:password[\t ]*\([\t ]*)?'(?P<secret>[^'\r\n]+)'"),
         )
-        .keywords(["identified", "password"])
+        .keywords(["identified", "passw"])
         .secret_group("secret")
         .priority(P_STRUCT)
         .check(Check::Value)
