@@ -240,6 +240,13 @@ fn rules_with(eager: bool) -> Vec<Rule> {
     let discord_kw: Vec<&str> = discord_kw.iter().map(String::as_str).collect();
     let tok_kw = tok_keywords();
     let tok_kw: Vec<&str> = tok_kw.iter().map(String::as_str).collect();
+    // `sk-` and a letter or digit, as both OpenAI rules go on: not the
+    // masked `sk-...abcd` of a key listing.
+    let sk_kw: Vec<String> = ('a'..='z')
+        .chain('0'..='9')
+        .map(|c| format!("sk-{c}"))
+        .collect();
+    let sk_kw: Vec<&str> = sk_kw.iter().map(String::as_str).collect();
 
     let mut defs: Vec<RuleBuilder> = vec![
         // ---------------------------------------------------------------- PEM
@@ -494,7 +501,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r(
             "openai-api-key",
             r"\bsk-(?:proj|svcacct|admin|None|service)-[A-Za-z0-9_\-]{20,}",
-            &["sk-"],
+            &sk_kw,
         ),
         r("openrouter-api-key", r"\bsk-or-v1-[a-f0-9]{64}\b", &["sk-or-"]),
         r(
@@ -506,7 +513,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r(
             "openai-api-key",
             r"\bsk-[A-Za-z0-9]{32,}",
-            &["sk-"],
+            &sk_kw,
         )
         .bounds(None, Some(b"_-"))
         .check(Check::Mixed),
@@ -757,8 +764,10 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .secret_group("secret")
         .priority(P_STRUCT)
         .check(Check::Value),
+        // `basic` and its blank (as `bearer `): not `client_secret_basic`,
+        // `basic_auth`, `basic-auth` (a hit each in OAuth metadata).
         rb("basic-auth", r"(?i)\bbasic[\t ]+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})")
-            .keywords(["basic"])
+            .keywords(["basic ", "basic\t"])
             .secret_group("secret")
             .priority(P_STRUCT)
             .check(Check::BasicValue),
