@@ -756,11 +756,13 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .secret_group("secret")
         .priority(P_STRUCT)
         .check(Check::BareBearer),
+        // Keyed on `basic` and its blank, which every match holds, not on
+        // `authorization`: a `Bearer` header does not search for it.
         rb(
             "basic-auth",
             r#"(?i)(?:\b|\\[nrt])(?:proxy-)?authorization\\*["']?[\t ]*[:=][\t ]*\\*["']?[\t ]*basic[\t ]+(?P<secret>[A-Za-z0-9+/=_\-]{4,})"#,
         )
-        .keywords(["authorization"])
+        .keywords(["basic ", "basic\t"])
         .secret_group("secret")
         .priority(P_STRUCT)
         .check(Check::Value),
