@@ -661,7 +661,10 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         )),
         r("supabase-token", r"\bsbp_[a-f0-9]{40}\b", &["sbp_"]),
         r("figma-token", r"\bfigd_[A-Za-z0-9_\-]{40,}", &["figd_"]),
-        r("notion-token", r"\b(?:ntn|secret)_[A-Za-z0-9]{43,46}\b", &["ntn_", "secret_"]),
+        // Keyed on `secret`, the generic rules' keyword, not on `secret_`: a
+        // second hit at the start of every `secret_name` (the rule runs
+        // anchored there and is dismissed where no token can start).
+        r("notion-token", r"\b(?:ntn|secret)_[A-Za-z0-9]{43,46}\b", &["ntn_", "secret"]),
         r("heroku-api-key", r"\bHRKU-[A-Za-z0-9_\-]{60}", &["hrku-"]),
         r("pulumi-token", r"\bpul-[a-f0-9]{40}\b", &["pul-"]),
         r("planetscale-token", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.\-]{32,64}", &["pscale_"]),
