@@ -544,12 +544,15 @@ const METHOD: &str = "
   its rounds are judged: on 2 CPUs while it waits for its worker). What
   keeps these rows under their
   goals: every byte goes through the keyword scanner (a four-lane DFA over
-  the ~380 built-in keywords, 9–16 instructions per byte, about 1–1.5 GB/s
-  on one core of this machine alone, bound by the latency of its dependent
-  table loads: variants with fewer instructions ran slower); the keyword log
-  holds ~30 keyword hits per KB and the JSON ~64, each of which costs
-  ~750–850 instructions to be dismissed (its name and context read, its
-  guards failed) although none is a secret; secret-dense text costs ~100
+  the ~730 built-in keywords and guard words, 9–16 instructions per byte,
+  about 1–1.5 GB/s on one core of this machine alone, bound by the latency
+  of its dependent table loads: variants with fewer instructions ran
+  slower); the keyword log holds ~23 keyword hits per KB and the JSON ~40
+  (no keyword is hit twice at one start any more: `tok` inside `token`,
+  `secret_` inside `secret`), each of which costs ~800 instructions to be
+  dismissed (its name and context read, its guards failed, each hit a
+  mispredicted step out of the scanner's loop) although none is a secret;
+  secret-dense text costs ~100
   instructions per byte, most of it in regex searches and value checks per
   secret. Several threads judge rounds side by side, so on 2 CPUs the
   command gets up to ~1.8× one thread on long inputs, less on the quick
