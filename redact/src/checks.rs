@@ -7954,6 +7954,20 @@ pub(crate) fn run(
                 {
                     return Verdict::Reject;
                 }
+                // `token_type=bearer api_key_last4=9f2c`, `bearer
+                // auth.provider=github`: a name that reads as words, one `=`
+                // and the text going on at once with a letter or digit: an
+                // assignment after the word (a credential's padding ends its
+                // token; a padded JWT segment goes on with `.`).
+                if eq + 1 == v.len()
+                    && param.first().is_some_and(u8::is_ascii_alphabetic)
+                    && reads_as_words(param)
+                    && hay
+                        .get(secret.1)
+                        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                {
+                    return Verdict::Reject;
+                }
                 // `OAuth realm=movies, oauth_…`, `Digest username=Mufasa`: a
                 // list of auth-params (RFC 7235: a token68 credential has `=`
                 // only as its padding), led by one that names no secret; the

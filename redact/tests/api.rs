@@ -4704,6 +4704,40 @@ fn validation_rules_casts_namespaces_and_schedules_stay() {
     assert_masks_value(&r, &[format!("password = '{v}'")], v);
 }
 
+/// `bearer` as a log field's value, followed by the next field: the next
+/// field's name and its `=` are no token (`token_type=bearer
+/// api_key_last4=9f2c`); a token with padding, and a random run with `=`
+/// inside, after `bearer` are still masked.
+#[test]
+fn bearer_before_the_next_field_is_no_token() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "2024-06-07T06:59:58.053Z INFO svc.auth token_type=bearer api_key_last4=9f2c status=200",
+            "level=info token_type=Bearer auth.provider=github latency_ms=12",
+            "token_type=bearer apiKeyHeader=X-Api-Key",
+            "token_type=bearer refresh_token_rotated=true",
+        ],
+    );
+    for (text, masked) in [
+        (
+            "Authorization: Bearer Zx9kQ2mN7vB4tR8wY1pL==",
+            "Authorization: Bearer [REDACTED:bearer-token]",
+        ),
+        (
+            "curl -H \"Authorization: Bearer Zx9kQ2mN7vB4tR8wY1pL=\" https://x",
+            "curl -H \"Authorization: Bearer [REDACTED:bearer-token]\" https://x",
+        ),
+        (
+            "token_type=bearer Zx9kQ2mN7vB4tR8wY1pL=x9",
+            "token_type=bearer [REDACTED:bearer-token]x9",
+        ),
+    ] {
+        assert_eq!(r.redact(text), masked, "{text}");
+    }
+}
+
 /// Go composite literals under a secret's name (`Authorization:
 /// &config.Authorization{`, `validAPIKey := SDConfig{`), a field set from
 /// a variable with a digit inside (`signV4Algorithm,`), prose after

@@ -3014,6 +3014,8 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     ("keyed", "redis_key = \"sess:7a3f9c1e\"\nredisKey: \"lock:4b7e9a2c81\"\ndb_key = \"user:5c1d8f3a\"\nmongo_key: \"tenant_9e2b7d4f1a\"\n"),
     // A logger's name before the line's next `name=value` field.
     ("log-fields", "2024-06-07 06:59:58,053 [INFO] auth.session: session_token_ttl=3600 refresh_token_rotated=true user=ccd268a2\n"),
+    // `bearer` as a field's value, the next field's name right after it.
+    ("log-fields", "2024-06-07T06:59:58.053Z INFO svc.auth token_type=bearer api_key_last4=9f2c auth.provider=github\n"),
     // Prose.
     ("prose", "The password combination you entered is incorrect.\n"),
     ("prose", "Pass the token as a bearer token in the Authorization header.\n"),
