@@ -207,12 +207,14 @@ fn tok_keywords() -> Vec<String> {
     let after = ('a'..='z')
         .chain('0'..='9')
         .chain(['_', ' ', '\t', ':', '?']);
-    after
-        .clone()
-        .filter(|&c| c != 'e')
-        .map(|c| format!("tok{c}"))
-        .chain(after.filter(|&c| c != 'n').map(|c| format!("toke{c}")))
-        .collect()
+    let mut out = followed_by("tok", after.clone().filter(|&c| c != 'e'));
+    out.extend(followed_by("toke", after.filter(|&c| c != 'n')));
+    out
+}
+
+/// `prefix` followed by each of `chars`, one keyword each.
+fn followed_by(prefix: &str, chars: impl Iterator<Item = char>) -> Vec<String> {
+    chars.map(|c| format!("{prefix}{c}")).collect()
 }
 
 pub(crate) fn rules() -> Vec<Rule> {
@@ -228,25 +230,17 @@ pub(crate) fn rules_eager() -> Vec<Rule> {
 
 fn rules_with(eager: bool) -> Vec<Rule> {
     let hex = "0123456789abcdef";
-    let twilio_kw: Vec<String> = hex
-        .chars()
-        .map(|c| format!("sk{c}"))
-        .chain(["twilio".to_string()])
-        .collect();
-    let twilio_kw: Vec<&str> = twilio_kw.iter().map(String::as_str).collect();
-    let ac_kw: Vec<String> = hex.chars().map(|c| format!("ac{c}")).collect();
-    let ac_kw: Vec<&str> = ac_kw.iter().map(String::as_str).collect();
+    let mut twilio_kw = followed_by("sk", hex.chars());
+    twilio_kw.push("twilio".to_string());
+    let ac_kw = followed_by("ac", hex.chars());
     let discord_kw = discord_id_keywords();
-    let discord_kw: Vec<&str> = discord_kw.iter().map(String::as_str).collect();
     let tok_kw = tok_keywords();
-    let tok_kw: Vec<&str> = tok_kw.iter().map(String::as_str).collect();
     // `sk-` and a letter or digit, as both OpenAI rules go on: not the
     // masked `sk-...abcd` of a key listing.
-    let sk_kw: Vec<String> = ('a'..='z')
-        .chain('0'..='9')
-        .map(|c| format!("sk-{c}"))
-        .collect();
-    let sk_kw: Vec<&str> = sk_kw.iter().map(String::as_str).collect();
+    let sk_kw = followed_by("sk-", ('a'..='z').chain('0'..='9'));
+    let [twilio_kw, ac_kw, discord_kw, tok_kw, sk_kw] =
+        [&twilio_kw, &ac_kw, &discord_kw, &tok_kw, &sk_kw]
+            .map(|kw| kw.iter().map(String::as_str).collect::<Vec<&str>>());
 
     let mut defs: Vec<RuleBuilder> = vec![
         // ---------------------------------------------------------------- PEM
