@@ -411,9 +411,9 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .guard(Guard::QuotedWord)
         .needs(Needs::Byte(b"\""))
         .priority(P_STRUCT),
-        r("jfrog-token", r"\bAKCp[A-Za-z0-9]{69}\b", &["akcp"]),
+        r("jfrog-token", r"\bAKCp[A-Za-z0-9]{69}\b", &["akcp"]).bounds(Some(b"/+"), Some(b"/+=")),
         // Artifactory reference tokens: base64 of `ref…` (`cmVmd…`), 64 characters.
-        r("jfrog-token", r"\bcmVmd[A-Za-z0-9]{59}\b", &["cmvmd"]),
+        r("jfrog-token", r"\bcmVmd[A-Za-z0-9]{59}\b", &["cmvmd"]).bounds(Some(b"/+"), Some(b"/+=")),
         // ---------------------------------------------------------------- chat / payment / mail
         r(
             "slack-token",
@@ -537,7 +537,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r"\btskey-(?:auth|client|api|webhook|scim)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,40}\b",
             &["tskey-"],
         ),
-        r("square-token", r"\bEAAA[A-Za-z0-9_\-]{22,60}\b", &["eaaa"]),
+        // `/`, `+` and `=` around: inside a base64 blob (`…AAAA/EAAA…==`).
+        r("square-token", r"\bEAAA[A-Za-z0-9_\-]{22,60}\b", &["eaaa"]).bounds(Some(b"/+"), Some(b"/+=")),
         r("postman-api-key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", &["pmak-"]),
         r(
             "terraform-cloud-token",
@@ -579,7 +580,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             .bounds(Some(b"."), Some(b"(._-"))
             .check(Check::ShortPrefix),
         r("adobe-client-secret", r"\bp8e-[A-Za-z0-9]{32}\b", &["p8e-"]),
-        r("clickhouse-api-secret", r"\b4b1d[A-Za-z0-9]{38}\b", &["4b1d"]),
+        r("clickhouse-api-secret", r"\b4b1d[A-Za-z0-9]{38}\b", &["4b1d"]).bounds(Some(b"/+"), Some(b"/+=")),
         r("maxmind-license-key", r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b", &["_mmk"]),
         r(
             "aws-bedrock-api-key",
@@ -614,7 +615,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("dynatrace-token", r"\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b", &["dt0c01."]),
         r("openshift-token", r"\bsha256~[A-Za-z0-9_\-]{43}", &["sha256~"]).bounds(None, Some(b"_-")),
         r("sourcegraph-token", r"\bsgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}\b", &["sgp_"]),
-        r("alibaba-access-key-id", r"\bLTAI[A-Za-z0-9]{20}\b", &["ltai"]),
+        r("alibaba-access-key-id", r"\bLTAI[A-Za-z0-9]{20}\b", &["ltai"]).bounds(Some(b"/+"), Some(b"/+=")),
         r(
             "onepassword-secret-key",
             r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
@@ -632,8 +633,11 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // Twitter app-only bearer tokens open with a run of about 21 `A` (a zero id).
         // Twenty `A`s, then a byte that is no `A` or `a` somewhere (runs of
         // `A`s and `a`s alone are filler: curl's and MinIO's test data).
+        // Zero bytes in base64 read `AAAA…`: a blob's run (`/`, `+` or padding
+        // around it, or more letters than a token has) is none.
         rb("twitter-bearer-token", r"\bA{20}[Aa]*[B-Zb-z0-9%][A-Za-z0-9%]{79,139}")
             .keywords(["aaaaaaaaaaaaaaaaaaaa"])
+            .bounds(Some(b"/+"), Some(b"/+="))
             .priority(P_VENDOR),
         r("typeform-token", r"\btfp_[A-Za-z0-9_\-.=]{59}", &["tfp_"]),
         r("settlemint-token", r"\bsm_(?:pat|aat|sat)_[A-Za-z0-9]{16}\b", &["sm_pat_", "sm_aat_", "sm_sat_"]),
@@ -1426,7 +1430,9 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ),
         command_flag(r"(?i)\bpsexec(?:64)?(?:\.exe)?\b[^\r\n|;&]*?[\t ]-p[\t ]+", &["psexec"]),
         command_flag(r"\blftp\b[^\r\n|;&]*?[\t ]-u[\t ]+[^\s,]+,", &["lftp"]),
-        command_flag(r"\bcargo[\t ]+login[\t ]+(?:--registry[\t =][^\s]+[\t ]+)?", &["cargo login"]),
+        // A registry token, never a word (`run the cargo login command`).
+        command_flag(r"\bcargo[\t ]+login[\t ]+(?:--registry[\t =][^\s]+[\t ]+)?", &["cargo login"])
+            .check(Check::Value),
         // HTTPie's `http -a user:v` (`https`, `--auth user:v`).
         rb(
             "basic-auth",

@@ -3689,6 +3689,43 @@ fn class_identifier(v: &[u8]) -> bool {
         && reads_as_words(v)
 }
 
+/// Words joined by escaped line breaks or tabs (`option\nor`,
+/// `command-line\\nflag`):
+/// prose inside a JSON or C string, where `\n` ends a line, not a value
+/// holding a backslash. Each piece is a word of letters.
+fn escaped_prose(v: &[u8]) -> bool {
+    let mut escapes = 0;
+    let mut pieces = 0;
+    let mut i = 0;
+    while i < v.len() {
+        let start = i;
+        while i < v.len() && (v[i].is_ascii_alphabetic() || v[i] == b'-') {
+            i += 1;
+        }
+        // Words, hyphenated ones too (`command-line\nflag`).
+        let piece = &v[start..i];
+        if !piece.is_empty() {
+            if !piece
+                .split(|&b| b == b'-')
+                .all(|w| !w.is_empty() && (word_like(w) || reads_as_words(w)))
+            {
+                return false;
+            }
+            pieces += 1;
+        }
+        if i == v.len() {
+            break;
+        }
+        let slashes = v[i..].iter().take_while(|&&b| b == b'\\').count();
+        if !(1..=2).contains(&slashes) || !matches!(v.get(i + slashes), Some(b'n' | b'r' | b't')) {
+            return false;
+        }
+        escapes += 1;
+        i += slashes + 1;
+    }
+    escapes > 0 && pieces >= 2
+}
+
 /// Text written with Java's `\uXXXX` escapes (`\uC640`, `n\u00E3o`): a
 /// localised word, not a value.
 fn unicode_escaped(v: &[u8]) -> bool {
@@ -4056,6 +4093,58 @@ fn is_path(v0: &[u8]) -> bool {
             && v[0].is_ascii_alphabetic()
             && v[1] == b':'
             && (v[2] == b'\\' || v[2] == b'/'))
+}
+
+/// Whether the name `hay[ns..ne]` is a piece of a run of random letters
+/// and digits: a keyword inside a base64 blob (`…AHhJPwDgSQUA…=="`, its
+/// `PwD`) began the match after a letter, a digit, `+` or `/`, and the 24
+/// or more letters and digits from there hold a digit and read as no
+/// words. A name a person wrote starts at a word's start, or reads as
+/// words from its keyword on (`dbPasswordHash`). Only the byte before the
+/// name is read, as other name tests do: the run's start may lie outside
+/// the rule's window.
+fn random_run_name(hay: &[u8], (ns, ne): (usize, usize)) -> bool {
+    let name = &hay[ns..ne];
+    ns > 0
+        && (hay[ns - 1].is_ascii_alphanumeric() || matches!(hay[ns - 1], b'+' | b'/'))
+        && name.len() >= 24
+        && name.iter().all(u8::is_ascii_alphanumeric)
+        && name.iter().any(u8::is_ascii_digit)
+        && !reads_as_words(name)
+}
+
+/// A cloud resource name (Google's AIP-122 form, which `gcloud --kms-key=`
+/// and `--secret=` flags take): collections and ids in turn, at least two
+/// of each (`projects/my-proj/secrets/db-pass/versions/3`,
+/// `projects/*/locations/*/keyRings/*/cryptoKeys/*`,
+/// `projects/PROJECT/secrets/SECRET`). A collection is a lower-case or
+/// camel-case name of 3+ letters made of words; an id is `*`, `-` or a
+/// short name without a random-looking run (base64 has capitals, digits
+/// and letters mixed, and no collection of words every other segment).
+fn resource_name(v: &[u8]) -> bool {
+    let mut segments = 0;
+    for (k, seg) in v.split(|&b| b == b'/').enumerate() {
+        segments += 1;
+        let ok = if k % 2 == 0 {
+            seg.len() >= 3
+                && seg[0].is_ascii_lowercase()
+                && seg.iter().all(u8::is_ascii_alphabetic)
+                && identifier_like(seg)
+                && reads_as_words(seg)
+        } else {
+            matches!(seg, b"*" | b"-")
+                || (!seg.is_empty()
+                    && seg.len() <= 63
+                    && seg
+                        .iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+                    && !(seg.len() >= 10 && classes(seg) >= 3 && !reads_as_words(seg)))
+        };
+        if !ok {
+            return false;
+        }
+    }
+    segments >= 4
 }
 
 fn is_url(v: &[u8]) -> bool {
@@ -5914,6 +6003,21 @@ fn human_password(
             || config_assignment(hay, (ns, ne), (vs, ve))
             || xml_text(hay, (vs, ve)))
         && names_password(&hay[ns..ne])
+        && !pass_flag(hay, (ns, ne))
+}
+
+/// A command line's bare `--pass` or `-pass` flag: a compiler's or a
+/// tool's pass (`cargo dev new_lint --pass=early`, `--pass late`) as
+/// often as a password, so a word given to it is no password (a random
+/// value still is, as after every password's name).
+fn pass_flag(hay: &[u8], (ns, ne): (usize, usize)) -> bool {
+    let name = &hay[ns..ne];
+    let name = name
+        .strip_prefix(b"--")
+        .or(name.strip_prefix(b"-"))
+        .unwrap_or(name);
+    let dashes = hay[..ns].iter().rev().take_while(|&&b| b == b'-').count();
+    name.eq_ignore_ascii_case(b"pass") && (dashes > 0 || ne - ns > name.len())
 }
 
 /// Whether `v` is an acceptable secret value for a name of tier `tier`.
@@ -6225,6 +6329,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     let v = trim(v);
     if is_placeholder(v)
         || is_path(v)
+        || resource_name(v)
         || is_url(v)
         || is_public_material(v)
         || dotted_number(v)
@@ -6261,7 +6366,7 @@ fn value_checks(tier: Tier, v: &[u8], quoted: bool) -> bool {
     if !quoted && (looks_like_code(v) || next_field(v) || camel_identifier(v)) {
         return false;
     }
-    if unicode_escaped(v) {
+    if unicode_escaped(v) || escaped_prose(v) {
         return false;
     }
     if quoted && (v.starts_with(b"{") || v.starts_with(b"[") || concatenated(v)) {
@@ -7655,6 +7760,7 @@ pub(crate) fn run(
             if member_access(hay, secret.1)
                 || path_segment(hay, ns)
                 || diffstat_rename(hay, (ns, ne), secret)
+                || random_run_name(hay, (ns, ne))
             {
                 return Verdict::Reject;
             }
@@ -9163,8 +9269,10 @@ mod reference {
         let v = trim(v);
         // Stop 42: an e-mail address (its own tests).
         // Stop 48: a version or a range of versions, a JSON pointer.
+        // Stop 54: a cloud resource name (its own tests).
         if old_is_placeholder(v)
             || is_path(v)
+            || resource_name(v)
             || old_is_url(v)
             || is_public_material(v)
             || email_address(v)
@@ -9187,7 +9295,8 @@ mod reference {
             return false;
         }
         // Stop 39: `\uXXXX` text, and the code between two string literals.
-        if unicode_escaped(v) || (quoted && concatenated(v)) {
+        // Stop 54: words joined by escaped line breaks.
+        if unicode_escaped(v) || escaped_prose(v) || (quoted && concatenated(v)) {
             return false;
         }
         if quoted && (v.starts_with(b"{") || v.starts_with(b"[")) {

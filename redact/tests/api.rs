@@ -5740,3 +5740,116 @@ fn iso_timestamps_under_secret_names_are_no_secrets() {
         "password: [REDACTED:generic-secret]"
     );
 }
+
+#[test]
+fn cloud_resource_names_under_secret_names_are_no_secrets() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "        --kms-key=projects/*/locations/*/keyRings/*/cryptoKeys/*",
+            "  --seed-phrase-reference-secret=projects/my-project/secrets/my-seed-phrase",
+            "secret: projects/PROJECT/secrets/SECRET/versions/VERSION",
+            "api_key = \"projects/123456789012/secrets/stripe-key/versions/latest\"",
+            "  kmsKeyName: projects/acme-prod/locations/us-east4/keyRings/ring-1/cryptoKeys/db",
+        ],
+    );
+    // Secrets with slashes: base64 runs, too few segments, no collections.
+    for (text, masked) in [
+        (
+            "secret: wJalrXUtnFEMI/K7MDENG/bPxRfiCYq2hTz8aWkL",
+            "secret: [REDACTED:generic-secret]",
+        ),
+        (
+            "password: pass/Wq8zR2vK9tLm3xNb/word/7Hd",
+            "password: [REDACTED:generic-secret]",
+        ),
+        (
+            "api_key = \"projects/Kx9mQ2vL8pZ4rT7w/secrets/x\"",
+            "api_key = \"[REDACTED:generic-secret]\"",
+        ),
+    ] {
+        assert_eq!(r.redact(text), masked, "{text}");
+    }
+}
+
+#[test]
+fn words_after_a_pass_flag_or_cargo_login_are_no_secrets() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "$ cargo dev new_lint --name=foo_functions --pass=early --category=pedantic",
+            "we set --pass=late in this command",
+            "Then run the cargo login command and paste your API key.",
+            "by cargo login and cargo logout when using the credential process",
+        ],
+    );
+    // Random values still count, and words after a password's full name.
+    for (text, masked) in [
+        (
+            "tool --pass=Qx8vR2mK9zLp4wTn",
+            "tool --pass=[REDACTED:generic-secret]",
+        ),
+        (
+            "cargo login cio5Wq8zR2vK9tLm3xNbY7Hd4Jf6Gc1Pa",
+            "cargo login [REDACTED:generic-secret]",
+        ),
+        ("DB_PASS=sunrise", "DB_PASS=[REDACTED:generic-secret]"),
+        ("--password=sunrise", "--password=[REDACTED:generic-secret]"),
+    ] {
+        assert_eq!(r.redact(text), masked, "{text}");
+    }
+}
+
+#[test]
+fn words_joined_by_escaped_line_breaks_are_no_secrets() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            r#"{"body":"authenticated with either the --token option\nor using cargo-login(1)."}"#,
+            r#"JSON.parse('{"t":"the password\\nfield is required"}')"#,
+            r#"printf("api_key\tvalue\n");"#,
+            r#""the token may be\npassed with the --token command-line\nflag or""#,
+        ],
+    );
+    // A random value before an escape is still one (the mask runs on to
+    // the end of the string, as the value's pattern reads it).
+    assert_eq!(
+        r.redact(r#"{"log":"--token Qx8vR2mK9zLp4wTnYb7H\nnext"}"#),
+        r#"{"log":"--token [REDACTED:generic-secret]"}"#
+    );
+}
+
+#[test]
+fn vendor_prefixes_inside_a_base64_blob_are_no_tokens() {
+    let r = redactor();
+    let run = "Wq8zR2vK9tLm3xNbY7Hd4Jf6Gc1Pa0Se";
+    let square = format!("EAAA{run}Kd8sQ2");
+    let twitter = format!("{}B{run}{run}{run}", "A".repeat(24));
+    assert_unchanged(
+        &r,
+        &[
+            // A search index's or a font's base64, as a bundle embeds it.
+            &format!("x=\"AdDcBAEgGAQD3AAEAAQAA+F/{square}/JYyAAAyBkFAsABAHD\""),
+            &format!("src: url(data:font/woff2;base64,d09GMgABAAAAAAu4AA0+{twitter}+AAAAAAAA)"),
+            &format!("[\"AAAAAh5xAABKcQAAASyuAAAA\",\"{twitter}=\"]"),
+            &format!("\"AAEbXQAAAnAWAAA/{square}==\""),
+            // Random letters holding `PwD` before a blob's padding and a
+            // quote, inside a run or after its `/`.
+            "[\"AAEb/hJPwDgSQUA4koBAOpKCwAqSwEAcEsbAN5LAQAyTBEA==\")rd_(\"e18746d1724\"",
+            "[\"QwsAXUQRAPFFEwAhRgsAX0YHAM5HAwCISA8AXkkBAHhJPwDgSQUA4koBAOpKCwAqSwEAcEsbAN5LAQAyTBEA==\")rd_(\"e18746d1724\"",
+        ],
+    );
+    // The same tokens on their own are masked.
+    for text in [
+        format!("Authorization: Bearer {square}"),
+        format!("TWITTER_BEARER_TOKEN={twitter}"),
+        format!("token {twitter} expires"),
+    ] {
+        let out = r.redact(&text);
+        assert!(out.contains("[REDACTED:"), "{text} -> {out}");
+        assert!(!out.contains(run), "{text} -> {out}");
+    }
+}

@@ -2599,6 +2599,9 @@ fn command_password(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
         16 => format!("lftp -u bob,{v} sftp://files.example.com"),
         17 => format!("http -a bob:{v} https://api.example.com/me"),
         18 => format!("redis-cli monitor\n1700000000.123456 [0 10.0.0.5:5000] \"AUTH\" \"{v}\""),
+        // A registry's token is never a word (`run the cargo login
+        // command`): a word password goes to `mysql -p` instead.
+        19 if f.name == "word-password" => format!("mysql -h db -u root -p{v} app"),
         19 => format!("cargo login --registry internal {v}"),
         20 => format!("expect \"*assword:\"\nsend \"{v}\\r\""),
         21 => format!("mysqladmin -u root -h db password {v}"),
@@ -3025,6 +3028,15 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     ("backtick-template", "const token = `Bearer ${accessToken}`;\nconst key = `${prefix}_${id}`;\nregKey = `//${parsed.host}${parsed.pathname}`\nkey = `${stat.dev}:${stat.ino}`\n"),
     ("python-dict-wrapped", "MAPPING = {\n    'http_oauth_token_scope_override':\n        'oauthToken.scope',\n    'aws_secret_access_key':\n        'AWS_SECRET_ACCESS_KEY_value',\n    \"refresh_token\":\n        \"refreshToken\",\n}\n"),
     ("backtick-markdown", "The `password` option: `string`\n- `api_key`: `ApiKeyConfig` (see `config.key`)\n"),
+    // Cloud resource names under secret names (gcloud's flags, Terraform).
+    ("resource-name", "gcloud kms encrypt --kms-key=projects/*/locations/*/keyRings/*/cryptoKeys/* \\\n  --seed-phrase-secret=projects/acme/secrets/seed-phrase\n"),
+    ("resource-name", "  secret_id: projects/123456789012/secrets/stripe-webhook\n  api_key = \"projects/123456789012/secrets/stripe-key/versions/latest\"\n"),
+    // Command lines whose flags take words: a compiler's pass, a command's name.
+    ("command-words", "$ cargo dev new_lint --name=foo --pass=early --category=style\nThen run the cargo login command and paste your token.\n"),
+    // Prose inside a JSON string, lines joined by `\n` escapes.
+    ("escaped-prose", "{\"body\":\"Authenticate with the --token option\\nor the credential process.\"}\n"),
+    // Vendor prefixes inside base64 blobs (a font, a search index).
+    ("base64-blob", "src:url(data:font/woff2;base64,d09GMgABAAAAAAu4AA0AAAAAF+AAAAAAAAAAAAAAAAAAAAAAAAAABq3Zk9Xw8RmT2cLpN4vYs7Hb1JeQ6oXW9dA2fKgU5zRiC3nMtE8aVqP0lBjS4yHxOuG7wI1cD6rKeF2mN9pTz5bLgAh+AAAA)\n\"AAEbXQAAAnAWAAA/EAAAWq8zR2vK9tLm3xNbY7Hd4Jf6Gc1==\"\n"),
 ];
 
 /// [`HARD_CLEAN`] as records.
