@@ -5853,3 +5853,20 @@ fn vendor_prefixes_inside_a_base64_blob_are_no_tokens() {
         assert!(!out.contains(run), "{text} -> {out}");
     }
 }
+
+#[test]
+fn a_raw_hash_inside_a_url_password_is_masked_with_it() {
+    let r = redactor();
+    for text in [
+        "connecting to mongodb+srv://admin:mQCyvO44#pdL7Y@cluster0.abcde.mongodb.net/test",
+        "DATABASE_URL=postgres://app:Xk#9vR2mLq@db.internal:5432/app",
+    ] {
+        let out = r.redact(text);
+        assert!(out.contains(":[REDACTED:url-password]@"), "{text} -> {out}");
+    }
+    // A fragment is no password: no `user:` before it.
+    assert_unchanged(
+        &r,
+        &["see https://docs.example.com/#/install:step@2 for details"],
+    );
+}
