@@ -1154,8 +1154,10 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .guard(Guard::Phrase)
         .check(Check::Phrase),
         // Shell defaults: `${DB_PASSWORD:-v}`, `${API_TOKEN:=v}` (docker-compose
-        // files), and Spring's property defaults `${db.password:v}`.
-        generic(r#"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)(?::?[-=]|:)(?P<s3>[^}\s"'$`]+)\}"#)
+        // files), and Spring's property defaults `${db.password:v}`; not
+        // the message of `${DB_PASSWORD:?missing}` nor the alternative of
+        // `${TOKEN:+--token}`.
+        generic(r#"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)(?::?[-=]|:)(?P<s3>[^}\s"'$`?+][^}\s"'$`]*)\}"#)
             .secret_group("s3")
             .guard(Guard::Context),
         // An XML element whose value is on the next line:

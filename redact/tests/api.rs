@@ -2790,6 +2790,9 @@ fn shell_defaults_mask_the_default() {
             "      DB_PASSWORD: ${DB_PASSWORD:-changeme}",
             "      API_KEY: ${API_KEY:-$(cat /run/secrets/api_key)}",
             "      API_KEY: ${API_KEY:?API_KEY is required}",
+            "DB_PASSWORD=${DB_PASSWORD:?missing}",
+            "token=${SECRET_TOKEN?unset_token}",
+            "args=${API_TOKEN:+--token-from-env}",
         ],
     );
 }
