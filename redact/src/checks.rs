@@ -2928,7 +2928,8 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
         return true;
     }
     // `anonymous:$FROM_EMAIL`: ends in a variable (capitals, as shells and
-    // Perl name them).
+    // Perl name them) after nothing, a separator or words — not after
+    // random letters and digits (`WxYLwx72$TVDPH` is a password).
     if let Some(d) = v.iter().rposition(|&b| b == b'$') {
         let var = &v[d + 1..];
         if var.len() >= 3
@@ -2936,6 +2937,7 @@ pub(crate) fn is_placeholder(v: &[u8]) -> bool {
             && var
                 .iter()
                 .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            && var_prefix(&v[..d])
         {
             return true;
         }
@@ -3687,6 +3689,24 @@ fn class_identifier(v: &[u8]) -> bool {
             identifier_like(&letters)
         }
         && reads_as_words(v)
+}
+
+/// Whether `p` may come before a trailing `$VAR` of a placeholder:
+/// nothing, a separator (`anonymous:`, `https://`, `--token=`) or a word
+/// (`pre$SUFFIX`).
+fn var_prefix(p: &[u8]) -> bool {
+    match p.last() {
+        None => true,
+        Some(b) if !b.is_ascii_alphanumeric() => true,
+        Some(_) => {
+            let from = p
+                .iter()
+                .rposition(|b| !b.is_ascii_alphanumeric())
+                .map_or(0, |k| k + 1);
+            let word = &p[from..];
+            word.iter().all(u8::is_ascii_alphabetic) && (word_like(word) || reads_as_words(word))
+        }
+    }
 }
 
 /// Words joined by escaped line breaks or tabs (`option\nor`,
@@ -8786,6 +8806,7 @@ mod reference {
     /// `{}` template, a trailing `$VAR`, a path under `$name/`.
     fn old_is_placeholder(v: &[u8]) -> bool {
         let t = trim(v);
+        // Stop 54: not after random letters and digits (its own tests).
         let var_end = t.iter().rposition(|&b| b == b'$').is_some_and(|d| {
             let var = &t[d + 1..];
             var.len() >= 3
@@ -8793,6 +8814,7 @@ mod reference {
                 && var
                     .iter()
                     .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                && var_prefix(&t[..d])
         });
         // Where a leading `$name` ends, if the value opens with one.
         let name_end = (t.len() > 1

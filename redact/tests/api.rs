@@ -5873,3 +5873,26 @@ fn a_raw_hash_inside_a_url_password_is_masked_with_it() {
         &["see https://docs.example.com/#/install:step@2 for details"],
     );
 }
+
+#[test]
+fn a_password_ending_in_dollar_and_capitals_is_no_variable() {
+    let r = redactor();
+    let v = "WxYLwx72$TVDPH";
+    assert_masks_value(
+        &r,
+        &[
+            format!("sshpass -p '{v}' ssh deploy@host"),
+            format!("DB_PASSWORD='{v}'"),
+        ],
+        v,
+    );
+    // A trailing variable after nothing, a separator or a word stays.
+    assert_unchanged(
+        &r,
+        &[
+            "sshpass -p '$SSH_PASS' ssh deploy@host",
+            "ftp_password = anonymous:$FROM_EMAIL",
+            "DB_PASSWORD='prefix$DB_SUFFIX'",
+        ],
+    );
+}
