@@ -3710,9 +3710,9 @@ fn var_prefix(p: &[u8]) -> bool {
 }
 
 /// Words joined by escaped line breaks or tabs (`option\nor`,
-/// `command-line\\nflag`):
-/// prose inside a JSON or C string, where `\n` ends a line, not a value
-/// holding a backslash. Each piece is a word of letters.
+/// `command-line\\nflag`): prose inside a JSON or C string, where `\n`
+/// ends a line, not a value holding a backslash. Each piece is a word of
+/// letters or words joined by `-`.
 fn escaped_prose(v: &[u8]) -> bool {
     let mut escapes = 0;
     let mut pieces = 0;
@@ -3722,7 +3722,6 @@ fn escaped_prose(v: &[u8]) -> bool {
         while i < v.len() && (v[i].is_ascii_alphabetic() || v[i] == b'-') {
             i += 1;
         }
-        // Words, hyphenated ones too (`command-line\nflag`).
         let piece = &v[start..i];
         if !piece.is_empty() {
             if !piece
@@ -6032,12 +6031,9 @@ fn human_password(
 /// value still is, as after every password's name).
 fn pass_flag(hay: &[u8], (ns, ne): (usize, usize)) -> bool {
     let name = &hay[ns..ne];
-    let name = name
-        .strip_prefix(b"--")
-        .or(name.strip_prefix(b"-"))
-        .unwrap_or(name);
-    let dashes = hay[..ns].iter().rev().take_while(|&&b| b == b'-').count();
-    name.eq_ignore_ascii_case(b"pass") && (dashes > 0 || ne - ns > name.len())
+    let dashes = name.iter().take_while(|&&b| b == b'-').count();
+    let flag = dashes > 0 || (ns > 0 && hay[ns - 1] == b'-');
+    flag && name[dashes..].eq_ignore_ascii_case(b"pass")
 }
 
 /// Whether `v` is an acceptable secret value for a name of tier `tier`.
