@@ -662,6 +662,24 @@
 //! and sequence tokens (concurrency, pagination and ordering). Names whose
 //! last word is `basename`, `filename` or `dirname` name a file
 //! (`testHtpasswdFileBasename = "authtest.htpasswd"`).
+//! Found in JavaScript bundles and `gcloud`'s help (174 MB and 8 MB on a
+//! build machine): cloud resource names (`--kms-key=projects/*/locations/*/
+//! keyRings/*/cryptoKeys/*`, `projects/p/secrets/s/versions/3`: collections
+//! of words and short ids in turn), a compiler's pass (`--pass=early`:
+//! decision, a word given to a bare `--pass`/`-pass` flag is no password, a
+//! random value still is), `cargo login command` (a registry token is never
+//! a word), words joined by escaped line breaks inside a JSON string
+//! (`--token option\nor`), a shell's required-variable message and
+//! alternative (`${DB_PASSWORD:?missing}`, `${TOKEN:+--token}`), and
+//! vendor prefixes inside base64 blobs (fonts, search indexes): Square's
+//! `EAAA`, Twitter's `AAAA…`, JFrog, Alibaba `LTAI` and ClickHouse `4b1d`
+//! take `/`, `+` (and `=` after) as token bytes, as Facebook's `EAA` did,
+//! and a generic name that is a piece of a random run with a digit (a `PwD`
+//! inside a blob, before `==`) is no name. Decision: a trailing `$VAR`
+//! stays a reference only after nothing, a separator or a word
+//! (`anonymous:$FROM_EMAIL`), not after random characters
+//! (`'WxYLwx72$TVDPH'` is a password), and a `#` inside a URL's password
+//! belongs to it (`mongodb+srv://admin:pa#ss@…`).
 //!
 //! Environment values that are placeholders, plain numbers or absolute paths
 //! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,
