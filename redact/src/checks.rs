@@ -4140,7 +4140,13 @@ fn random_run_name(hay: &[u8], (ns, ne): (usize, usize)) -> bool {
 /// camel-case name of 3+ letters made of words; an id is `*`, `-` or a
 /// short name without a random-looking run (base64 has capitals, digits
 /// and letters mixed, and no collection of words every other segment).
+/// A setting's name may come first (`--validation-shared-key=
+/// 'secret_version=projects/P/secrets/S/versions/V'`).
 fn resource_name(v: &[u8]) -> bool {
+    let v = match v.iter().position(|&b| b == b'=') {
+        Some(e) if e > 0 && identifier(&v[..e]) => &v[e + 1..],
+        _ => v,
+    };
     let mut segments = 0;
     for (k, seg) in v.split(|&b| b == b'/').enumerate() {
         segments += 1;

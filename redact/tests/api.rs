@@ -5755,6 +5755,7 @@ fn cloud_resource_names_under_secret_names_are_no_secrets() {
             "secret: projects/PROJECT/secrets/SECRET/versions/VERSION",
             "api_key = \"projects/123456789012/secrets/stripe-key/versions/latest\"",
             "  kmsKeyName: projects/acme-prod/locations/us-east4/keyRings/ring-1/cryptoKeys/db",
+            "      `--validation-shared-key='secret_version=projects/PROJECT/secrets/SECRET/versions/VERSION'`",
         ],
     );
     // Secrets with slashes: base64 runs, too few segments, no collections.
