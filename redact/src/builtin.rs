@@ -1809,6 +1809,27 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .priority(P_GENERIC)
         .guard(Guard::Phrase)
         .check(Check::Handover),
+        // Vendor formats with no prefix of their own, near the vendor's name
+        // on their line (as Okta's): Lob's secret keys (`live_`/`test_` + 35
+        // hex) and publishable keys (`live_pub_`/`test_pub_` + 31 hex),
+        // Beamer's `b_` + 44, and Twitch's 30-character tokens. The name
+        // opens a word (`blob`, `global` hold `lob` and take no key).
+        secret(r(
+            "lob-api-key",
+            r"(?i)\blob[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>(?:live|test)_(?:[a-f0-9]{35}|pub_[a-f0-9]{31}))\b",
+            &["lob"],
+        )),
+        secret(r(
+            "beamer-api-token",
+            r"(?i)\bbeamer[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>b_[A-Za-z0-9=_\-]{44})(?:[^A-Za-z0-9=_\-]|$)",
+            &["beamer"],
+        )),
+        secret(r(
+            "twitch-api-token",
+            r#"(?i)\btwitch[A-Za-z0-9_.\-]{0,30}["']?[\t ]*(?:[:=]|:=|=>)[\t "']{0,5}(?P<secret>[a-z0-9]{30})(?:[^A-Za-z0-9_\-]|$)"#,
+            &["twitch"],
+        ))
+        .check(Check::Mixed),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -234,7 +234,10 @@
 //! NVIDIA `nvapi-`, Tavily `tvly-`, Cerebras `csk-`, Jina `jina_`, Fireworks
 //! `fw_`, Tailscale `tskey-`, Square `EAAA`, Replicate, …), and, each by its
 //! documented format: Grafana legacy keys
-//! (`eyJrIjoi…`), Okta (`00…` near `okta`), Heroku legacy keys (a UUID after
+//! (`eyJrIjoi…`), Okta (`00…` near `okta`), Lob (`live_`/`test_` + 35 hex,
+//! `live_pub_`/`test_pub_` + 31, near `lob`), Beamer (`b_` + 44 near
+//! `beamer`), Twitch (30 letters and digits given to a `twitch…` name),
+//! Heroku legacy keys (a UUID after
 //! `heroku … key`), Mailgun `pubkey-`, Vault legacy `s.`/`b.` (near `vault`;
 //! `s.` + 24 also alone, as a whole word with a digit and entropy 3.5),
 //! Clojars, Duffel, EasyPost, Flutterwave secret, encryption and public keys,

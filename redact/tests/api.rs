@@ -5897,3 +5897,37 @@ fn a_password_ending_in_dollar_and_capitals_is_no_variable() {
         ],
     );
 }
+
+#[test]
+fn lob_beamer_and_twitch_tokens_are_masked_near_their_vendor_name() {
+    let r = redactor();
+    for (text, id) in [
+        (
+            "lob: live_7cc62b61f3dcb09bbceb3f4a70b20426ad9",
+            "lob-api-key",
+        ),
+        (
+            "Lob.configure(\"test_pub_7cc62b61f3dcb09bbceb3f4a70b2042\")",
+            "lob-api-key",
+        ),
+        (
+            "beamer: b_pvV9JWz6W8UUbQ9_5b8jNxDowwHOkUaCQbgWvn-5S=b6",
+            "beamer-api-token",
+        ),
+        ("twitch: n0bu3qgoq8sb7hwjxbsllmbyc8fvhc", "twitch-api-token"),
+    ] {
+        let out = r.redact(text);
+        assert!(out.contains(&format!("[REDACTED:{id}]")), "{text} -> {out}");
+    }
+    // Not without the vendor's word, nor after `blob`/`global`, nor a
+    // word for Twitch.
+    assert_unchanged(
+        &r,
+        &[
+            "blob: live_7cc62b61f3dcb09bbceb3f4a70b20426ad9",
+            "global = \"test_7cc62b61f3dcb09bbceb3f4a70b20426ad9\"",
+            "twitch_username: averylongusernamewithoutdigit",
+            "twitch: https://www.twitch.tv/somechannel",
+        ],
+    );
+}

@@ -788,6 +788,36 @@ pub fn families() -> Vec<Family> {
             gen: |r| Secret::plain(format!("00{}", r.chars(&format!("{ALNUM}-_"), 40))),
         },
         Family {
+            name: "lob-api-key",
+            kind: Kind::ContextToken,
+            env: "LOB_API_KEY",
+            key: "lob_key",
+            header: None,
+            gen: |r| Secret::plain(format!("live_{}", r.chars(HEX, 35))),
+        },
+        Family {
+            name: "beamer-api-token",
+            kind: Kind::ContextToken,
+            env: "BEAMER_TOKEN",
+            key: "beamer_token",
+            header: None,
+            gen: |r| Secret::plain(format!("b_{}", r.chars(&format!("{ALNUM}-_"), 44))),
+        },
+        Family {
+            name: "twitch-api-token",
+            kind: Kind::ContextToken,
+            env: "TWITCH_API_TOKEN",
+            key: "twitch_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}{}",
+                    r.chars(LOWER, 2),
+                    r.chars(LOWER_DIGITS, 28)
+                ))
+            },
+        },
+        Family {
             name: "vault-legacy-token",
             kind: Kind::ContextToken,
             env: "VAULT_TOKEN",
