@@ -4114,6 +4114,32 @@ fn is_path(v0: &[u8]) -> bool {
             && (v[2] == b'\\' || v[2] == b'/'))
 }
 
+/// Whether the name starting at `ns` opens a call's arguments as a quoted
+/// literal, and the value ending at `ve` (before its closing quote) is
+/// followed by a number: a function of a password and its salt
+/// (`scryptSync('password', 'salt', 64)`, `pbkdf2Sync('secret', 'salt',
+/// 100000, 64, 'sha512')`), not a setter or a lookup with a default
+/// (`getenv("PASSWORD", "v")`), which take a name and a value only.
+fn derived_from_literals(hay: &[u8], ns: usize, ve: usize) -> bool {
+    let opened = hay[..ns.saturating_sub(1)]
+        .iter()
+        .rev()
+        .find(|&&b| b != b' ' && b != b'\t')
+        == Some(&b'(');
+    let quoted = ns > 0 && matches!(hay[ns - 1], b'"' | b'\'' | b'`');
+    let rest = hay.get(ve + 1..).unwrap_or_default();
+    let rest = &rest[rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count()..];
+    let number = rest.strip_prefix(b",").is_some_and(|r| {
+        r.iter()
+            .find(|&&b| b != b' ' && b != b'\t')
+            .is_some_and(u8::is_ascii_digit)
+    });
+    opened && quoted && matches!(hay.get(ve), Some(b'"' | b'\'' | b'`')) && number
+}
+
 /// Whether the name `hay[ns..ne]` is a piece of a run of random letters
 /// and digits: a keyword inside a base64 blob (`…AHhJPwDgSQUA…=="`, its
 /// `PwD`) began the match after a letter, a digit, `+` or `/`, and the 24
@@ -7783,6 +7809,7 @@ pub(crate) fn run(
                 || path_segment(hay, ns)
                 || diffstat_rename(hay, (ns, ne), secret)
                 || random_run_name(hay, (ns, ne))
+                || derived_from_literals(hay, ns, secret.1)
             {
                 return Verdict::Reject;
             }

@@ -5931,3 +5931,24 @@ fn lob_beamer_and_twitch_tokens_are_masked_near_their_vendor_name() {
         ],
     );
 }
+
+#[test]
+fn a_password_and_its_salt_given_to_a_key_derivation_are_no_setting() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "scrypt('password', 'salt', 64, (err, derivedKey) => {",
+            "const key1 = scryptSync('password', 'salt', 64);",
+            "const key = crypto.pbkdf2Sync('secret', 'NaCl9xQ2vL8p', 100000, 64, 'sha512');",
+        ],
+    );
+    // A setter or a lookup with a default still gives the value.
+    for text in [
+        "os.getenv('PASSWORD', 'letmein')",
+        "define('DB_PASSWORD', 'Xk9mQ2vL8pZ4');",
+        "System.setProperty(\"API_TOKEN\", \"Xk9mQ2vL8pZ4wT7r\");",
+    ] {
+        assert!(r.redact(text).contains("[REDACTED:"), "{text}");
+    }
+}
