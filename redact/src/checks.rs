@@ -1988,7 +1988,8 @@ fn setter_literal(hay: &[u8], ns: usize, ne: usize, ve: usize) -> bool {
 /// `user.signingkey`, `GPG_SIGNING_KEY`) and the value is a GPG key id, 8
 /// or 16 hex digits (`3AA5C34371567BD2`), which `gpg --list-secret-keys`
 /// prints and public key servers index. Decision: not 40 hex digits, which
-/// may be a fingerprint but also an HMAC key of 20 bytes.
+/// may be a fingerprint but also an HMAC key of 20 bytes — unless the name
+/// is a GPG key's ([`gpg_name`]): then they are its fingerprint.
 fn signing_key_id(name: &[u8], v: &[u8]) -> bool {
     // Collected, not compared as an iterator: that form, though it runs only
     // on matches, changed how the hot loop around the checks was compiled
@@ -2000,7 +2001,21 @@ fn signing_key_id(name: &[u8], v: &[u8]) -> bool {
         .take(10)
         .map(u8::to_ascii_lowercase)
         .collect();
-    letters == b"yekgningis" && matches!(v.len(), 8 | 16) && v.iter().all(u8::is_ascii_hexdigit)
+    if !v.iter().all(u8::is_ascii_hexdigit) {
+        return false;
+    }
+    let id = matches!(v.len(), 8 | 16);
+    (letters == b"yekgningis" && id) || ((id || v.len() == 40) && gpg_name(name))
+}
+
+/// Whether a name is a GPG or PGP key's (`GPG_KEY`, `pgpKey`): its 8, 16
+/// or 40 hex digits are a key's id or fingerprint (the official Python
+/// images set `GPG_KEY=A035C8C1…` to verify their sources), as no secret
+/// of GPG's is hex digits (a private key is an armored block, a
+/// passphrase words).
+fn gpg_name(name: &[u8]) -> bool {
+    name.windows(3)
+        .any(|w| w.eq_ignore_ascii_case(b"gpg") || w.eq_ignore_ascii_case(b"pgp"))
 }
 
 /// [`Guard::Phrase`] on a line: its last word (after trailing spaces), 8

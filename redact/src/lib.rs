@@ -417,7 +417,10 @@
 //! (`credentialsCharset = "ISO-8859-1"`), and a signing key's name given 8
 //! or 16 hex digits holds a GPG key id, which is public (git's
 //! `signingkey = 3AA5C34371567BD2`; decision: 40 hex digits stay masked, as
-//! they may be an HMAC key as well as a fingerprint).
+//! they may be an HMAC key as well as a fingerprint); a GPG key's name
+//! (`GPG_KEY`, `pgp_key`) given 8, 16 or 40 hex digits holds its id or
+//! fingerprint, public too (`GPG_KEY=A035C8C1…` in the Python images'
+//! environment).
 //!
 //! Words as passwords: a person's password is often a lower-case word
 //! (`swordfish`, `letmein`, `postgres`). Decision: a word of 4 to 11

@@ -5952,3 +5952,20 @@ fn a_password_and_its_salt_given_to_a_key_derivation_are_no_setting() {
         assert!(r.redact(text).contains("[REDACTED:"), "{text}");
     }
 }
+
+#[test]
+fn a_gpg_keys_fingerprint_is_no_secret() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "            \"GPG_KEY=A035C8C19219BA821ECEA86B64E628F8D684696D\",",
+            "ENV GPG_KEY 7169605F62C751356D054A26A821E680E5FA6305",
+            "pgp_key: 3AA5C34371567BD2",
+        ],
+    );
+    // Forty hex digits under other key names may be an HMAC key.
+    assert!(r
+        .redact("WEBHOOK_KEY=A035C8C19219BA821ECEA86B64E628F8D684696D")
+        .contains("[REDACTED:"));
+}
