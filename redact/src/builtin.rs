@@ -150,9 +150,41 @@ fn command_flag(flag_head: &str, keywords: &[&str]) -> RuleBuilder {
     command_secret(&format!("{flag_head}{FLAG_VALUE}"), keywords)
 }
 
-/// A value `echo` writes to a pipe (`echo "v" |`, `echo -n 'v' |`), in
-/// groups `secret`, `s2` and `s3`; not a variable's (`echo $PASS |`).
-const ECHOED: &str = r#"\becho[\t ]+(?:-[ne][\t ]+)?(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s|$"'][^\s|]*))[\t ]*\|"#;
+/// A value `echo` or `printf` writes to a pipe (`echo "v" |`, `echo -n 'v'
+/// |`, `printf 'v' |`, `printf '%s' "v" |`), in groups `secret`, `s2` and
+/// `s3`; not a variable's (`echo $PASS |`).
+const ECHOED: &str = r#"\b(?:echo[\t ]+(?:-[ne][\t ]+)?|printf[\t ]+(?:(?:'%s(?:\\n)?'|"%s(?:\\n)?")[\t ]+)?)(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s|$"'][^\s|]*))[\t ]*\|"#;
+
+/// A command that stores what it reads on its standard input as a secret:
+/// Docker's and Podman's `secret create`, the GitHub CLI's `secret set`
+/// and `auth login --with-token`, GitLab's `auth login --stdin`, Vercel's
+/// `env add`, Wrangler's `secret put`, Google Cloud's `secrets create` and
+/// `secrets versions add`, Firebase's `functions:secrets:set`, Doppler's
+/// `secrets set`, CircleCI's `context store-secret`, `pass insert`,
+/// `secret-tool store`, `keyring set`, `passwd --stdin`, `htpasswd -i`, and
+/// `kubectl create secret` reading `/dev/stdin`.
+const STDIN_SECRET: &str = r"(?:\b(?:docker|podman)[\t ]+secret[\t ]+create|\bgh[\t ]+secret[\t ]+set|\b(?:gh|glab)[\t ]+auth[\t ]+login\b[^\r\n|;&]*?[\t ]--(?:with-token|stdin)|\bvercel[\t ]+env[\t ]+add|\bwrangler[\t ]+(?:pages[\t ]+)?secret[\t ]+put|\bgcloud[\t ]+secrets[\t ]+(?:create|versions[\t ]+add)|\bfirebase[\t ]+functions:secrets:set|\bdoppler[\t ]+secrets[\t ]+set|\bcircleci[\t ]+context[\t ]+store-secret|\bpass[\t ]+(?:insert|add)|\bsecret-tool[\t ]+store|\bkeyring[\t ]+set|\bpasswd[\t ]+--stdin|\bhtpasswd\b[^\r\n|;&]*?[\t ]-[A-Za-z]*i|\bkubectl[\t ]+create[\t ]+secret\b[^\r\n|;&]*?/dev/stdin)";
+
+/// The keywords of [`STDIN_SECRET`]'s commands.
+const STDIN_SECRET_KW: &[&str] = &[
+    "secret create",
+    "secret set",
+    "with-token",
+    "--stdin",
+    "env add",
+    "secret put",
+    "secrets create",
+    "versions add",
+    "secrets:set",
+    "secrets set",
+    "store-secret",
+    "pass insert",
+    "pass add",
+    "secret-tool",
+    "keyring set",
+    "htpasswd",
+    "/dev/stdin",
+];
 
 /// A here-string's value (`<<< "v"`), in groups `secret`, `s2` and `s3`.
 const HERE_STRING: &str =
@@ -1830,6 +1862,72 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             &["twitch"],
         ))
         .check(Check::Mixed),
+        // Secrets stored from the command line. A value piped or given in a
+        // here-string to a command that stores its standard input
+        // ([`STDIN_SECRET`]): `echo "v" | docker secret create db -`,
+        // `printf 'v' | gh secret set API_TOKEN`, `wrangler secret put X <<< v`.
+        command_secret_in(&format!(r"{ECHOED}[^\r\n|;&]*?{STDIN_SECRET}"), STDIN_SECRET_KW, &["s2", "s3"]),
+        command_secret_in(
+            &format!(r"{STDIN_SECRET}[^\r\n|;&]*?{HERE_STRING}"),
+            STDIN_SECRET_KW,
+            &["s2", "s3"],
+        ),
+        // A secret store's value flag: `az keyvault secret set --value v`,
+        // `security add-generic-password -w v` (the macOS keychain), and an
+        // SSM parameter's `--value` when its type is `SecureString` (a
+        // `String` parameter is configuration).
+        command_flag(
+            r"\baz[\t ]+keyvault[\t ]+secret[\t ]+set\b[^\r\n|;&]*?[\t ]--value(?:=|[\t ]+)",
+            &["keyvault"],
+        ),
+        command_flag(
+            r"\bsecurity[\t ]+add-(?:generic|internet)-password\b[^\r\n|;&]*?[\t ]-w[\t ]+",
+            &["add-generic-", "add-internet-"],
+        ),
+        command_flag(
+            r"\baws[\t ]+ssm[\t ]+put-parameter\b[^\r\n|;&]*?SecureString[^\r\n|;&]*?[\t ]--value(?:=|[\t ]+)",
+            &["put-parameter"],
+        ),
+        command_secret(
+            &format!(r"\baws[\t ]+ssm[\t ]+put-parameter\b[^\r\n|;&]*?[\t ]--value(?:=|[\t ]+){FLAG_VALUE}[^\r\n|;&]*?SecureString"),
+            &["put-parameter"],
+        ),
+        // A name then its value: `dotnet user-secrets set KEY v` (any key:
+        // the store holds secrets), `netlify env:set NAME v` and `glab
+        // variable set NAME v` (or `--value v`) when the name names a
+        // secret, `rclone config create REMOTE TYPE … secret_access_key v`.
+        command_flag(
+            r#"\buser-secrets[\t ]+set[\t ]+(?:"[^"\r\n]+"|'[^'\r\n]+'|[^\s"'\-][^\s"']*)[\t ]+"#,
+            &["user-secrets"],
+        ),
+        command_flag(
+            &format!(r#"\bnetlify[\t ]+env:set[\t ]+["']?{NAME}["']?[\t ]+"#),
+            &["env:set"],
+        ),
+        command_flag(
+            &format!(r#"\bglab[\t ]+variable[\t ]+(?:set|create|update)[\t ]+["']?{NAME}["']?(?:[\t ]+|[^\r\n|;&]*?[\t ]--value(?:=|[\t ]+))"#),
+            &["glab"],
+        ),
+        command_flag(
+            r"\brclone[\t ]+config[\t ]+(?:create|update)\b[^\r\n|;&]*?[\t ](?:secret_access_key|pass|password|client_secret|token|key|account_key|sas_url|session_token|bearer_token)[\t ]+",
+            &["rclone"],
+        ),
+        // Command lines' own passwords and tokens: `snyk auth T`; the package
+        // publishers' `-p` (`twine upload`, `poetry publish`, `dotnet nuget
+        // add source`, NuGet's `-Password`); RAR's `-pPASS` (`-p-` asks for
+        // none); WMI's `/password:PASS`; MinIO's `mc admin user add ALIAS
+        // USER PASS`.
+        command_flag(r"\bsnyk[\t ]+auth[\t ]+", &["snyk auth"]),
+        command_flag(
+            r"\b(?:twine[\t ]+upload|poetry[\t ]+publish|(?:dotnet[\t ]+)?nuget[\t ]+(?:add|update)[\t ]+source|nuget[\t ]+sources[\t ]+(?:add|update))\b[^\r\n|;&]*?[\t ](?:-p|-Password)(?:[\t ]+|=)",
+            &["twine", "poetry publish", "nuget"],
+        ),
+        command_flag(r"\b(?:un)?rar[\t ]+[a-z]\b[^\r\n|;&]*?[\t ]-p", &["unrar", "rar a "]),
+        command_flag(r"(?i)\bwmic\b[^\r\n|;&]*?[\t ]/password:", &["wmic"]),
+        command_flag(
+            r"\bmc[\t ]+admin[\t ]+user[\t ]+add[\t ]+[^\s\-][^\s]*[\t ]+[^\s\-][^\s]*[\t ]+",
+            &["user add"],
+        ),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -363,6 +363,18 @@
 //! user:pass`; `ssh-keygen -N`/`-P`, `mongosh … -p`, `rabbitmqctl add_user
 //! USER v`, Windows `net user USER v`, `echo 'USER:v' | chpasswd`, MinIO's
 //! `mc alias set NAME URL KEY v`, Oracle's `sqlplus USER/v@DB`, `-storepass v`),
+//! secrets stored from the command line (a value `echo`ed or `printf`ed
+//! into, or given in a here-string to, a command that stores its standard
+//! input: `docker`/`podman secret create`, `gh secret set`, `gh auth login
+//! --with-token`, `vercel env add`, `wrangler secret put`, `gcloud secrets
+//! create`, `pass insert`, `secret-tool store`, `passwd --stdin`,
+//! `htpasswd -i`, …; `az keyvault secret set --value v`, `security
+//! add-generic-password -w v`, `aws ssm put-parameter --value v` of a
+//! `SecureString`, `dotnet user-secrets set KEY v`, `netlify env:set NAME v`
+//! and `glab variable set NAME v` when the name names a secret, `rclone
+//! config create … pass v`), `snyk auth v`, the publishers' `-p v` (`twine
+//! upload`, `poetry publish`, `dotnet nuget add source`), RAR's `-pV`, WMI's
+//! `/password:v`, `mc admin user add ALIAS USER v`,
 //! basic credentials passed as two literals (`auth=("user", "v")`,
 //! `HTTPBasicAuth("user", "v")`, `SetBasicAuth("user", "v")`,
 //! `.basic_auth("user", Some("v"))`), a value after

@@ -1194,6 +1194,93 @@ fn command_lines_and_basic_auth_pairs_mask_the_password() {
     }
 }
 
+/// Secrets stored from the command line: a value piped (`echo`, `printf`)
+/// or given in a here-string to a command that stores its standard input,
+/// a secret store's value flag, a name then its value, and the password
+/// flags of publishers and archivers are masked; the same commands reading
+/// a file, a variable or a prompt, and settings that name no secret, stay.
+#[test]
+fn secrets_stored_from_the_command_line_are_masked() {
+    let r = redactor();
+    let v = "Wq7xLm2VbN9rKt4Z";
+    for text in [
+        format!("echo \"{v}\" | docker secret create db_pass -"),
+        format!("echo -n '{v}' | podman secret create api -"),
+        format!("printf \"{v}\" | gh secret set API_TOKEN"),
+        format!("printf '%s' \"{v}\" | gh secret set API_TOKEN --repo o/r"),
+        format!("echo {v} | vercel env add API_TOKEN production"),
+        format!("vercel env add API_TOKEN production <<< \"{v}\""),
+        format!("echo \"{v}\" | npx wrangler secret put API_TOKEN"),
+        format!("wrangler secret put API_TOKEN <<< {v}"),
+        format!("echo -n \"{v}\" | gcloud secrets create db-pass --data-file=-"),
+        format!("printf \"{v}\" | gcloud secrets versions add db-pass --data-file=-"),
+        format!("echo \"{v}\" | firebase functions:secrets:set STRIPE_KEY"),
+        format!("echo \"{v}\" | doppler secrets set API_KEY"),
+        format!("echo \"{v}\" | pass insert -e web/github"),
+        format!("echo -n \"{v}\" | secret-tool store --label=api service api"),
+        format!("echo \"{v}\" | keyring set system api"),
+        format!("echo \"{v}\" | passwd --stdin deploy"),
+        format!("echo \"{v}\" | htpasswd -i .htpasswd admin"),
+        format!("echo \"{v}\" | gh auth login --with-token"),
+        format!("echo \"{v}\" | glab auth login --stdin"),
+        format!("echo \"{v}\" | circleci context store-secret org ctx API_KEY"),
+        format!("echo \"{v}\" | kubectl create secret generic api --from-file=token=/dev/stdin"),
+        format!("printf '{v}' | docker login -u ci --password-stdin ghcr.io"),
+        format!("az keyvault secret set --vault-name kv --name dbpass --value \"{v}\""),
+        format!("security add-generic-password -a ci -s api -w \"{v}\""),
+        format!("security add-internet-password -a ci -s x.com -w {v}"),
+        format!("aws ssm put-parameter --name /app/db --value \"{v}\" --type SecureString"),
+        format!("aws ssm put-parameter --name /app/db --type SecureString --value {v} --overwrite"),
+        format!("dotnet user-secrets set \"Stripe:SecretKey\" \"{v}\""),
+        format!("netlify env:set STRIPE_SECRET_KEY {v}"),
+        format!("glab variable set DEPLOY_TOKEN {v}"),
+        format!("glab variable set DEPLOY_TOKEN --value {v} --masked"),
+        format!("rclone config create s3 s3 provider AWS secret_access_key {v}"),
+        format!("rclone config create box sftp host example.com user me pass {v}"),
+        format!("snyk auth {v}"),
+        format!("twine upload -u __token__ -p {v} dist/*"),
+        format!("poetry publish -u __token__ -p {v}"),
+        format!(
+            "dotnet nuget add source https://nuget.example.com/v3/index.json -n priv -u ci -p {v}"
+        ),
+        format!("unrar x -p{v} archive.rar"),
+        format!("wmic /node:srv /user:admin /password:{v} process list"),
+        format!("mc admin user add local ci {v}"),
+    ] {
+        assert_eq!(
+            r.redact(&text),
+            text.replace(v, "[REDACTED:generic-secret]"),
+            "{text}"
+        );
+    }
+    for clean in [
+        "aws ssm put-parameter --name /app/instance --value t3.micro --type String",
+        "aws ssm put-parameter --name /app/db --value \"$DB_PASSWORD\" --type SecureString",
+        "docker secret create db_pass ./password.txt",
+        "gh secret set API_TOKEN < token.txt",
+        "cat token.txt | gh auth login --with-token",
+        "echo \"$TOKEN\" | docker login --password-stdin",
+        "echo \"${GITLAB_TOKEN}\" | glab auth login --stdin",
+        "echo \"<token>\" | gh auth login --with-token",
+        "printf '%s' \"$SECRET\" | gcloud secrets create s --data-file=-",
+        "echo \"Creating secret\" | tee -a log && docker secret create db ./db.txt",
+        "netlify env:set NODE_VERSION 18",
+        "glab variable set DEPLOY_ENV production",
+        "rclone config create remote s3 provider AWS env_auth true",
+        "dotnet user-secrets set \"Api:Url\" \"https://api.example.com\"",
+        "snyk auth",
+        "rar a -p archive.rar files/",
+        "unrar x -p- archive.rar",
+        "wmic /node:srv /user:admin /password:%ADMIN_PASSWORD% process list",
+        "mc admin user add myminio newuser $NEW_PASSWORD",
+        "security add-generic-password -a ci -s api -w",
+        "poetry publish --build",
+        "az keyvault secret set --vault-name kv --name x --file secret.txt",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 /// The value ending a phrase that names a secret, as installers and CLIs
 /// print it, is masked; phrases whose value is a word, a path, a time, an
 /// address or an id stay.

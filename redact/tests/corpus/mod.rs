@@ -2509,6 +2509,44 @@ fn gh_secret_set(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// A secret stored from the command line: piped or given in a here-string
+/// to a command that stores its standard input, or given to a secret
+/// store's value flag, beside the same commands reading a file or a
+/// variable (which stay).
+fn stored_secret(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem
+        || v.starts_with('-')
+        || v.contains(|c: char| c.is_whitespace() || "\"'$`\\|;&<>%".contains(c))
+    {
+        return None;
+    }
+    let env = f.env;
+    let line = match r.below(8) {
+        0 => format!("echo \"{v}\" | docker secret create {} -", f.key),
+        1 => format!("printf '%s' '{v}' | gh secret set {env} --repo acme/api"),
+        2 => format!("npx wrangler secret put {env} <<< \"{v}\""),
+        3 => format!(
+            "echo -n {v} | gcloud secrets versions add {} --data-file=-",
+            f.key
+        ),
+        4 => format!(
+            "az keyvault secret set --vault-name acme-kv --name {} --value \"{v}\"",
+            f.key
+        ),
+        5 => format!(
+            "aws ssm put-parameter --name /acme/{} --type SecureString --value {v}",
+            f.key
+        ),
+        6 => format!("dotnet user-secrets set \"Acme:{env}\" \"{v}\""),
+        _ => format!("security add-generic-password -a ci -s {} -w '{v}'", f.key),
+    };
+    Some(format!(
+        "$ {line}\n$ docker secret create {} ./secret.txt\n$ echo \"${env}\" | gh secret set {env}\n$ aws ssm put-parameter --name /acme/region --value eu-west-1 --type String\n",
+        f.key
+    ))
+}
+
 /// C and C++ sources: a `char` array and a macro holding the secret
 /// (firmware, Arduino sketches), beside a length macro, a buffer and an
 /// index comparison that must stay.
@@ -2812,6 +2850,7 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("ps-env", ps_env),
         ("yaml-tag", yaml_tag),
         ("gh-secret-set", gh_secret_set),
+        ("stored-secret", stored_secret),
         ("c-source", c_source),
         ("setter-call", setter_call),
         ("config-command", config_command),
