@@ -6070,6 +6070,33 @@ fn human_password(
             || xml_text(hay, (vs, ve)))
         && names_password(&hay[ns..ne])
         && !pass_flag(hay, (ns, ne))
+        && !nss_source(&hay[ns..ne], trim(&hay[vs..ve]))
+}
+
+/// The name service switch's `passwd` database and a source of it
+/// (`/etc/nsswitch.conf`'s `passwd: files systemd`, `passwd: compat`): the
+/// words a database's line lists are modules, not a password.
+fn nss_source(name: &[u8], v: &[u8]) -> bool {
+    const SOURCES: &[&[u8]] = &[
+        b"files",
+        b"compat",
+        b"systemd",
+        b"nis",
+        b"nisplus",
+        b"ldap",
+        b"sss",
+        b"db",
+        b"winbind",
+        b"hesiod",
+        b"extrausers",
+        b"cache",
+        b"altfiles",
+        b"mymachines",
+        b"libvirt",
+        b"oslogin",
+        b"cloudflare",
+    ];
+    name.eq_ignore_ascii_case(b"passwd") && SOURCES.iter().any(|w| v.eq_ignore_ascii_case(w))
 }
 
 /// A command line's bare `--pass` or `-pass` flag: a compiler's or a

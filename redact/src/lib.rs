@@ -697,7 +697,9 @@
 //! stays a reference only after nothing, a separator or a word
 //! (`anonymous:$FROM_EMAIL`), not after random characters
 //! (`'WxYLwx72$TVDPH'` is a password), and a `#` inside a URL's password
-//! belongs to it (`mongodb+srv://admin:pa#ss@…`).
+//! belongs to it (`mongodb+srv://admin:pa#ss@…`). Found in `/etc`'s
+//! configuration: the `passwd` database's modules in `/etc/nsswitch.conf`
+//! (`passwd: files systemd`) are no password.
 //!
 //! Environment values that are placeholders, plain numbers or absolute paths
 //! (e.g. `GNOME_KEYRING_CONTROL=/run/user/1000/keyring`) are not registered,

@@ -5893,6 +5893,34 @@ fn words_after_a_pass_flag_or_cargo_login_are_no_secrets() {
     }
 }
 
+/// `/etc/nsswitch.conf` lists the modules of the `passwd` database (a word
+/// after `passwd:` there is no password); a word under a password's name
+/// elsewhere still is.
+#[test]
+fn nsswitch_sources_of_the_passwd_database_are_no_secrets() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "passwd:         files systemd",
+            "passwd:         files",
+            "passwd: compat\ngroup: compat\nshadow: compat",
+            "passwd:     sss files",
+            "passwd: files ldap [NOTFOUND=return]",
+        ],
+    );
+    for (text, masked) in [
+        ("passwd: sunrise", "passwd: [REDACTED:generic-secret]"),
+        ("password: files", "password: [REDACTED:generic-secret]"),
+        (
+            "passwd: Qx8vR2mK9zLp4wTn",
+            "passwd: [REDACTED:generic-secret]",
+        ),
+    ] {
+        assert_eq!(r.redact(text), masked, "{text}");
+    }
+}
+
 #[test]
 fn words_joined_by_escaped_line_breaks_are_no_secrets() {
     let r = redactor();

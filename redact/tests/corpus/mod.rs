@@ -3101,6 +3101,7 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     ("resource-name", "gcloud kms encrypt --kms-key=projects/*/locations/*/keyRings/*/cryptoKeys/* \\\n  --seed-phrase-secret=projects/acme/secrets/seed-phrase\n"),
     ("resource-name", "  secret_id: projects/123456789012/secrets/stripe-webhook\n  api_key = \"projects/123456789012/secrets/stripe-key/versions/latest\"\n"),
     // Command lines whose flags take words: a compiler's pass, a command's name.
+    ("nsswitch", "passwd:         files systemd\ngroup:          files systemd\nshadow:         files\ngshadow:        files\n"),
     ("command-words", "$ cargo dev new_lint --name=foo --pass=early --category=style\nThen run the cargo login command and paste your token.\n"),
     // Prose inside a JSON string, lines joined by `\n` escapes.
     ("escaped-prose", "{\"body\":\"Authenticate with the --token option\\nor the credential process.\"}\n"),
