@@ -128,16 +128,37 @@ fn generic3(pattern: &str) -> RuleBuilder {
     generic(pattern).alt_groups(&["s2", "s3"])
 }
 
+/// The arguments between a command and the flag or value a command rule
+/// reads, as its pattern writes them: no line break, and not past the end
+/// of the command (`|`, `;`, `&`).
+const LINE_ARGS: &str = r"[^\r\n|;&]*?";
+
+/// [`LINE_ARGS`] continued over lines that end in `\` (POSIX shells), `^`
+/// (cmd) or `` ` `` (PowerShell): `docker login \` / `  -u ci \` / `  -p v`.
+const ARGS: &str = r"(?:[^\r\n|;&\\]|\\[^\r\n]|[\\^`]\r?\n)*?";
+
+/// How far past its keyword's line a command rule reads continuation lines
+/// ([`Window::Continued`](crate::rule::Window::Continued)).
+const CONTINUED: usize = 1024;
+
 /// A password given on a command line (`mysql -pX`, `docker login -p X`):
 /// the value in groups `secret`, `s2` or `s3`, judged by the command check
-/// (a word is a password there: `sshpass -p swordfish`).
+/// (a word is a password there: `sshpass -p swordfish`). The arguments
+/// before it ([`LINE_ARGS`] in `pattern`) may go on over continuation
+/// lines ([`ARGS`]), read up to [`CONTINUED`] bytes past the keyword's line.
 fn command_secret(pattern: &str, keywords: &[&str]) -> RuleBuilder {
-    rb("generic-secret", pattern)
+    let continued = pattern.contains(LINE_ARGS);
+    let rule = rb("generic-secret", &pattern.replace(LINE_ARGS, ARGS))
         .keywords(keywords.iter().copied())
         .secret_group("secret")
         .alt_groups(&["s2", "s3"])
         .priority(P_STRUCT)
-        .check(Check::Command)
+        .check(Check::Command);
+    if continued {
+        rule.continued_lines(CONTINUED)
+    } else {
+        rule
+    }
 }
 
 /// [`command_secret`] for a pattern whose value groups are `secret` and `alts`.

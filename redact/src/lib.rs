@@ -374,7 +374,10 @@
 //! and `glab variable set NAME v` when the name names a secret, `rclone
 //! config create … pass v`), `snyk auth v`, the publishers' `-p v` (`twine
 //! upload`, `poetry publish`, `dotnet nuget add source`), RAR's `-pV`, WMI's
-//! `/password:v`, `mc admin user add ALIAS USER v`,
+//! `/password:v`, `mc admin user add ALIAS USER v` (each of these commands
+//! also when continued over lines ending in `\`, `^` or `` ` ``: `docker
+//! login \` / `  -u ci \` / `  -p v`, read up to 1 KiB past the command's
+//! line),
 //! basic credentials passed as two literals (`auth=("user", "v")`,
 //! `HTTPBasicAuth("user", "v")`, `SetBasicAuth("user", "v")`,
 //! `.basic_auth("user", Some("v"))`), a value after

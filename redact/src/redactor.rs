@@ -121,6 +121,9 @@ struct Quick {
     line_guards: Vec<checks::Guard>,
     /// Unguarded rules run anchored at the hit.
     anchored: Vec<u32>,
+    /// Whether one of `anchored` reads continuation lines
+    /// ([`Window::Continued`]).
+    continued: bool,
     /// Unguarded line rules with a `needs` test.
     needs: Vec<u32>,
 }
@@ -1102,7 +1105,7 @@ impl RedactorBuilder {
         let widest = rules
             .iter()
             .map(|r| match r.window {
-                Window::Following(n) => n,
+                Window::Following(n) | Window::Continued(n) => n,
                 _ => 0,
             })
             .max()
@@ -1111,13 +1114,13 @@ impl RedactorBuilder {
             |widest: usize| widest + 4 * MAX_SIDE + max_keyword + 2 * (max_variant + 2) + 64;
         let context = reach(widest);
         // The rules whose windows a short look-back leaves out, and their keywords.
-        let wide_rule = |r: &&Rule| matches!(r.window, Window::Following(n) if n > SHORT_WINDOW);
+        let wide_rule = |r: &&Rule| matches!(r.window, Window::Following(n) | Window::Continued(n) if n > SHORT_WINDOW);
         let short = reach(
             rules
                 .iter()
                 .filter(|r| !wide_rule(r))
                 .map(|r| match r.window {
-                    Window::Following(n) => n,
+                    Window::Following(n) | Window::Continued(n) => n,
                     _ => 0,
                 })
                 .max()
@@ -1204,12 +1207,16 @@ fn quick_of(
             None => {
                 for &r in rs {
                     let rule = &rules[r as usize];
-                    if rule.window != Window::Line {
+                    // A continued window is its line's unless the line
+                    // continues (the dismissal then keeps the hit).
+                    let continued = matches!(rule.window, Window::Continued(_));
+                    if rule.window != Window::Line && !continued {
                         return None;
                     }
                     if anchors.contains(&r) {
                         q.anchored.push(r);
-                    } else if rule.needs.is_some() {
+                        q.continued |= continued;
+                    } else if rule.needs.is_some() && !continued {
                         q.needs.push(r);
                     } else {
                         return None;
@@ -1831,6 +1838,31 @@ fn following_window(hay: &[u8], hs: usize, he: usize, n: usize) -> (usize, usize
 }
 
 /// A hit's [`line_window`] extended as [`following_window`] does.
+/// [`Window::Continued`] of the line window `(ls, le)`: the line and each
+/// next one while the line before ends in a continuation (`\`, `^` or
+/// `` ` ``, before an optional `\r`), within [`following_from`]'s window of
+/// `n` bytes. A line window cut short of its line's end (a long line) is
+/// continued by nothing.
+fn continued_from(hay: &[u8], (ls, le): (usize, usize), n: usize) -> (usize, usize) {
+    if !line_continues(hay, (ls, le)) {
+        return (ls, le);
+    }
+    let limit = following_from(hay, (ls, le), n).1;
+    let mut e = le;
+    while e < limit && line_continues(hay, (ls, e)) {
+        e = memchr::memchr(b'\n', &hay[e + 1..limit]).map_or(limit, |i| e + 1 + i);
+    }
+    (ls, e)
+}
+
+/// Whether the line (or lines) `[ls, le)` ends at a line break after a
+/// continuation (`\`, `^` or `` ` ``, before an optional `\r`).
+fn line_continues(hay: &[u8], (ls, le): (usize, usize)) -> bool {
+    let line = &hay[ls..le];
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    hay.get(le) == Some(&b'\n') && matches!(line.last(), Some(b'\\' | b'^' | b'`'))
+}
+
 fn following_from(hay: &[u8], (ls, le): (usize, usize), n: usize) -> (usize, usize) {
     let target = (ls + n).min(hay.len()).max(le);
     let hi = (target + MAX_SIDE).min(hay.len());
@@ -3183,6 +3215,16 @@ impl Redactor {
                             let (ws, we) = clamp(w);
                             follow.push((r, ws as u32, we as u32));
                         }
+                        // The line's own window unless the line continues
+                        // (then searched as a `Following` window is).
+                        Window::Continued(n) => {
+                            if line_continues(hay, lw) {
+                                let (ws, we) = clamp(continued_from(hay, lw, n));
+                                follow.push((r, ws as u32, we as u32));
+                            } else {
+                                line_rules.push(r);
+                            }
+                        }
                         Window::NextLine => {
                             let (ws, we) =
                                 clamp(*next_memo.get_or_insert_with(|| with_next_line(hay, lw)));
@@ -3363,6 +3405,10 @@ impl Redactor {
         let whole = (lw.0 == 0 || hay[lw.0 - 1] == b'\n')
             && (lw.1 == hay.len() || hay[lw.1] == b'\n')
             && (ls, le) == lw;
+        // A window past the line: the tests below read the line only.
+        if q.continued && line_continues(hay, lw) {
+            return false;
+        }
         for &r in &q.anchored {
             let rule = &inner.rules[r as usize];
             if !self.runs_anchored(rule) {
@@ -4641,13 +4687,14 @@ mod tests {
     }
 
     /// Pieces of command lines whose rules read far (`lftp … -u user,v`),
-    /// repeated on one line or on many.
+    /// repeated on one line or on many, continued over lines or not.
     fn command_piece() -> impl Strategy<Value = String> {
         prop_oneof![
             4 => prop::sample::select(vec![
                 "lftp ", "nmcli ", "sshpass ", "psexec ", "mysql ", "::add-mask::", "ldap",
                 "-u ", "-p ", "-P ", "--password ", "password ", "/pass:", "user,", "a,",
-                " ", "\n", "\"", "'", ";", "|", "&", "x", "AKIA", "aws ",
+                " ", "\n", "\"", "'", ";", "|", "&", "x", "AKIA", "aws ", "docker login ",
+                "redis-cli ", " \\\n", " ^\n", " `\r\n", "\\",
             ])
             .prop_map(str::to_string),
             1 => "[A-Za-z0-9+/_-]{1,44}",

@@ -123,6 +123,11 @@ pub(crate) enum Window {
     Following(usize),
     /// The hit's line and the next one.
     NextLine,
+    /// The hit's line and the lines that continue it (each line before
+    /// ends in `\`, `^` or `` ` ``, a shell's, cmd's or PowerShell's line
+    /// continuation), to at most this many bytes further (snapped to a line
+    /// end): always within [`Window::Following`] of the same size.
+    Continued(usize),
 }
 
 /// One detection rule: a regex, the part of its match that is the secret, the
@@ -225,6 +230,7 @@ impl Rule {
             priority: USER_PRIORITY,
             following: 0,
             next_line: false,
+            continued: false,
             alt: Vec::new(),
             guard: None,
             needs: None,
@@ -285,6 +291,7 @@ pub struct RuleBuilder {
     priority: u8,
     following: usize,
     next_line: bool,
+    continued: bool,
     alt: Vec<String>,
     guard: Option<Guard>,
     needs: Option<Needs>,
@@ -390,6 +397,14 @@ impl RuleBuilder {
         self
     }
 
+    /// The window is the hit's line and its continuation lines, up to
+    /// `bytes` after the hit's line ([`Window::Continued`]; built-in
+    /// command rules).
+    pub(crate) fn continued_lines(mut self, bytes: usize) -> Self {
+        self.continued = bytes > 0;
+        self.window_bytes(bytes)
+    }
+
     /// Compiles the rule, checking the id, the pattern, the secret group, the
     /// keywords and the entropy bound. A user rule's regex is compiled here,
     /// so every error shows now (the built-in rules compile on first use).
@@ -444,11 +459,16 @@ impl RuleBuilder {
         let window = if self.next_line {
             Window::NextLine
         } else if self.multiline {
-            Window::Following(if self.following > 0 {
+            let n = if self.following > 0 {
                 self.following
             } else {
                 MULTILINE_WINDOW
-            })
+            };
+            if self.continued {
+                Window::Continued(n)
+            } else {
+                Window::Following(n)
+            }
         } else {
             Window::Line
         };

@@ -751,6 +751,14 @@ fn piece() -> impl Strategy<Value = String> {
         "PWD=",
         "const API_TOKEN: &str = \"",
         "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhR2xQ.",
+        // Commands continued over lines, and secrets stored from them.
+        " \\\n  ",
+        " ^\r\n",
+        "docker login ",
+        "redis-cli -a ",
+        "echo \"",
+        "\" | docker secret create x -",
+        " <<< ",
     ])
     .prop_map(str::to_string);
     prop_oneof![
@@ -1192,6 +1200,40 @@ fn command_lines_and_basic_auth_pairs_mask_the_password() {
     ] {
         assert_eq!(r.redact(clean), clean);
     }
+}
+
+/// A command split over continuation lines (`\` in POSIX shells, `^` in
+/// cmd, `` ` `` in PowerShell) keeps its password flag masked on a later
+/// line; a line that does not continue the command ends it.
+#[test]
+fn command_lines_continued_over_lines_mask_the_password() {
+    let r = redactor();
+    let v = "Wq7xLm2VbN9rKt4Z";
+    for text in [
+        format!("docker login \\\n  -u ci \\\n  -p \"{v}\" \\\n  registry.example.com\n"),
+        format!("docker login \\\r\n  -u ci \\\r\n  -p {v} \\\r\n  ghcr.io\r\n"),
+        format!("sshpass \\\n  -p {v} ssh deploy@host\n"),
+        format!("redis-cli -h cache \\\n  -a {v} ping\n"),
+        format!("mysql -h db \\\n  -u root \\\n  -p{v} app\n"),
+        format!("psexec \\\\host ^\n  -u admin -p {v} cmd\n"),
+        format!("sqlcmd -S db `\n  -U sa -P {v} -Q \"select 1\"\n"),
+        format!("az keyvault secret set --vault-name kv \\\n  --name db \\\n  --value {v}\n"),
+    ] {
+        assert_eq!(
+            r.redact(&text),
+            text.replace(v, "[REDACTED:generic-secret]"),
+            "{text}"
+        );
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "mysql -u root\n-pWq7xLm2VbN9rKt4Z\n",
+            "mysql -u root \\\n  --batch\necho done\n  -pWq7xLm2VbN9rKt4Z\n",
+            "mysql -u root; echo \\\n  -p x\n",
+            "docker login \\\n  -u ci \\\n  --password-stdin < token.txt\n",
+        ],
+    );
 }
 
 /// Secrets stored from the command line: a value piped (`echo`, `printf`)

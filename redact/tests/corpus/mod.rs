@@ -2673,13 +2673,15 @@ fn command_password(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
         19 => format!("cargo login --registry internal {v}"),
         20 => format!("expect \"*assword:\"\nsend \"{v}\\r\""),
         21 => format!("mysqladmin -u root -h db password {v}"),
+        // A command continued over lines.
+        22 => format!("docker login \\\n    -u ci \\\n    -p {v} \\\n    registry.example.com"),
         _ => format!("mc alias set local http://localhost:9000 minioadmin {v}"),
     };
-    // Five commands of the 23 per record (one in four), so that nearly
-    // every command's rule meets a value in one record per family.
-    let first = r.below(23);
+    // Five commands of the 24 per record (one in four or five), so that
+    // nearly every command's rule meets a value in one record per family.
+    let first = r.below(24);
     let lines: Vec<String> = (0..5)
-        .map(|k| format!("$ {}\n", line((first + 4 * k) % 23)))
+        .map(|k| format!("$ {}\n", line((first + 4 * k) % 24)))
         .collect();
     Some(format!(
         "{}$ net user deploy /delete\n$ sqlplus / as sysdba\n$ mongosh --port 27017\n",
