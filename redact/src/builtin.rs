@@ -182,9 +182,10 @@ const ECHOED: &str = r#"\b(?:echo[\t ]+(?:-[ne][\t ]+)?|printf[\t ]+(?:(?:'%s(?:
 /// `env add`, Wrangler's `secret put`, Google Cloud's `secrets create` and
 /// `secrets versions add`, Firebase's `functions:secrets:set`, Doppler's
 /// `secrets set`, CircleCI's `context store-secret`, `pass insert`,
-/// `secret-tool store`, `keyring set`, `passwd --stdin`, `htpasswd -i`, and
-/// `kubectl create secret` reading `/dev/stdin`.
-const STDIN_SECRET: &str = r"(?:\b(?:docker|podman)[\t ]+secret[\t ]+create|\bgh[\t ]+secret[\t ]+set|\b(?:gh|glab)[\t ]+auth[\t ]+login\b[^\r\n|;&]*?[\t ]--(?:with-token|stdin)|\bvercel[\t ]+env[\t ]+add|\bwrangler[\t ]+(?:pages[\t ]+)?secret[\t ]+put|\bgcloud[\t ]+secrets[\t ]+(?:create|versions[\t ]+add)|\bfirebase[\t ]+functions:secrets:set|\bdoppler[\t ]+secrets[\t ]+set|\bcircleci[\t ]+context[\t ]+store-secret|\bpass[\t ]+(?:insert|add)|\bsecret-tool[\t ]+store|\bkeyring[\t ]+set|\bpasswd[\t ]+--stdin|\bhtpasswd\b[^\r\n|;&]*?[\t ]-[A-Za-z]*i|\bkubectl[\t ]+create[\t ]+secret\b[^\r\n|;&]*?/dev/stdin)";
+/// `secret-tool store`, `keyring set`, `passwd --stdin`, `htpasswd -i`,
+/// `cryptsetup open` (a LUKS passphrase), and `kubectl create secret`
+/// reading `/dev/stdin`.
+const STDIN_SECRET: &str = r"(?:\b(?:docker|podman)[\t ]+secret[\t ]+create|\bgh[\t ]+secret[\t ]+set|\b(?:gh|glab)[\t ]+auth[\t ]+login\b[^\r\n|;&]*?[\t ]--(?:with-token|stdin)|\bvercel[\t ]+env[\t ]+add|\bwrangler[\t ]+(?:pages[\t ]+)?secret[\t ]+put|\bgcloud[\t ]+secrets[\t ]+(?:create|versions[\t ]+add)|\bfirebase[\t ]+functions:secrets:set|\bdoppler[\t ]+secrets[\t ]+set|\bcircleci[\t ]+context[\t ]+store-secret|\bpass[\t ]+(?:insert|add)|\bsecret-tool[\t ]+store|\bkeyring[\t ]+set|\bpasswd[\t ]+--stdin|\bhtpasswd\b[^\r\n|;&]*?[\t ]-[A-Za-z]*i|\bcryptsetup\b[^\r\n|;&]*?[\t ](?:luksOpen|open|luksFormat|luksAddKey)\b|\bkubectl[\t ]+create[\t ]+secret\b[^\r\n|;&]*?/dev/stdin)";
 
 /// The keywords of [`STDIN_SECRET`]'s commands.
 const STDIN_SECRET_KW: &[&str] = &[
@@ -205,6 +206,7 @@ const STDIN_SECRET_KW: &[&str] = &[
     "keyring set",
     "htpasswd",
     "/dev/stdin",
+    "cryptsetup",
 ];
 
 /// A here-string's value (`<<< "v"`), in groups `secret`, `s2` and `s3`.
@@ -1949,6 +1951,38 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r"\bmc[\t ]+admin[\t ]+user[\t ]+add[\t ]+[^\s\-][^\s]*[\t ]+[^\s\-][^\s]*[\t ]+",
             &["user add"],
         ),
+        // More command lines' passwords: Windows' `schtasks … /rp PASS` (the
+        // task's run-as password; `*` prompts), MQTT clients' `-P PASS`
+        // (`mosquitto_pub`, `mosquitto_sub`, `mosquitto_rr`), Samba's
+        // `smbclient //srv/share PASS` (the password after the service),
+        // Vault's `vault operator unseal KEY`, SQLCipher's `PRAGMA key =
+        // 'v'` (also `rekey`) and `ATTACH DATABASE … KEY 'v'`, and
+        // PowerShell's `ConvertTo-SecureString -AsPlainText "v"` (the flag
+        // before the string).
+        command_secret(
+            r#"(?i)\bschtasks\b[^\r\n|;&]*?[\t ]/rp[\t ]+(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'/*\-][^\s"']*))"#,
+            &["schtasks"],
+        ),
+        command_flag(r"\bmosquitto_(?:pub|sub|rr)\b[^\r\n|;&]*?[\t ]-P[\t ]+", &["mosquitto_"]),
+        command_flag(r"\bsmbclient[\t ]+(?://|\\\\)[^\s]+[\t ]+", &["smbclient"]),
+        command_flag(
+            r"\bvault[\t ]+operator[\t ]+unseal(?:[\t ]+-[A-Za-z][A-Za-z-]*(?:=[^\s]*)?)*[\t ]+",
+            &["unseal"],
+        ),
+        command_secret_in(
+            &format!(r"(?i)\b(?:pragma[\t ]+(?:[A-Za-z_][A-Za-z0-9_]*\.)?(?:re)?key[\t ]*=|attach[\t ]+database\b[^\r\n;]*?[\t ]key)[\t ]*{QUOTED}"),
+            &["pragma", "attach database"],
+            &["s2", "s4"],
+        ),
+        rb(
+            "generic-secret",
+            r#"(?i)\bConvertTo-SecureString(?:[\t ]+-Force)*[\t ]+-AsPlainText(?:[\t ]+-Force)*[\t ]+(?:-String[\t ]+)?(?:"(?P<secret>[^"\r\n$]+)"|'(?P<s2>[^'\r\n]+)')"#,
+        )
+        .keywords(["convertto-securestring"])
+        .secret_group("secret")
+        .alt_groups(&["s2"])
+        .priority(P_STRUCT)
+        .check(Check::Value),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -374,7 +374,10 @@
 //! and `glab variable set NAME v` when the name names a secret, `rclone
 //! config create … pass v`), `snyk auth v`, the publishers' `-p v` (`twine
 //! upload`, `poetry publish`, `dotnet nuget add source`), RAR's `-pV`, WMI's
-//! `/password:v`, `mc admin user add ALIAS USER v` (each of these commands
+//! `/password:v`, `mc admin user add ALIAS USER v`, `schtasks … /rp v`,
+//! `mosquitto_pub … -P v`, `smbclient //srv/share v`, `vault operator
+//! unseal KEY`, SQLCipher's `PRAGMA key = 'v'` and `ATTACH … KEY 'v'`, a
+//! passphrase given to `cryptsetup open` (each of these commands
 //! also when continued over lines ending in `\`, `^` or `` ` ``: `docker
 //! login \` / `  -u ci \` / `  -p v`, read up to 1 KiB past the command's
 //! line),
@@ -384,6 +387,7 @@
 //! a YAML tag (`password: !!binary <base64>`, `api_key: !!str v`), space-separated
 //! setters (Dockerfile `ENV`/`ARG`, csh `setenv`, Windows `setx`, fish
 //! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
+//! (or `-AsPlainText "…"`)
 //! (a cmdlet after `=` is no value), .NET/ADO connection strings
 //! (`Password=…;`), `.netrc` (bare or in double quotes; a quote inside a bare
 //! password is part of it), `.pgpass` lines on the default port

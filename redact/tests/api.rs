@@ -1202,6 +1202,45 @@ fn command_lines_and_basic_auth_pairs_mask_the_password() {
     }
 }
 
+/// Windows' task scheduler, MQTT clients, Samba, Vault's unseal, SQLCipher,
+/// LUKS and PowerShell's secure strings take passwords and keys on the
+/// command line; the same commands prompting or reading a file stay.
+#[test]
+fn scheduler_mqtt_samba_unseal_sqlcipher_and_luks_passwords_are_masked() {
+    let r = redactor();
+    let v = "Wq7xLm2VbN9rKt4Z";
+    for text in [
+        format!("schtasks /create /tn backup /tr backup.bat /sc daily /ru admin /rp {v}"),
+        format!("mosquitto_pub -h broker -u bob -P {v} -t t -m hi"),
+        format!("smbclient //srv/share {v} -U bob"),
+        format!("vault operator unseal {v}"),
+        format!("PRAGMA key = '{v}';"),
+        format!("sqlite> PRAGMA main.rekey = \"{v}\";"),
+        format!("sqlite3 db \"ATTACH DATABASE 'x.db' AS x KEY '{v}'\""),
+        format!("cryptsetup luksOpen /dev/sdb1 data <<< \"{v}\""),
+        format!("echo -n \"{v}\" | cryptsetup open /dev/sdb1 data -"),
+        format!("Set-ADAccountPassword bob -NewPassword (ConvertTo-SecureString -AsPlainText \"{v}\" -Force)"),
+    ] {
+        assert_eq!(
+            r.redact(&text),
+            text.replace(v, "[REDACTED:generic-secret]"),
+            "{text}"
+        );
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "schtasks /create /tn backup /ru admin /rp *",
+            "smbclient //srv/share -U bob",
+            "vault operator unseal -reset",
+            "vault operator unseal",
+            "PRAGMA foreign_keys = ON;",
+            "PRAGMA key_size = 'x';",
+            "cryptsetup luksOpen /dev/sdb1 data --key-file key.bin",
+        ],
+    );
+}
+
 /// A command split over continuation lines (`\` in POSIX shells, `^` in
 /// cmd, `` ` `` in PowerShell) keeps its password flag masked on a later
 /// line; a line that does not continue the command ends it.
