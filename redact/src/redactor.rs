@@ -1837,7 +1837,6 @@ fn following_window(hay: &[u8], hs: usize, he: usize, n: usize) -> (usize, usize
     following_from(hay, line_window(hay, hs, he), n)
 }
 
-/// A hit's [`line_window`] extended as [`following_window`] does.
 /// [`Window::Continued`] of the line window `(ls, le)`: the line and each
 /// next one while the line before ends in a continuation (`\`, `^` or
 /// `` ` ``, before an optional `\r`), within [`following_from`]'s window of
@@ -1863,6 +1862,7 @@ fn line_continues(hay: &[u8], (ls, le): (usize, usize)) -> bool {
     hay.get(le) == Some(&b'\n') && matches!(line.last(), Some(b'\\' | b'^' | b'`'))
 }
 
+/// A hit's [`line_window`] extended as [`following_window`] does.
 fn following_from(hay: &[u8], (ls, le): (usize, usize), n: usize) -> (usize, usize) {
     let target = (ls + n).min(hay.len()).max(le);
     let hi = (target + MAX_SIDE).min(hay.len());

@@ -1209,7 +1209,10 @@ fn command_lines_and_basic_auth_pairs_mask_the_password() {
 fn scheduler_mqtt_samba_unseal_sqlcipher_and_luks_passwords_are_masked() {
     let r = redactor();
     let v = "Wq7xLm2VbN9rKt4Z";
-    for text in [
+    assert_masked(
+        &r,
+        v,
+        &[
         format!("schtasks /create /tn backup /tr backup.bat /sc daily /ru admin /rp {v}"),
         format!("mosquitto_pub -h broker -u bob -P {v} -t t -m hi"),
         format!("smbclient //srv/share {v} -U bob"),
@@ -1220,13 +1223,8 @@ fn scheduler_mqtt_samba_unseal_sqlcipher_and_luks_passwords_are_masked() {
         format!("cryptsetup luksOpen /dev/sdb1 data <<< \"{v}\""),
         format!("echo -n \"{v}\" | cryptsetup open /dev/sdb1 data -"),
         format!("Set-ADAccountPassword bob -NewPassword (ConvertTo-SecureString -AsPlainText \"{v}\" -Force)"),
-    ] {
-        assert_eq!(
-            r.redact(&text),
-            text.replace(v, "[REDACTED:generic-secret]"),
-            "{text}"
-        );
-    }
+        ],
+    );
     assert_unchanged(
         &r,
         &[
@@ -1248,22 +1246,20 @@ fn scheduler_mqtt_samba_unseal_sqlcipher_and_luks_passwords_are_masked() {
 fn command_lines_continued_over_lines_mask_the_password() {
     let r = redactor();
     let v = "Wq7xLm2VbN9rKt4Z";
-    for text in [
-        format!("docker login \\\n  -u ci \\\n  -p \"{v}\" \\\n  registry.example.com\n"),
-        format!("docker login \\\r\n  -u ci \\\r\n  -p {v} \\\r\n  ghcr.io\r\n"),
-        format!("sshpass \\\n  -p {v} ssh deploy@host\n"),
-        format!("redis-cli -h cache \\\n  -a {v} ping\n"),
-        format!("mysql -h db \\\n  -u root \\\n  -p{v} app\n"),
-        format!("psexec \\\\host ^\n  -u admin -p {v} cmd\n"),
-        format!("sqlcmd -S db `\n  -U sa -P {v} -Q \"select 1\"\n"),
-        format!("az keyvault secret set --vault-name kv \\\n  --name db \\\n  --value {v}\n"),
-    ] {
-        assert_eq!(
-            r.redact(&text),
-            text.replace(v, "[REDACTED:generic-secret]"),
-            "{text}"
-        );
-    }
+    assert_masked(
+        &r,
+        v,
+        &[
+            format!("docker login \\\n  -u ci \\\n  -p \"{v}\" \\\n  registry.example.com\n"),
+            format!("docker login \\\r\n  -u ci \\\r\n  -p {v} \\\r\n  ghcr.io\r\n"),
+            format!("sshpass \\\n  -p {v} ssh deploy@host\n"),
+            format!("redis-cli -h cache \\\n  -a {v} ping\n"),
+            format!("mysql -h db \\\n  -u root \\\n  -p{v} app\n"),
+            format!("psexec \\\\host ^\n  -u admin -p {v} cmd\n"),
+            format!("sqlcmd -S db `\n  -U sa -P {v} -Q \"select 1\"\n"),
+            format!("az keyvault secret set --vault-name kv \\\n  --name db \\\n  --value {v}\n"),
+        ],
+    );
     assert_unchanged(
         &r,
         &[
@@ -1284,56 +1280,58 @@ fn command_lines_continued_over_lines_mask_the_password() {
 fn secrets_stored_from_the_command_line_are_masked() {
     let r = redactor();
     let v = "Wq7xLm2VbN9rKt4Z";
-    for text in [
-        format!("echo \"{v}\" | docker secret create db_pass -"),
-        format!("echo -n '{v}' | podman secret create api -"),
-        format!("printf \"{v}\" | gh secret set API_TOKEN"),
-        format!("printf '%s' \"{v}\" | gh secret set API_TOKEN --repo o/r"),
-        format!("echo {v} | vercel env add API_TOKEN production"),
-        format!("vercel env add API_TOKEN production <<< \"{v}\""),
-        format!("echo \"{v}\" | npx wrangler secret put API_TOKEN"),
-        format!("wrangler secret put API_TOKEN <<< {v}"),
-        format!("echo -n \"{v}\" | gcloud secrets create db-pass --data-file=-"),
-        format!("printf \"{v}\" | gcloud secrets versions add db-pass --data-file=-"),
-        format!("echo \"{v}\" | firebase functions:secrets:set STRIPE_KEY"),
-        format!("echo \"{v}\" | doppler secrets set API_KEY"),
-        format!("echo \"{v}\" | pass insert -e web/github"),
-        format!("echo -n \"{v}\" | secret-tool store --label=api service api"),
-        format!("echo \"{v}\" | keyring set system api"),
-        format!("echo \"{v}\" | passwd --stdin deploy"),
-        format!("echo \"{v}\" | htpasswd -i .htpasswd admin"),
-        format!("echo \"{v}\" | gh auth login --with-token"),
-        format!("echo \"{v}\" | glab auth login --stdin"),
-        format!("echo \"{v}\" | circleci context store-secret org ctx API_KEY"),
-        format!("echo \"{v}\" | kubectl create secret generic api --from-file=token=/dev/stdin"),
-        format!("printf '{v}' | docker login -u ci --password-stdin ghcr.io"),
-        format!("az keyvault secret set --vault-name kv --name dbpass --value \"{v}\""),
-        format!("security add-generic-password -a ci -s api -w \"{v}\""),
-        format!("security add-internet-password -a ci -s x.com -w {v}"),
-        format!("aws ssm put-parameter --name /app/db --value \"{v}\" --type SecureString"),
-        format!("aws ssm put-parameter --name /app/db --type SecureString --value {v} --overwrite"),
-        format!("dotnet user-secrets set \"Stripe:SecretKey\" \"{v}\""),
-        format!("netlify env:set STRIPE_SECRET_KEY {v}"),
-        format!("glab variable set DEPLOY_TOKEN {v}"),
-        format!("glab variable set DEPLOY_TOKEN --value {v} --masked"),
-        format!("rclone config create s3 s3 provider AWS secret_access_key {v}"),
-        format!("rclone config create box sftp host example.com user me pass {v}"),
-        format!("snyk auth {v}"),
-        format!("twine upload -u __token__ -p {v} dist/*"),
-        format!("poetry publish -u __token__ -p {v}"),
-        format!(
+    assert_masked(
+        &r,
+        v,
+        &[
+            format!("echo \"{v}\" | docker secret create db_pass -"),
+            format!("echo -n '{v}' | podman secret create api -"),
+            format!("printf \"{v}\" | gh secret set API_TOKEN"),
+            format!("printf '%s' \"{v}\" | gh secret set API_TOKEN --repo o/r"),
+            format!("echo {v} | vercel env add API_TOKEN production"),
+            format!("vercel env add API_TOKEN production <<< \"{v}\""),
+            format!("echo \"{v}\" | npx wrangler secret put API_TOKEN"),
+            format!("wrangler secret put API_TOKEN <<< {v}"),
+            format!("echo -n \"{v}\" | gcloud secrets create db-pass --data-file=-"),
+            format!("printf \"{v}\" | gcloud secrets versions add db-pass --data-file=-"),
+            format!("echo \"{v}\" | firebase functions:secrets:set STRIPE_KEY"),
+            format!("echo \"{v}\" | doppler secrets set API_KEY"),
+            format!("echo \"{v}\" | pass insert -e web/github"),
+            format!("echo -n \"{v}\" | secret-tool store --label=api service api"),
+            format!("echo \"{v}\" | keyring set system api"),
+            format!("echo \"{v}\" | passwd --stdin deploy"),
+            format!("echo \"{v}\" | htpasswd -i .htpasswd admin"),
+            format!("echo \"{v}\" | gh auth login --with-token"),
+            format!("echo \"{v}\" | glab auth login --stdin"),
+            format!("echo \"{v}\" | circleci context store-secret org ctx API_KEY"),
+            format!(
+                "echo \"{v}\" | kubectl create secret generic api --from-file=token=/dev/stdin"
+            ),
+            format!("printf '{v}' | docker login -u ci --password-stdin ghcr.io"),
+            format!("az keyvault secret set --vault-name kv --name dbpass --value \"{v}\""),
+            format!("security add-generic-password -a ci -s api -w \"{v}\""),
+            format!("security add-internet-password -a ci -s x.com -w {v}"),
+            format!("aws ssm put-parameter --name /app/db --value \"{v}\" --type SecureString"),
+            format!(
+                "aws ssm put-parameter --name /app/db --type SecureString --value {v} --overwrite"
+            ),
+            format!("dotnet user-secrets set \"Stripe:SecretKey\" \"{v}\""),
+            format!("netlify env:set STRIPE_SECRET_KEY {v}"),
+            format!("glab variable set DEPLOY_TOKEN {v}"),
+            format!("glab variable set DEPLOY_TOKEN --value {v} --masked"),
+            format!("rclone config create s3 s3 provider AWS secret_access_key {v}"),
+            format!("rclone config create box sftp host example.com user me pass {v}"),
+            format!("snyk auth {v}"),
+            format!("twine upload -u __token__ -p {v} dist/*"),
+            format!("poetry publish -u __token__ -p {v}"),
+            format!(
             "dotnet nuget add source https://nuget.example.com/v3/index.json -n priv -u ci -p {v}"
         ),
-        format!("unrar x -p{v} archive.rar"),
-        format!("wmic /node:srv /user:admin /password:{v} process list"),
-        format!("mc admin user add local ci {v}"),
-    ] {
-        assert_eq!(
-            r.redact(&text),
-            text.replace(v, "[REDACTED:generic-secret]"),
-            "{text}"
-        );
-    }
+            format!("unrar x -p{v} archive.rar"),
+            format!("wmic /node:srv /user:admin /password:{v} process list"),
+            format!("mc admin user add local ci {v}"),
+        ],
+    );
     for clean in [
         "aws ssm put-parameter --name /app/instance --value t3.micro --type String",
         "aws ssm put-parameter --name /app/db --value \"$DB_PASSWORD\" --type SecureString",
@@ -2488,6 +2486,17 @@ fn left_unmasked(
 fn assert_unchanged(r: &Redactor, inputs: &[&str]) {
     for input in inputs {
         assert_eq!(r.redact(input), *input, "{input}");
+    }
+}
+
+/// Each of `texts` comes out with every `v` in it masked by the generic rule.
+fn assert_masked(r: &Redactor, v: &str, texts: &[String]) {
+    for text in texts {
+        assert_eq!(
+            r.redact(text),
+            text.replace(v, "[REDACTED:generic-secret]"),
+            "{text}"
+        );
     }
 }
 
