@@ -6875,6 +6875,36 @@ fn constant_name(v: &[u8]) -> bool {
         && words.all(|w| w.len() >= 2 && w.iter().all(u8::is_ascii_uppercase))
 }
 
+/// A container's published ports, as `docker run -p` takes them (`8080:80`,
+/// `127.0.0.1:5432:5432`, `53:53/udp`, `8000-8010:8000-8010`): a `-p` that
+/// a command rule reads on the line of a container named `mongo`
+/// (`docker run --name mongo \` / `  -p 27017:27017`) holds no password.
+fn port_mapping(v: &[u8]) -> bool {
+    let v = v
+        .strip_suffix(b"/tcp")
+        .or_else(|| v.strip_suffix(b"/udp"))
+        .unwrap_or(v);
+    let ports = |p: &[u8]| {
+        !p.is_empty()
+            && p.len() <= 11
+            && p.iter().all(|&b| b.is_ascii_digit() || b == b'-')
+            && p[0].is_ascii_digit()
+    };
+    let ipv4 = |p: &[u8]| {
+        let octets: Vec<&[u8]> = p.split(|&b| b == b'.').collect();
+        octets.len() == 4
+            && octets
+                .iter()
+                .all(|o| (1..=3).contains(&o.len()) && o.iter().all(u8::is_ascii_digit))
+    };
+    let parts: Vec<&[u8]> = v.split(|&b| b == b':').collect();
+    match parts.as_slice() {
+        [host, container] => ports(host) && ports(container),
+        [ip, host, container] => ipv4(ip) && (host.is_empty() || ports(host)) && ports(container),
+        _ => false,
+    }
+}
+
 /// Whether the bare value `v` is a parameter's or argument's name in a
 /// list (Java's `Password storePassword,` on a line of its own): a camel
 /// case identifier that reads as words, then `,`, `;` or `)`.
@@ -7966,7 +7996,8 @@ pub(crate) fn run(
         }
         Check::Command => ok(
             (word_password(trim(v)) || value_ok(Tier::Strong, v, group_alt < 2))
-                && !(group_alt >= 2 && parameter_name(v)),
+                && !(group_alt >= 2 && parameter_name(v))
+                && !port_mapping(trim(v)),
         ),
         Check::Phrase => {
             let Some((ns, ne)) = name else {

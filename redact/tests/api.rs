@@ -1267,6 +1267,10 @@ fn command_lines_continued_over_lines_mask_the_password() {
             "mysql -u root \\\n  --batch\necho done\n  -pWq7xLm2VbN9rKt4Z\n",
             "mysql -u root; echo \\\n  -p x\n",
             "docker login \\\n  -u ci \\\n  --password-stdin < token.txt\n",
+            // A container named after the command publishes its ports.
+            "docker run -d --name mongo \\\n  -p 27017:27017 \\\n  mongo:6\n",
+            "docker run -d --name mongo \\\n  -p 127.0.0.1:27017:27017/tcp \\\n  mongo:6\n",
+            "docker run --name mysql \\\n  -p 3306:3306 \\\n  -p 33060-33061:33060-33061 mysql:8\n",
         ],
     );
 }
