@@ -1837,15 +1837,11 @@ fn following_window(hay: &[u8], hs: usize, he: usize, n: usize) -> (usize, usize
     following_from(hay, line_window(hay, hs, he), n)
 }
 
-/// [`Window::Continued`] of the line window `(ls, le)`: the line and each
-/// next one while the line before ends in a continuation (`\`, `^` or
-/// `` ` ``, before an optional `\r`), within [`following_from`]'s window of
-/// `n` bytes. A line window cut short of its line's end (a long line) is
-/// continued by nothing.
+/// [`Window::Continued`] of the line window `(ls, le)` of a line that
+/// continues ([`line_continues`]): the line and each next one while the
+/// line before ends in a continuation, within [`following_from`]'s window
+/// of `n` bytes.
 fn continued_from(hay: &[u8], (ls, le): (usize, usize), n: usize) -> (usize, usize) {
-    if !line_continues(hay, (ls, le)) {
-        return (ls, le);
-    }
     let limit = following_from(hay, (ls, le), n).1;
     let mut e = le;
     while e < limit && line_continues(hay, (ls, e)) {
@@ -1855,7 +1851,8 @@ fn continued_from(hay: &[u8], (ls, le): (usize, usize), n: usize) -> (usize, usi
 }
 
 /// Whether the line (or lines) `[ls, le)` ends at a line break after a
-/// continuation (`\`, `^` or `` ` ``, before an optional `\r`).
+/// continuation (`\`, `^` or `` ` ``, before an optional `\r`). A line
+/// window cut short of its line's end (a long line) does not.
 fn line_continues(hay: &[u8], (ls, le): (usize, usize)) -> bool {
     let line = &hay[ls..le];
     let line = line.strip_suffix(b"\r").unwrap_or(line);
