@@ -89,6 +89,140 @@ const VALUE_NC: &str = r#"(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?:[^"\\\r\n]|\\[^\
 /// CLI parsers take the next argument as the flag's value).
 const FLAG_VALUE: &str = r#"(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s3>[^\s"'\-][^\s"']*|-[^\s"'\-][^\s"']{14,}))"#;
 
+/// Services whose keys are often assigned to the service's name alone
+/// (`DATADOG=v`, `"cloudflare": "v"`): the vendors that public rule sets
+/// (gitleaks' semi-generic rules) know by their name, not by a prefix of
+/// the key. A `_`, `-` or `.` may part the words of a name of two
+/// (`new_relic`, `LINKED-IN`). Left out: names that are common words in
+/// code (`linear`, `segment`) and hosts whose name takes commit hashes
+/// (`github`, `gitlab`).
+const VENDOR_NAMES: &[&str] = &[
+    "adafruit",
+    "adobe",
+    "airtable",
+    "algolia",
+    "alibaba",
+    "amplitude",
+    "artifactory",
+    "asana",
+    "atlassian",
+    "beamer",
+    "bintray",
+    "bitbucket",
+    "bittrex",
+    "bugsnag",
+    "circleci",
+    "cloudflare",
+    "codecov",
+    "cohere",
+    "coinbase",
+    "confluence",
+    "confluent",
+    "contentful",
+    "datadog",
+    "discord",
+    "droneci",
+    "dropbox",
+    "etsy",
+    "facebook",
+    "fastly",
+    "finicity",
+    "finnhub",
+    "flickr",
+    "freshbooks",
+    "gitter",
+    "gocardless",
+    "heroku",
+    "hubspot",
+    "intercom",
+    "jfrog",
+    "jira",
+    "kraken",
+    "kucoin",
+    "launchdarkly",
+    "linked_in",
+    "looker",
+    "mailchimp",
+    "mailgun",
+    "mapbox",
+    "mattermost",
+    "meraki",
+    "message_bird",
+    "mixpanel",
+    "netlify",
+    "new_relic",
+    "nytimes",
+    "pagerduty",
+    "plaid",
+    "planetscale",
+    "postmark",
+    "private_ai",
+    "pusher",
+    "rapidapi",
+    "rollbar",
+    "sendbird",
+    "sendgrid",
+    "sentry",
+    "sidekiq",
+    "snyk",
+    "sonar",
+    "sourcegraph",
+    "squarespace",
+    "sumo",
+    "sumologic",
+    "telegram",
+    "travis",
+    "twilio",
+    "twitter",
+    "vercel",
+    "yandex",
+    "zendesk",
+];
+
+/// The rule of [`VENDOR_NAMES`]: `(prefix_)VENDOR`, an assignment (`=`,
+/// `:`, `:=`, `=>`, `::=`, `?=`) and a token of 16 to 128 characters of
+/// one token alphabet (dots inside: Airtable's `patX.Y`), ending the value.
+fn vendor_named() -> RuleBuilder {
+    let names = VENDOR_NAMES
+        .iter()
+        .map(|n| n.replace('_', r"[_.\-]?"))
+        .collect::<Vec<_>>()
+        .join("|");
+    // `new_relic` is found as `newrelic`, `new_relic`, `new-relic`,
+    // `new.relic`; `sumologic` by its start, `sumo`.
+    let keywords: Vec<String> = VENDOR_NAMES
+        .iter()
+        .flat_map(|n| {
+            let parted = n.contains('_');
+            let mut k = vec![n.replace('_', "")];
+            if parted {
+                k.extend(["_", "-", "."].map(|sep| n.replace('_', sep)));
+            }
+            k
+        })
+        .collect();
+    let keywords = keywords
+        .iter()
+        .filter(|k| {
+            !keywords
+                .iter()
+                .any(|o| o != *k && k.starts_with(o.as_str()))
+        })
+        .cloned()
+        .collect::<Vec<_>>();
+    rb(
+        "generic-secret",
+        &format!(
+            r#"(?im)\b(?P<name>(?:[A-Za-z0-9]+[_.\-])*(?:{names}))["']?[\t ]*(?:=|:|:=|::=|=>|\?=)[\t ]*["'`]?(?P<secret>[A-Za-z0-9_\-+/=](?:[A-Za-z0-9_\-+/=.]{{14,126}})[A-Za-z0-9_\-+/=])(?:[\s"'`,;)\]}}]|$)"#
+        ),
+    )
+    .keywords(keywords)
+    .secret_group("secret")
+    .priority(P_GENERIC)
+    .guard(Guard::Assign)
+    .check(Check::VendorNamed)
+}
+
 /// A built-in rule: ASCII mode (`(?-u)`) keeps the automata small and fast;
 /// non-ASCII bytes still match the negated classes of values byte by byte,
 /// and every delimiter is ASCII, so a span never splits a UTF-8 character.
@@ -1983,6 +2117,24 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         .alt_groups(&["s2"])
         .priority(P_STRUCT)
         .check(Check::Value),
+        // A token assigned to a service's name alone (`DATADOG=v`,
+        // `"cloudflare": "v"`, `ci_bitbucket: v`): the name's last word is
+        // one of [`VENDOR_NAMES`] and the value reads as a token
+        // ([`Check::VendorNamed`]). With a secret word the generic rules
+        // take it (`DATADOG_API_KEY=v`).
+        vendor_named(),
+        // Heroku's and HubSpot's legacy API keys are UUIDs: under the
+        // name alone too.
+        secret(r(
+            "heroku-api-key",
+            r#"(?im)\b(?:[A-Za-z0-9]+[_.\-])*heroku["']?[\t ]*(?:=|:=|=>|:)[\t ]*["'`]?(?P<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[\s"'`,;)\]}]|$)"#,
+            &["heroku"],
+        )),
+        secret(r(
+            "hubspot-api-key",
+            r#"(?im)\b(?:[A-Za-z0-9]+[_.\-])*hubspot["']?[\t ]*(?:=|:=|=>|:)[\t ]*["'`]?(?P<secret>[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})(?:[\s"'`,;)\]}]|$)"#,
+            &["hubspot"],
+        )),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

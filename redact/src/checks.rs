@@ -11,6 +11,10 @@ pub(crate) enum Check {
     Mixed,
     /// A bare 40-character AWS secret near an AWS keyword: 3+ classes, high entropy.
     AwsSecret,
+    /// A token assigned to a service's name alone (`DATADOG=v`): letters
+    /// and digits, entropy 3, not a UUID, not words (`TwitterClient2`),
+    /// and not a fake.
+    VendorNamed,
     /// A token whose prefix is short and common (`s.`): the match also needs
     /// a digit and entropy 3.5 (`s.getElementsByTagNameNS` and other
     /// identifiers are not tokens).
@@ -78,8 +82,8 @@ pub(crate) enum Check {
 /// and one-shot decisions agree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Guard {
-    /// The keyword's name is followed by `=` or `:` (after quotes and spaces).
-    #[allow(dead_code)] // no built-in rule uses it at the moment
+    /// The keyword's name is followed by an assignment operator (after
+    /// quotes and spaces: see [`ASSIGN_OPS`]).
     Assign,
     /// The keyword's name is followed by `:` and `{` (a JSON object value).
     AssignObject,
@@ -6544,6 +6548,33 @@ fn sentence_word(v: &[u8]) -> bool {
     n < v.len() && word_like(&v[..n])
 }
 
+/// [`Check::VendorNamed`]: a digit and a letter, entropy 3, not a UUID,
+/// not a host name or a version, not a name made of words, not a fake.
+fn vendor_named_value(v: &[u8]) -> bool {
+    let hex = |s: &[u8]| s.iter().all(u8::is_ascii_hexdigit);
+    let uuid = v.len() == 36
+        && [8, 13, 18, 23].iter().all(|&i| v[i] == b'-')
+        && v.split(|&b| b == b'-').all(hex);
+    // A version: `7.42.0-rc.1`, `v2.1.0`, `sentry-cli-2.1.0` (digits that
+    // open the value or follow `-`, `_`, `v`, `+` or `@`, then `.` and a digit).
+    let version = (0..v.len()).any(|i| {
+        let opens = i == 0 || matches!(v[i - 1], b'-' | b'_' | b'v' | b'V' | b'+' | b'@');
+        let run = v[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        opens
+            && run > 0
+            && v.get(i + run) == Some(&b'.')
+            && v.get(i + run + 1).is_some_and(u8::is_ascii_digit)
+    });
+    !uuid
+        && !version
+        && !host_name(v)
+        && v.iter().any(u8::is_ascii_digit)
+        && v.iter().any(u8::is_ascii_alphabetic)
+        && entropy(v) >= 3.0
+        && !(reads_as_words(v) && mostly_long_words(v))
+        && !looks_fake(v)
+}
+
 /// What a [`Tier::Keyed`] value needs beyond a token's checks: 20+
 /// characters of one token alphabet (letters, digits, `-_+/=.`) with letters
 /// and digits, and entropy 3.5 (hex keys have ~3.7); not a UUID or a
@@ -7808,6 +7839,16 @@ pub(crate) fn run(
     match check {
         Check::Token => ok(!looks_fake(v)),
         Check::Mixed => ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0),
+        Check::VendorNamed => {
+            // Meraki's and SonarQube's keys are 40 hex digits; under other
+            // names that is a commit (`bitbucket: <sha>`).
+            let name = name.map_or(&[][..], |(s, e)| &hay[s..e]);
+            let keyed_by_hex = [&b"meraki"[..], b"sonar"].iter().any(|n| {
+                name.len() >= n.len() && name[name.len() - n.len()..].eq_ignore_ascii_case(n)
+            });
+            let sha = v.len() == 40 && v.iter().all(u8::is_ascii_hexdigit);
+            ok(vendor_named_value(v) && (keyed_by_hex || !sha))
+        }
         Check::ShortPrefix => {
             // Minified code's `Object(s.OAS3ComponentWrapFactory)`: a
             // member of a one-letter variable, whose name reads as words.

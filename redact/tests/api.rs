@@ -1280,6 +1280,74 @@ fn command_lines_continued_over_lines_mask_the_password() {
 /// a secret store's value flag, a name then its value, and the password
 /// flags of publishers and archivers are masked; the same commands reading
 /// a file, a variable or a prompt, and settings that name no secret, stay.
+/// A key assigned to its service's name alone, as public rule sets find
+/// them: `DATADOG=v`, `"cloudflare": "v"`, `ci_bitbucket: v`, names of two
+/// words parted or not (`NEW_RELIC`, `linked-in`), Make's and Go's
+/// operators. Under Heroku's and HubSpot's names a UUID is the legacy key;
+/// under other names a UUID, a version, a host, digits alone and names made
+/// of words stay.
+#[test]
+fn secrets_assigned_to_a_vendor_name_alone_are_masked() {
+    let r = redactor();
+    let v = "k8fjudt8mqxv27sy3oc353sa";
+    assert_masked(
+        &r,
+        v,
+        &[
+            format!("DATADOG={v}"),
+            format!("export CLOUDFLARE=\"{v}\""),
+            format!("  \"cloudflare\": \"{v}\","),
+            format!("ci_bitbucket: {v}"),
+            format!("asana := \"{v}\""),
+            format!("MERAKI => '{v}'"),
+            format!("NEW_RELIC={v}"),
+            format!("new-relic: '{v}'"),
+            format!("newrelic = \"{v}\""),
+            format!("LINKED-IN={v}"),
+            format!("prod.sentry={v}"),
+            format!("SUMOLOGIC ?= {v}"),
+            format!("FASTLY ::= {v}"),
+            format!("etsy={v} # shop"),
+        ],
+    );
+    let hex = "bd17e04d7f34bfb536583ec20531c6345942d0b3";
+    assert_masked(&r, hex, &[format!("MERAKI={hex}")]);
+    let pat = "patL7DxtpYlSXpfKt.fae923d5a4fd12aabfe228f219e9cb0eb53f16947ccf25ec84d8dbc74254770f";
+    assert_masked(&r, pat, &[format!("AIRTABLE={pat}")]);
+    for (text, masked) in [
+        (
+            "heroku: 35d483cf-c4aa-b754-8155-4f8e08a268c5",
+            "heroku: [REDACTED:heroku-api-key]",
+        ),
+        (
+            "\"HUBSPOT\": \"38CAAC05-58ED-D772-2371-550F60F51AB7\"",
+            "\"HUBSPOT\": \"[REDACTED:hubspot-api-key]\"",
+        ),
+    ] {
+        assert_eq!(r.redact(text), masked);
+    }
+    for clean in [
+        "\"datadog\": \"^3.21.0\",",
+        "\"sentry\": \"7.42.0-rc.1+build.2024\",",
+        "sentry: o123456.ingest.sentry.io",
+        "datadog_site: datadoghq.com",
+        "SENTRY: production-eu-west-1",
+        "twitter: TwitterClientConfig2",
+        "DISCORD: 448387004634747105",
+        "\"datadog\": \"5d808551-a733-06de-a218-16ef38c4b738\"",
+        "jira: PROJ-1234",
+        "sentry:",
+        "etsy is a shop, datadog=enabled",
+        "datadog: ${DATADOG_API_KEY}",
+        "cloudflare: your-cloudflare-token-here",
+        "github: 7d3e9f0a1b2c4d5e6f708192a3b4c5d6e7f80912",
+        "bitbucket: 7d3e9f0a1b2c4d5e6f708192a3b4c5d6e7f80912",
+        "\"sentry\": \"sentry-cli-binary-2.1.0\",",
+    ] {
+        assert_eq!(r.redact(clean), clean);
+    }
+}
+
 #[test]
 fn secrets_stored_from_the_command_line_are_masked() {
     let r = redactor();

@@ -2547,6 +2547,52 @@ fn stored_secret(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// A key assigned to its service's name alone (`DATADOG=v`, `"cloudflare":
+/// "v"`), for the families whose name opens with a service that keys are
+/// named after; a setting of the same service that is no key stays.
+fn vendor_name(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    const VENDORS: &[&str] = &[
+        "bitbucket",
+        "circleci",
+        "cloudflare",
+        "contentful",
+        "discord",
+        "dropbox",
+        "facebook",
+        "heroku",
+        "launchdarkly",
+        "mailchimp",
+        "mapbox",
+        "messagebird",
+        "newrelic",
+        "plaid",
+        "sendgrid",
+        "sentry",
+        "telegram",
+        "twilio",
+        "twitter",
+        "yandex",
+    ];
+    let vendor = f.name.split('-').next().filter(|v| VENDORS.contains(v))?;
+    let v = literal(f, s);
+    if !matches!(f.kind, Kind::Token | Kind::ContextToken)
+        || v.contains(|c: char| c.is_whitespace() || "\"'\\`".contains(c))
+    {
+        return None;
+    }
+    let upper = vendor.to_ascii_uppercase();
+    let line = match r.below(5) {
+        0 => format!("{upper}={v}"),
+        1 => format!("  \"{vendor}\": \"{v}\","),
+        2 => format!("{vendor}: '{v}'"),
+        3 => format!("ci_{vendor} = \"{v}\""),
+        _ => format!("export STAGING_{upper}={v}"),
+    };
+    Some(format!(
+        "{line}\n{vendor}_site: app.{vendor}.example.com\n\"{vendor}\": \"^3.21.0\",\n{upper}_ENV=production-eu-west-1\n"
+    ))
+}
+
 /// C and C++ sources: a `char` array and a macro holding the secret
 /// (firmware, Arduino sketches), beside a length macro, a buffer and an
 /// index comparison that must stay.
@@ -2801,6 +2847,11 @@ fn keeps(context: &str, text: &str) -> Vec<String> {
             out.push("TOKEN=`cat /run/secrets/token`".into());
             out.push("const url = `${base}/v1/token`;".into());
         }
+        "vendor-name" => {
+            for line in text.lines().skip(1) {
+                out.push(line.into());
+            }
+        }
         "ps-env" => {
             out.push("PWD=/srv/api-2024_v3/x9Kq ".into());
             out.push("OLDPWD=/srv/releases/2024-05-21_x7Q ".into());
@@ -2861,6 +2912,7 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("default-argument", default_argument),
         ("secret-manager-output", secret_manager_output),
         ("xml-key-value", xml_key_value),
+        ("vendor-name", vendor_name),
     ]
 }
 
