@@ -95,8 +95,9 @@ const FLAG_VALUE: &str = r#"(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)'|(?P<s
 /// the key. A `_`, `-` or `.` may part the words of a name of two
 /// (`new_relic`, `LINKED-IN`). Left out: names that are common words in
 /// code (`linear`, `segment`) and hosts whose name takes commit hashes
-/// (`github`, `gitlab`).
-const VENDOR_NAMES: &[&str] = &[
+/// (`github`, `gitlab`). The one-word names also make a `key` after them
+/// an API key's name (`confluent_key`, see `checks::key_qualifiers`).
+pub(crate) const VENDOR_NAMES: &[&str] = &[
     "adafruit",
     "adobe",
     "airtable",
@@ -746,7 +747,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("grafana-token", r"\beyJrIjoi[A-Za-z0-9+/]{50,400}={0,2}", &["eyjrijoi"]),
         secret(r(
             "okta-token",
-            r"(?i)\bokta[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>00[A-Za-z0-9_\-]{40})(?:[^A-Za-z0-9_\-]|$)",
+            r"(?i)(?:\b|_)okta[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>00[A-Za-z0-9_\-]{40})(?:[^A-Za-z0-9_\-]|$)",
             &["okta"],
         )),
         secret(r(
@@ -2002,20 +2003,21 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // on their line (as Okta's): Lob's secret keys (`live_`/`test_` + 35
         // hex) and publishable keys (`live_pub_`/`test_pub_` + 31 hex),
         // Beamer's `b_` + 44, and Twitch's 30-character tokens. The name
-        // opens a word (`blob`, `global` hold `lob` and take no key).
+        // opens a word or follows a `_` (`ci_lob`; `blob`, `global` hold
+        // `lob` and take no key); so does Okta's.
         secret(r(
             "lob-api-key",
-            r"(?i)\blob[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>(?:live|test)_(?:[a-f0-9]{35}|pub_[a-f0-9]{31}))\b",
+            r"(?i)(?:\b|_)lob[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>(?:live|test)_(?:[a-f0-9]{35}|pub_[a-f0-9]{31}))\b",
             &["lob"],
         )),
         secret(r(
             "beamer-api-token",
-            r"(?i)\bbeamer[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>b_[A-Za-z0-9=_\-]{44})(?:[^A-Za-z0-9=_\-]|$)",
+            r"(?i)(?:\b|_)beamer[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>b_[A-Za-z0-9=_\-]{44})(?:[^A-Za-z0-9=_\-]|$)",
             &["beamer"],
         )),
         secret(r(
             "twitch-api-token",
-            r#"(?i)\btwitch[A-Za-z0-9_.\-]{0,30}["']?[\t ]*(?:[:=]|:=|=>)[\t "']{0,5}(?P<secret>[a-z0-9]{30})(?:[^A-Za-z0-9_\-]|$)"#,
+            r#"(?i)(?:\b|_)twitch[A-Za-z0-9_.\-]{0,30}["']?[\t ]*(?:[:=]|:=|=>)[\t "']{0,5}(?P<secret>[a-z0-9]{30})(?:[^A-Za-z0-9_\-]|$)"#,
             &["twitch"],
         ))
         .check(Check::Mixed),

@@ -5127,9 +5127,16 @@ const SECRET_OBJECT_QUALIFIERS: &[&str] = &[
     "pull",
 ];
 
+/// [`KEY_QUALIFIERS`] and the one-word services of
+/// [`crate::builtin::VENDOR_NAMES`] (`confluent_key`, `etsy_key`).
 fn key_qualifiers() -> &'static WordSet {
     static S: std::sync::OnceLock<WordSet> = std::sync::OnceLock::new();
-    set_of(KEY_QUALIFIERS, &S)
+    S.get_or_init(|| {
+        let vendors = crate::builtin::VENDOR_NAMES
+            .iter()
+            .filter(|n| !n.contains('_'));
+        KEY_QUALIFIERS.iter().chain(vendors).copied().collect()
+    })
 }
 
 fn placeholder_words() -> &'static WordSet {

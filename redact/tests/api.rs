@@ -1285,7 +1285,8 @@ fn command_lines_continued_over_lines_mask_the_password() {
 /// words parted or not (`NEW_RELIC`, `linked-in`), Make's and Go's
 /// operators. Under Heroku's and HubSpot's names a UUID is the legacy key;
 /// under other names a UUID, a version, a host, digits alone and names made
-/// of words stay.
+/// of words stay. The vendors whose keys have a shape of their own (Okta,
+/// Lob, Twitch) find them after a prefix too (`ci_lob`).
 #[test]
 fn secrets_assigned_to_a_vendor_name_alone_are_masked() {
     let r = redactor();
@@ -1310,6 +1311,20 @@ fn secrets_assigned_to_a_vendor_name_alone_are_masked() {
             format!("etsy={v} # shop"),
         ],
     );
+    // A key qualified by a service is an API key's name: a short value too.
+    let short = "2mc981id6lvtizat";
+    assert_masked(
+        &r,
+        short,
+        &[
+            format!("confluent_key := \"{short}\""),
+            format!("ci_etsy_key: {short}"),
+        ],
+    );
+    assert_eq!(
+        r.redact(&format!("cache_key: {short}")),
+        format!("cache_key: {short}")
+    );
     let hex = "bd17e04d7f34bfb536583ec20531c6345942d0b3";
     assert_masked(&r, hex, &[format!("MERAKI={hex}")]);
     let pat = "patL7DxtpYlSXpfKt.fae923d5a4fd12aabfe228f219e9cb0eb53f16947ccf25ec84d8dbc74254770f";
@@ -1322,6 +1337,19 @@ fn secrets_assigned_to_a_vendor_name_alone_are_masked() {
         (
             "\"HUBSPOT\": \"38CAAC05-58ED-D772-2371-550F60F51AB7\"",
             "\"HUBSPOT\": \"[REDACTED:hubspot-api-key]\"",
+        ),
+        // The vendors whose keys have their own shape, after a prefix.
+        (
+            "ub_okta => \"00TYkkZspODS5fiewyOfk5OTJBJEAhXxBkTrEGgExp\"",
+            "ub_okta => \"[REDACTED:okta-token]\"",
+        ),
+        (
+            "ci_lob := \"live_82b0257fc86a651b4ff965db3bfe02de2a3\"",
+            "ci_lob := \"[REDACTED:lob-api-key]\"",
+        ),
+        (
+            "ci_twitch = \"q5hnlmr9u34a9w7v1uffi9htvsh1cx\"",
+            "ci_twitch = \"[REDACTED:twitch-api-token]\"",
         ),
     ] {
         assert_eq!(r.redact(text), masked);
@@ -1342,6 +1370,7 @@ fn secrets_assigned_to_a_vendor_name_alone_are_masked() {
         "cloudflare: your-cloudflare-token-here",
         "github: 7d3e9f0a1b2c4d5e6f708192a3b4c5d6e7f80912",
         "bitbucket: 7d3e9f0a1b2c4d5e6f708192a3b4c5d6e7f80912",
+        "myblob = \"live_82b0257fc86a651b4ff965db3bfe02de2a3\"",
         "\"sentry\": \"sentry-cli-binary-2.1.0\",",
     ] {
         assert_eq!(r.redact(clean), clean);
