@@ -832,7 +832,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("typeform-token", r"\btfp_[A-Za-z0-9_\-.=]{59}", &["tfp_"]),
         r("settlemint-token", r"\bsm_(?:pat|aat|sat)_[A-Za-z0-9]{16}\b", &["sm_pat_", "sm_aat_", "sm_sat_"]),
         r("intra42-secret", r"\b[su]-s4t2(?:ud|af)-[a-fA-F0-9]{64}\b", &["s-s4t2", "u-s4t2"]),
-        r("infracost-api-key", r"\bico-[A-Za-z0-9]{32}\b", &["ico-"]),
+        // Not a file's fingerprint (`video_box.ico-7a38….png`): no `.` around.
+        r("infracost-api-key", r"\bico-[A-Za-z0-9]{32}\b", &["ico-"]).bounds(Some(b"."), Some(b".")),
         r(
             "harness-token",
             r"\b(?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b",

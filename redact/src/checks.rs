@@ -7853,7 +7853,9 @@ pub(crate) fn run(
             let keyed_by_hex = [&b"meraki"[..], b"sonar"].iter().any(|n| {
                 name.len() >= n.len() && name[name.len() - n.len()..].eq_ignore_ascii_case(n)
             });
-            let sha = v.len() == 40 && v.iter().all(u8::is_ascii_hexdigit);
+            let sha = v.len() == 40
+                && v.iter()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b));
             ok(vendor_named_value(v) && (keyed_by_hex || !sha))
         }
         Check::ShortPrefix => {

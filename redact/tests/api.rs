@@ -1327,6 +1327,9 @@ fn secrets_assigned_to_a_vendor_name_alone_are_masked() {
     );
     let hex = "bd17e04d7f34bfb536583ec20531c6345942d0b3";
     assert_masked(&r, hex, &[format!("MERAKI={hex}")]);
+    // Mixed-case hex is no commit.
+    let mixed = "6d2FabeB6ADd229Bc199FabA28fD3efb57dF0bD3";
+    assert_masked(&r, mixed, &[format!("sourcegraph: {mixed}")]);
     let pat = "patL7DxtpYlSXpfKt.fae923d5a4fd12aabfe228f219e9cb0eb53f16947ccf25ec84d8dbc74254770f";
     assert_masked(&r, pat, &[format!("AIRTABLE={pat}")]);
     for (text, masked) in [
@@ -1371,6 +1374,8 @@ fn secrets_assigned_to_a_vendor_name_alone_are_masked() {
         "github: 7d3e9f0a1b2c4d5e6f708192a3b4c5d6e7f80912",
         "bitbucket: 7d3e9f0a1b2c4d5e6f708192a3b4c5d6e7f80912",
         "myblob = \"live_82b0257fc86a651b4ff965db3bfe02de2a3\"",
+        // A file's fingerprint is no Infracost key.
+        "http://assets.example.com/media/video_box.ico-7a388b69018576d24b59331fd60aab0c.png",
         "\"sentry\": \"sentry-cli-binary-2.1.0\",",
     ] {
         assert_eq!(r.redact(clean), clean);
