@@ -753,13 +753,14 @@ fn keyword_prefixed(hir: &Hir, keywords: &[String]) -> bool {
     use regex_syntax::hir::literal::{ExtractKind, Extractor};
     // Small limits: only whether each literal prefix reaches past a keyword
     // matters (keywords are short), and big classes or alternations make the
-    // default extraction slow for every redactor built.
+    // default extraction slow for every redactor built. 128 literals hold a
+    // six-letter keyword's case forms and a blank after it (`bearer `).
     let mut ex = Extractor::new();
     ex.kind(ExtractKind::Prefix)
         .limit_class(8)
         .limit_repeat(4)
         .limit_literal_len(24)
-        .limit_total(64);
+        .limit_total(128);
     let seq = ex.extract(hir);
     let Some(lits) = seq.literals() else {
         return false;
@@ -1443,6 +1444,20 @@ mod tests {
         }
         // Some built-in rules run anchored at their keywords.
         assert!(lazy.iter().filter(|r| r.prefixed()).count() >= 20);
+    }
+
+    /// A keyword's case forms and a blank after it (`(?i)\bbearer[\t ]+`:
+    /// 128 literal prefixes) keep a rule prefixed: the bare `Bearer` rule
+    /// runs anchored at its hits, where it searched every line that holds
+    /// one (`token_type=bearer latency_ms=12`, a log's every line: 100 ->
+    /// 78 instructions a byte).
+    #[test]
+    fn case_forms_and_a_blank_after_a_keyword_keep_a_rule_prefixed() {
+        let bearer = crate::builtin::rules()
+            .into_iter()
+            .find(|r| r.id == "bearer-token" && r.pattern.contains(r"\bbearer[\t ]+"))
+            .unwrap();
+        assert!(bearer.prefixed());
     }
 
     /// A class of up to eight bytes after a keyword's first bytes keeps a

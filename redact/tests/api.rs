@@ -1280,6 +1280,33 @@ fn command_lines_continued_over_lines_mask_the_password() {
 /// a secret store's value flag, a name then its value, and the password
 /// flags of publishers and archivers are masked; the same commands reading
 /// a file, a variable or a prompt, and settings that name no secret, stay.
+/// The parts of an ARN are no assignments: `arn:aws:secretsmanager:…:secret:prod/db`
+/// names a secret by its resource type (`secret`), as `aws secretsmanager`
+/// prints on every line; a secret assigned after it on the same line is
+/// still masked.
+#[test]
+fn the_parts_of_an_arn_are_no_assignments() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "{\"ARN\": \"arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-Xk9mP2\", \"Name\": \"prod/db\"}",
+            "2024-05-16T20:47:22.879Z WARN vault.sync secret_arn=arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-Xk9mP2 rotated=true",
+            "SecretId: arn:aws:secretsmanager:eu-west-1:123456789012:secret:api/token-AbC123",
+            "arn:aws:ssm:us-east-1:123456789012:parameter/app/password-Q7x9Lm2VbN9rKt4Z",
+        ],
+    );
+    let v = "Q7x9Lm2VbN9rKt4Z";
+    assert_masked(
+        &r,
+        v,
+        &[
+            format!("arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db password={v}"),
+            format!("secret: {v}"),
+        ],
+    );
+}
+
 /// A key assigned to its service's name alone, as public rule sets find
 /// them: `DATADOG=v`, `"cloudflare": "v"`, `ci_bitbucket: v`, names of two
 /// words parted or not (`NEW_RELIC`, `linked-in`), Make's and Go's
