@@ -7863,6 +7863,16 @@ pub(crate) fn run(
     };
     let secret = cut.map_or(secret, |k| (secret.0, k));
     let v = &hay[secret.0..secret.1];
+    // A template's text before its placeholder: the value runs into a `{`
+    // (`Bearer eyJhbGciOi….{}.{}`), or holds the `{` of a `}` right after
+    // it (`format!("OPENAI_API_KEY=sk-proj-{}", …)`, `"ghp_{token}"`).
+    // The program fills the secret in; the source holds none.
+    // (`GenericKv`'s match holds the name too: its value is asked below.)
+    match hay.get(secret.1) {
+        Some(b'{') => return Verdict::Reject,
+        Some(b'}') if check != Check::GenericKv && v.contains(&b'{') => return Verdict::Reject,
+        _ => {}
+    }
     let ok = |b: bool| match (b, cut) {
         (true, None) => Verdict::Accept,
         (true, Some(_)) => Verdict::Spans(vec![secret]),
@@ -7981,6 +7991,9 @@ pub(crate) fn run(
             let Some((ns, ne, vs, ve, quoted)) = split_assignment(hay, secret.0, secret.1) else {
                 return Verdict::Reject;
             };
+            if hay.get(ve) == Some(&b'}') && hay[vs..ve].contains(&b'{') {
+                return Verdict::Reject;
+            }
             let ns = after_escape(hay, ns, ne);
             // A bare value of a URL's query parameter ends at the fragment.
             // A word right after `=` is a value, and its `:` no operator

@@ -1280,6 +1280,35 @@ fn command_lines_continued_over_lines_mask_the_password() {
 /// a secret store's value flag, a name then its value, and the password
 /// flags of publishers and archivers are masked; the same commands reading
 /// a file, a variable or a prompt, and settings that name no secret, stay.
+/// A template's text before its placeholder holds no secret: the program
+/// fills one in (`format!("OPENAI_API_KEY=sk-proj-{}", …)`, `"ghp_{token}"`,
+/// a JWT's public header before `{}.{}`). A shell default before its `}` and
+/// a value that only ends at a `}` are still masked.
+#[test]
+fn a_template_before_its_placeholder_is_no_secret() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "            _ => format!(\"OPENAI_API_KEY=sk-proj-{}\", rng.chars(48, URLSAFE)),",
+            "                \"[{i}] export GITHUB_TOKEN=ghp_{token} password=x{token}\\n\"",
+            "                \"Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.{}.{}\",",
+            "api_key = f\"sk-{prefix}{rest}\"",
+            "let url = format!(\"https://ci:hunter2x{}@example.com\", n);",
+        ],
+    );
+    let v = "s3cr3tPa55Xq";
+    assert_masked(
+        &r,
+        v,
+        &[
+            format!("DB_URL=\"${{DB_PASSWORD:-{v}}}\""),
+            format!("password={v}}}"),
+            format!("{{\"password\":\"{v}\"}}"),
+        ],
+    );
+}
+
 /// The parts of an ARN are no assignments: `arn:aws:secretsmanager:…:secret:prod/db`
 /// names a secret by its resource type (`secret`), as `aws secretsmanager`
 /// prints on every line; a secret assigned after it on the same line is
