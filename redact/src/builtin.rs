@@ -592,11 +592,15 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("pypi-token", r"\bpypi-AgE[A-Za-z0-9_\-]{50,}", &["pypi-age"]),
         r("rubygems-token", r"\brubygems_[a-f0-9]{48}\b", &["rubygems_"]),
         r("docker-token", r"\bdckr_(?:pat|oat)_[A-Za-z0-9_\-]{20,}", &["dckr_"]),
+        // From the keyword on, so that it runs anchored at its hits (a JSON
+        // log's every `"auth":"ok"` searched its line): the quote before
+        // the name is the guard's, and no name byte may precede it.
         secret(r(
             "docker-auth",
-            r#"(?i)\\*"auth\\*"[\t ]*:[\t ]*\\*"(?P<secret>[A-Za-z0-9+/=_\-]{8,})\\*""#,
+            r#"(?i)auth\\*"[\t ]*:[\t ]*\\*"(?P<secret>[A-Za-z0-9+/=_\-]{8,})\\*""#,
             &["auth"],
         ))
+        .bounds(Some(b"_-."), None)
         .check(Check::DockerAuth)
         .guard(Guard::QuotedWord)
         .needs(Needs::Byte(b"\""))

@@ -1458,6 +1458,12 @@ mod tests {
             .find(|r| r.id == "bearer-token" && r.pattern.contains(r"\bbearer[\t ]+"))
             .unwrap();
         assert!(bearer.prefixed());
+        // Docker's `"auth":` from its keyword on (a JSON log's `"auth":"ok"`).
+        let docker = crate::builtin::rules()
+            .into_iter()
+            .find(|r| r.id == "docker-auth")
+            .unwrap();
+        assert!(docker.prefixed());
     }
 
     /// A class of up to eight bytes after a keyword's first bytes keeps a
