@@ -6560,13 +6560,17 @@ fn sentence_word(v: &[u8]) -> bool {
     n < v.len() && word_like(&v[..n])
 }
 
+/// A UUID in its text form: 8-4-4-4-12 hex digits.
+fn is_uuid(v: &[u8]) -> bool {
+    v.len() == 36
+        && [8, 13, 18, 23].iter().all(|&i| v[i] == b'-')
+        && v.split(|&b| b == b'-')
+            .all(|s| s.iter().all(u8::is_ascii_hexdigit))
+}
+
 /// [`Check::VendorNamed`]: a digit and a letter, entropy 3, not a UUID,
 /// not a host name or a version, not a name made of words, not a fake.
 fn vendor_named_value(v: &[u8]) -> bool {
-    let hex = |s: &[u8]| s.iter().all(u8::is_ascii_hexdigit);
-    let uuid = v.len() == 36
-        && [8, 13, 18, 23].iter().all(|&i| v[i] == b'-')
-        && v.split(|&b| b == b'-').all(hex);
     // A version: `7.42.0-rc.1`, `v2.1.0`, `sentry-cli-2.1.0` (digits that
     // open the value or follow `-`, `_`, `v`, `+` or `@`, then `.` and a digit).
     let version = (0..v.len()).any(|i| {
@@ -6577,7 +6581,7 @@ fn vendor_named_value(v: &[u8]) -> bool {
             && v.get(i + run) == Some(&b'.')
             && v.get(i + run + 1).is_some_and(u8::is_ascii_digit)
     });
-    !uuid
+    !is_uuid(v)
         && !version
         && !host_name(v)
         && v.iter().any(u8::is_ascii_digit)
@@ -6593,12 +6597,8 @@ fn vendor_named_value(v: &[u8]) -> bool {
 /// SHA-1 / SHA-256 digest in hex (`state_key`, `sha_key`).
 fn keyed_value(v: &[u8]) -> bool {
     let v = trim(v);
-    let hex = |s: &[u8]| s.iter().all(u8::is_ascii_hexdigit);
-    let uuid = v.len() == 36
-        && [8, 13, 18, 23].iter().all(|&i| v[i] == b'-')
-        && v.split(|&b| b == b'-').all(hex);
-    let digest = (v.len() == 40 || v.len() == 64) && hex(v);
-    !uuid
+    let digest = (v.len() == 40 || v.len() == 64) && v.iter().all(u8::is_ascii_hexdigit);
+    !is_uuid(v)
         && !digest
         && v.len() >= 20
         && v.iter().all(|&b| {
