@@ -357,7 +357,9 @@ fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
 /// `le`: a quoted string with 4 bytes before its closing quote, or 4 bytes of
 /// a bare value, or 4 bytes of a backtick string without whitespace (see the
 /// generic rule's value). `[`, `{`, an empty string or the line end there
-/// rule out the assignment (`"scopes":["a"]`, `key: {`, `token=""`).
+/// rule out the assignment (`"scopes":["a"]`, `key: {`, `token=""`), and so
+/// does a bare literal that every value check rejects ([`NO_VALUE_WORDS`]:
+/// `token=null`, `password=redacted`, a log's every line).
 ///
 /// A string prefix (`b'…'`, `r"…"`, `br'…'`: Python, Rust; see
 /// [`string_prefix_end`]) before a quote is skipped: the quoted string after
@@ -389,9 +391,72 @@ fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
         Some(b'\\') if hay.get(v + 1) == Some(&b'"') => {
             le >= v + 6 && hay[v + 2..v + 6].iter().all(|&b| !NOT_BARE[b as usize])
         }
-        Some(_) => le >= v + 4 && hay[v..v + 4].iter().all(|&b| !NOT_BARE[b as usize]),
+        Some(_) => {
+            le >= v + 4
+                && hay[v..v + 4].iter().all(|&b| !NOT_BARE[b as usize])
+                && !no_value_word(hay, v, le)
+        }
         None => false,
     }
+}
+
+/// Bare literals that no generic rule takes for a value: too short for a
+/// token, and words that are no password (see [`NOT_PASSWORDS`]).
+const NO_VALUE_WORDS: &[&[u8]] = &[
+    b"null",
+    b"none",
+    b"true",
+    b"false",
+    b"undefined",
+    b"default",
+    b"empty",
+    b"redacted",
+    b"hidden",
+    b"masked",
+    b"unset",
+    b"missing",
+];
+
+/// Whether the whole bare value at `v` (the line or the value ends after
+/// it) is one of [`NO_VALUE_WORDS`] (any case), or letters in brackets
+/// (`[REDACTED]`, `[FILTERED]`: a placeholder to [`is_placeholder`]).
+fn no_value_word(hay: &[u8], v: usize, le: usize) -> bool {
+    let ends = |i: usize| {
+        i == le
+            || matches!(
+                hay[i],
+                b' ' | b'\t'
+                    | b'\r'
+                    | b','
+                    | b';'
+                    | b'&'
+                    | b')'
+                    | b'}'
+                    | b']'
+                    | b'"'
+                    | b'\''
+                    | b'|'
+            )
+    };
+    if hay[v] == b'[' {
+        let n = hay[v + 1..le]
+            .iter()
+            .take(24)
+            .take_while(|b| b.is_ascii_alphabetic() || **b == b'_')
+            .count();
+        let close = v + 1 + n;
+        return n >= 3 && close < le && hay[close] == b']' && ends(close + 1);
+    }
+    let n = hay[v..le]
+        .iter()
+        .take(10)
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    ends(v + n)
+        && (4..=9).contains(&n)
+        && NO_VALUE_WORDS
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(&hay[v..v + n]))
 }
 
 /// Where the quote after a string prefix at `v` is: `b`, `r` or `u`, or
@@ -1374,6 +1439,8 @@ pub(crate) fn guard_ok_at(
                 && matches!(hay[ns - 1], b' ' | b'\t')
                 && hay[ns - 2].is_ascii_alphanumeric()
                 && assign_at(hay, after, end)
+                // A value may follow (`API key: ***`, `token=null` are none).
+                && feat & F_ASSIGN_VALUE != 0
         }
         Guard::Block => {
             let i = after_q;
@@ -8935,6 +9002,34 @@ mod tests {
         assert_eq!(b64_decode(b"dXNlcjpwYXNz").unwrap(), b"user:pass");
         assert_eq!(b64_decode(b"dXNlcjpwYXNzMQ==").unwrap(), b"user:pass1");
         assert!(b64_decode(b"not base64!").is_none());
+    }
+
+    #[test]
+    fn no_value_words_are_whole_values() {
+        let at = |t: &str| no_value_word(t.as_bytes(), 0, t.len());
+        for t in [
+            "null",
+            "NULL x",
+            "None,",
+            "redacted)",
+            "[REDACTED]",
+            "[FILTERED] x",
+            "default;",
+        ] {
+            assert!(at(t), "{t}");
+        }
+        for t in [
+            "nullify",
+            "null9",
+            "nul",
+            "[REDACTED:x]",
+            "[ab]",
+            "[Xq9vR2mK]",
+            "Xq9v",
+            "defaults",
+        ] {
+            assert!(!at(t), "{t}");
+        }
     }
 
     #[test]

@@ -1280,6 +1280,36 @@ fn command_lines_continued_over_lines_mask_the_password() {
 /// a secret store's value flag, a name then its value, and the password
 /// flags of publishers and archivers are masked; the same commands reading
 /// a file, a variable or a prompt, and settings that name no secret, stay.
+/// A log's fields under secret names whose values say there is none
+/// (`token=null`, `password=***`, `api_key=[REDACTED]`, `API key: redacted`)
+/// stay as they are; a value that only opens with such a word is a value.
+#[test]
+fn null_masked_and_redacted_values_of_secret_names_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "2024-05-16T20:47:22.879Z INFO svc.auth request_id=3c947e3b5e token=null user=u1",
+            "level=info password=*** user=u1",
+            "level=info api_key=[REDACTED] user=u1",
+            "level=info password=[FILTERED]",
+            "level=info credentials=default session=s_1",
+            "level=info API key: redacted",
+            "{\"token\": null, \"password\": false, \"secret\": None}",
+            "password=NULL,token=None;secret=undefined",
+        ],
+    );
+    let v = "nullXq9vR2mK7pLw";
+    assert_masked(
+        &r,
+        v,
+        &[
+            format!("level=info token={v} user=u1"),
+            format!("level=info password={v}"),
+        ],
+    );
+}
+
 /// A template's text before its placeholder holds no secret: the program
 /// fills one in (`format!("OPENAI_API_KEY=sk-proj-{}", …)`, `"ghp_{token}"`,
 /// a JWT's public header before `{}.{}`). A shell default before its `}` and
