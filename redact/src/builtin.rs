@@ -675,11 +675,13 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("mailgun-api-key", r"\bkey-[0-9a-f]{32}\b", &["key-"]),
         r("shopify-token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", &["shpat_", "shpca_", "shppa_", "shpss_"]),
         r("square-token", r"\bsq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43}", &["sq0"]),
-        r(
+        // PayPal Braintree: `access_token$production$ID$KEY` (also
+        // `$sandbox$`); the merchant id stays, and the `$`s are no fake's.
+        secret(r(
             "braintree-token",
-            r"\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}\b",
+            r"\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$(?P<secret>[0-9a-f]{32})\b",
             &["access_token$"],
-        ),
+        )),
         // ---------------------------------------------------------------- model providers
         r(
             "anthropic-api-key",
@@ -2142,6 +2144,10 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r#"(?im)\b(?:[A-Za-z0-9]+[_.\-])*hubspot["']?[\t ]*(?:=|:=|=>|:)[\t ]*["'`]?(?P<secret>[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})(?:[\s"'`,;)\]}]|$)"#,
             &["hubspot"],
         )),
+        // Resend's API keys (`re_` and two parts of 8 and 24 characters)
+        // and E2B's sandbox API keys (`e2b_` and hex).
+        r("resend-api-key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b", &["re_"]),
+        r("e2b-api-key", r"\be2b_[a-f0-9]{32,64}\b", &["e2b_"]),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

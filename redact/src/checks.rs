@@ -3195,9 +3195,20 @@ fn fake_words_ac() -> &'static aho_corasick::AhoCorasick {
 /// ([`entropy_below_2`]; callgrind, 6 MB of secret-dense text through
 /// `redact_stdin`: 781.7 -> 770.5 M instructions, ~2 460 -> ~1 970 a call).
 pub(crate) fn looks_fake(v: &[u8]) -> bool {
-    fake_marks_or_runs(v)
+    (fake_marks_or_runs(v) && !dropbox_long_lived(v))
         || (fake_words_ac().is_match(v) && has_word(fake_words_ac(), v))
         || entropy_below_2(v)
+}
+
+/// Dropbox's long-lived access tokens: 11 characters, ten `A`s (not a
+/// placeholder's run of letters), then 43 characters.
+fn dropbox_long_lived(v: &[u8]) -> bool {
+    v.len() == 64
+        && v[11..21] == *b"AAAAAAAAAA"
+        && v[..11].iter().all(u8::is_ascii_alphanumeric)
+        && v[21..]
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'='))
 }
 
 /// `entropy(v) < 2.0`, without the sum of logarithms where no byte makes up
@@ -7949,10 +7960,10 @@ pub(crate) fn run(
         Check::Token => ok(!looks_fake(v)),
         Check::Mixed => ok(!looks_fake(v) && classes(v) >= 2 && entropy(v) >= 3.0),
         Check::VendorNamed => {
-            // Meraki's and SonarQube's keys are 40 hex digits; under other
+            // Meraki's, SonarQube's and Sendbird's keys are 40 hex digits; under other
             // names that is a commit (`bitbucket: <sha>`).
             let name = name.map_or(&[][..], |(s, e)| &hay[s..e]);
-            let keyed_by_hex = [&b"meraki"[..], b"sonar"].iter().any(|n| {
+            let keyed_by_hex = [&b"meraki"[..], b"sonar", b"sendbird"].iter().any(|n| {
                 name.len() >= n.len() && name[name.len() - n.len()..].eq_ignore_ascii_case(n)
             });
             let sha = v.len() == 40
@@ -9049,7 +9060,13 @@ mod reference {
     use proptest::prelude::*;
 
     fn old_looks_fake(v: &[u8]) -> bool {
-        if fake_marks_ac().is_match(v) || has_word(fake_words_ac(), v) {
+        if has_word(fake_words_ac(), v) {
+            return true;
+        }
+        if dropbox_long_lived(v) {
+            return entropy(v) < 2.0;
+        }
+        if fake_marks_ac().is_match(v) {
             return true;
         }
         let mut run = 1;

@@ -2593,6 +2593,56 @@ fn rule_set_forms_of_the_vendor_families_are_masked() {
     }
 }
 
+/// Braintree's access tokens (the merchant id stays), Resend's and E2B's
+/// API keys by their prefixes; Dropbox's long-lived tokens (ten `A`s, not a
+/// placeholder's run) and Sendbird's 40-hex tokens under their names.
+#[test]
+fn payment_mail_and_sandbox_keys_are_masked() {
+    let r = redactor();
+    let hex = |n, seed| body("0123456789abcdef", n, seed);
+    let cases: Vec<(String, &str)> = vec![
+        (
+            format!("re_{}_{}", body(AN, 8, 301), body(AN, 24, 302)),
+            "resend-api-key",
+        ),
+        (format!("e2b_{}", hex(40, 303)), "e2b-api-key"),
+    ];
+    assert_tokens_masked(&r, &cases);
+    for env in ["production", "sandbox"] {
+        let id = body(LOW, 16, 304);
+        let key = hex(32, 305);
+        assert_eq!(
+            r.redact(&format!("paid with access_token${env}${id}${key}\n")),
+            format!("paid with access_token${env}${id}$[REDACTED:braintree-token]\n")
+        );
+    }
+    let dropbox = format!("{}AAAAAAAAAA{}", body(AN, 11, 306), body(AN, 43, 307));
+    for text in [
+        format!("DROPBOX={dropbox}\n"),
+        format!("dropbox_token: \"{dropbox}\"\n"),
+    ] {
+        let out = r.redact(&text);
+        assert!(!out.contains(&dropbox[21..]), "{out}");
+    }
+    let sendbird = hex(40, 308);
+    let out = r
+        .redact(&format!("sendbird => '{sendbird}'\n"))
+        .into_owned();
+    assert!(!out.contains(&sendbird), "{out}");
+    for clean in [
+        "m = re_compile(pattern)\nlet re_match_index_value = 1;\n".to_string(),
+        "from e2b_code_interpreter import Sandbox\n".to_string(),
+        format!("github: {sendbird}\n"),
+        format!(
+            "blob = \"{}AAAAAAAAAAAAAAAAAAAA{}\"\n",
+            body(AN, 11, 309),
+            body(AN, 33, 310)
+        ),
+    ] {
+        assert_eq!(r.redact(&clean), clean);
+    }
+}
+
 #[test]
 fn model_provider_and_infra_keys_beyond_the_issue_list_are_masked() {
     let r = redactor();

@@ -1859,6 +1859,52 @@ pub fn families() -> Vec<Family> {
             header: None,
             gen: |r| Secret::plain(word_password(r)),
         },
+        Family {
+            name: "braintree-token",
+            kind: Kind::Token,
+            env: "BRAINTREE_ACCESS_TOKEN",
+            key: "braintree_access_token",
+            header: None,
+            gen: |r| {
+                // The merchant id stays readable; the key after it is masked.
+                let env = r.pick(&["production", "sandbox"]).to_string();
+                let key = r.chars(HEX, 32);
+                Secret {
+                    value: format!("access_token${env}${}${key}", r.chars(LOWER_DIGITS, 16)),
+                    must_hide: vec![key],
+                }
+            },
+        },
+        Family {
+            name: "resend-api-key",
+            kind: Kind::Token,
+            env: "RESEND_API_KEY",
+            key: "resend_api_key",
+            header: None,
+            gen: |r| Secret::plain(format!("re_{}_{}", r.chars(ALNUM, 8), r.chars(ALNUM, 24))),
+        },
+        Family {
+            name: "e2b-api-key",
+            kind: Kind::Token,
+            env: "E2B_API_KEY",
+            key: "e2b_api_key",
+            header: Some("X-API-Key"),
+            gen: |r| Secret::plain(format!("e2b_{}", r.chars(HEX, 40))),
+        },
+        Family {
+            name: "dropbox-long-lived-token",
+            kind: Kind::ContextToken,
+            env: "DROPBOX_ACCESS_TOKEN",
+            key: "dropbox_token",
+            header: None,
+            gen: |r| {
+                Secret::plain(format!(
+                    "{}AAAAAAAAAA{}",
+                    r.chars(ALNUM, 11),
+                    r.chars(&format!("{ALNUM}-_"), 43)
+                ))
+            },
+        },
     ]
 }
 
@@ -2928,7 +2974,7 @@ pub fn secret_records(seed: u64, per: usize) -> Vec<Record> {
                     let mut must_hide = s.must_hide.clone();
                     // In URLs the password appears percent-encoded.
                     if text.contains(&percent_encode(&s.value)) && !text.contains(&s.value) {
-                        must_hide = vec![percent_encode(&s.value)];
+                        must_hide = s.must_hide.iter().map(|h| percent_encode(h)).collect();
                     }
                     let must_keep = keeps(cname, &text);
                     out.push(Record {
