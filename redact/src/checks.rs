@@ -421,6 +421,9 @@ const NO_VALUE_WORDS: &[&[u8]] = &[
 /// it) is one of [`NO_VALUE_WORDS`] (any case), or letters in brackets
 /// (`[REDACTED]`, `[FILTERED]`: a placeholder to [`is_placeholder`]).
 fn no_value_word(hay: &[u8], v: usize, le: usize) -> bool {
+    if !no_value_first(hay[v]) {
+        return false;
+    }
     let ends = |i: usize| {
         i == le
             || matches!(
@@ -457,6 +460,16 @@ fn no_value_word(hay: &[u8], v: usize, le: usize) -> bool {
         && NO_VALUE_WORDS
             .iter()
             .any(|w| w.eq_ignore_ascii_case(&hay[v..v + n]))
+}
+
+/// Whether `b` may open what [`no_value_word`] looks for: the first
+/// letters of [`NO_VALUE_WORDS`] (any case) and `[`.
+#[inline(always)]
+fn no_value_first(b: u8) -> bool {
+    matches!(
+        b | 0x20,
+        b'n' | b't' | b'f' | b'u' | b'd' | b'e' | b'r' | b'h' | b'm' | b'{'
+    )
 }
 
 /// Where the quote after a string prefix at `v` is: `b`, `r` or `u`, or
@@ -1022,6 +1035,9 @@ const CANON: [u8; 256] = {
 /// (`%22`), a guard reads the letters or digits after it as themselves.
 const AFTER_NAME_SKIP: [bool; 256] = byte_set(b"\"'`\\]) \t");
 
+/// The bytes of the assignment operators ([`ASSIGN_OPS`]) and blanks.
+const OP_OR_BLANK: [bool; 256] = byte_set(b"=:?|>.+ \t");
+
 /// The key of a hit's name-guard verdict (see [`VerdictMemo`]): the
 /// pattern, the hit's place in its name, the line's facts, whether the
 /// key's bytes reach the line's ends, and the bytes from [`KEY_BEFORE`]
@@ -1089,6 +1105,15 @@ impl VerdictKey {
         if g < hi && matches!(hay[g], b'o' | b'%') {
             return false;
         }
+        // `value_may_follow` reads a bare value's letters (`null` and
+        // `[REDACTED]` are no values, `Hk3jL8p` is), which `CANON` folds
+        // alike: whether a word of [`NO_VALUE_WORDS`] follows the name's
+        // closing quotes, the operator and blanks is a flag of the key.
+        let mut p = g;
+        while p < hi && OP_OR_BLANK[hay[p] as usize] {
+            p += 1;
+        }
+        let no_value = p < hi && no_value_first(hay[p]) && no_value_word(hay, p, le);
         let buf = &mut self.buf;
         let (a, b) = (ns - lo, name_end - lo);
         let n = hi - lo;
@@ -1112,7 +1137,8 @@ impl VerdictKey {
         buf[5] = u8::from(lo == ls)
             | u8::from(hi == le) << 1
             | u8::from(facts.env_arg) << 2
-            | u8::from(facts.lead_end >= lo) << 3;
+            | u8::from(facts.lead_end >= lo) << 3
+            | u8::from(no_value) << 4;
         buf[6] = (ns - lo) as u8;
         buf[7] = (hs - ns) as u8;
         buf[8] = (he - hs) as u8;
@@ -4778,6 +4804,8 @@ const KIND_QUALIFIERS: &[&str] = &[
     "k",
     "kv",
     "unicode",
+    // A KMS key is named by its id or resource path (`--kms-key=crypto-key2`).
+    "kms",
 ];
 
 /// Qualifiers that turn a bare `key` into a secret name (`api_key`, `signing_key`).
@@ -5183,6 +5211,46 @@ fn qualified_away(comps: &[String]) -> bool {
                 && SECRET_OBJECT_QUALIFIERS.contains(&c.as_str())
                 && secret_word(&comps[i + 1]))
     })
+}
+
+/// A name right before `://` is a URL's scheme, not a name assigned to
+/// (git's `credential.https://host/.helper=`).
+fn url_scheme(hay: &[u8], ne: usize) -> bool {
+    hay.get(ne..ne + 3) == Some(b"://")
+}
+
+/// Whether the word written apart before the name `[ns, ne)` qualifies it
+/// away as if joined to it (`Next page token: v` reads as
+/// `next_page_token`, `max token = 5`, `Public key: ssh-ed25519 …`): one
+/// word of letters, after a space or a tab, that is no field's value
+/// (`mode=public token=v` keeps its token).
+fn qualified_apart(hay: &[u8], ns: usize, ne: usize) -> bool {
+    if ns < 2 || !matches!(hay[ns - 1], b' ' | b'\t') {
+        return false;
+    }
+    let we = ns - 1;
+    let mut ws = we;
+    while ws > 0 && we - ws <= 24 && hay[ws - 1].is_ascii_alphabetic() {
+        ws -= 1;
+    }
+    if ws == we || we - ws > 24 {
+        return false;
+    }
+    if ws > 0
+        && !matches!(
+            hay[ws - 1],
+            b' ' | b'\t' | b'\n' | b'"' | b'\'' | b'(' | b'#' | b'*' | b'>'
+        )
+    {
+        return false;
+    }
+    let mut comps = vec![hay[ws..we]
+        .to_ascii_lowercase()
+        .iter()
+        .map(|&b| b as char)
+        .collect()];
+    comps.extend(components(&hay[ns..ne]));
+    comps.len() >= 2 && qualified_away(&comps)
 }
 
 /// Words right before a last `secret`/`secrets` that make the name name a
@@ -7006,6 +7074,67 @@ fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
         || code_shaped_value(v)
         || (quoted && title_phrase(v))
         || natural_text(v)
+        || query_string(trim(v))
+        || option_prefix(trim(v))
+        || qualified_class_name(trim(v))
+}
+
+/// A URL's query string or a part of one (`&authMechanism=MONGODB-OIDC&…`,
+/// `?page=2&per_page=20`): two parameters or more, each a name of letters
+/// (and `_`) and its `=`, not one secret (a password may open with `?` and
+/// hold a `=`: `?K8bGCY2UoB=Kj99`).
+fn query_string(v: &[u8]) -> bool {
+    let param = |p: &[u8]| {
+        let name = p
+            .iter()
+            .take_while(|b| b.is_ascii_alphabetic() || **b == b'_')
+            .count();
+        name >= 2 && p.get(name) == Some(&b'=')
+    };
+    let Some((&first, rest)) = v.split_first() else {
+        return false;
+    };
+    matches!(first, b'&' | b'?')
+        && rest.split(|&b| b == b'&').filter(|p| param(p)).count() >= 2
+        && rest.split(|&b| b == b'&').all(param)
+}
+
+/// An option's name and its `=`, the value to be joined on (boto's
+/// `'Credentials:gs_host=' + ip`): lower-case words joined by `_`.
+fn option_prefix(v: &[u8]) -> bool {
+    let Some(name) = v.strip_suffix(b"=") else {
+        return false;
+    };
+    let mut words = name.split(|&b| b == b'_');
+    name.contains(&b'_')
+        && name.first().is_some_and(u8::is_ascii_lowercase)
+        && words.all(|w| {
+            !w.is_empty()
+                && w.iter()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// A class's qualified name (`oauth2client.client.OAuth2Credentials`,
+/// `com.example.auth.TokenProvider`): three or more identifiers joined by
+/// dots, the packages in lower case, the class capitalised.
+fn qualified_class_name(v: &[u8]) -> bool {
+    let parts: Vec<&[u8]> = v.split(|&b| b == b'.').collect();
+    let Some((class, packages)) = parts.split_last() else {
+        return false;
+    };
+    let ident = |p: &[u8]| {
+        (1..=64).contains(&p.len())
+            && p.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            && !p[0].is_ascii_digit()
+    };
+    parts.len() >= 3
+        && packages
+            .iter()
+            .all(|p| ident(p) && p.iter().all(|b| !b.is_ascii_uppercase()) && p.len() <= 32)
+        && ident(class)
+        && class[0].is_ascii_uppercase()
+        && class.iter().any(u8::is_ascii_lowercase)
 }
 
 /// A constant's name: three or more words of capitals joined by `_`
@@ -8042,6 +8171,8 @@ pub(crate) fn run(
             }
             if member_access(hay, secret.1)
                 || path_segment(hay, ns)
+                || url_scheme(hay, ne)
+                || qualified_apart(hay, ns, ne)
                 || diffstat_rename(hay, (ns, ne), secret)
                 || random_run_name(hay, (ns, ne))
                 || derived_from_literals(hay, ns, secret.1)
@@ -8094,6 +8225,9 @@ pub(crate) fn run(
             let query_key = in_query && hay[ns..ne].eq_ignore_ascii_case(b"key");
             // The cheap rejections first (`token_count=3`): the verdict is the same.
             if !query_key && !name_may_be_secret(&hay[ns..ne]) {
+                return Verdict::Reject;
+            }
+            if url_scheme(hay, ne) || qualified_apart(hay, ns, ne) {
                 return Verdict::Reject;
             }
             // `${NAME:-default}` is a shell default (its own rule masks the default).

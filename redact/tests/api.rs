@@ -2643,6 +2643,79 @@ fn payment_mail_and_sandbox_keys_are_masked() {
     }
 }
 
+/// A word that is no value (`missing`, `null`, `hidden`) reads, to the
+/// verdict memo's keys, as any value of its length: after a hundred lines
+/// of `password=missing`, `password=Hk3jL8p` is still a password (the
+/// seed `c88caffd…` of `remembered_verdicts_change_nothing`).
+#[test]
+fn a_word_that_is_no_value_does_not_stand_for_a_password_of_its_length() {
+    let r = redactor();
+    for (none, secret) in [
+        ("missing", "Hk3jL8p"),
+        ("null", "Zq9x"),
+        ("hidden", "Xk9mP2"),
+        ("undefined", "Wq8eR3tY6"),
+    ] {
+        for sep in ["=", ":\t", ": "] {
+            let mut text = String::new();
+            for _ in 0..100 {
+                text.push_str(&format!("2024-05-11 INFO user=bob password{sep}{none}\n"));
+            }
+            text.push_str(&format!("2024-05-11 INFO user=bob password{sep}{secret}\n"));
+            let alone = r
+                .redact(&format!("2024-05-11 INFO user=bob password{sep}{secret}\n"))
+                .into_owned();
+            assert!(!alone.contains(secret) || secret.len() < 6, "{alone}");
+            let out = r.redact(&text).into_owned();
+            assert_eq!(
+                out.lines().last().unwrap().contains(secret),
+                alone.contains(secret),
+                "{sep}{none} then {secret}: {alone}"
+            );
+        }
+    }
+}
+
+/// Text found in the Google Cloud SDK's sources under secret names that
+/// holds no secret: a KMS key's name, `credential.https://…` (a URL's
+/// scheme, no name), a query string, an option's name before the value it
+/// is joined to, a class's qualified name, and a qualifier written apart
+/// (`Next page token:`) — while a field's value before a name stays no
+/// qualifier (`mode=public token=v`).
+#[test]
+fn names_and_values_of_code_under_secret_names_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "gcloud kms-config update --kms-key=crypto-key2 --kms-keyring=ring\n",
+            "kms_key: crypto-key1\n\"kmsKey\": \"my-key-7\"\n",
+            "git config 'credential.https://source.developers.google.com/.helper=' gcloud\n",
+            "_GCE_VM_AUTH = '&authMechanism=MONGODB-OIDC&authMechanismProperties=ENVIRONMENT:gcp'\n",
+            "args = ['-o', 'Credentials:gs_host_header=' + gs_host]\n",
+            "oauth2_creds: 'oauth2client_4_0.client.OAuth2Credentials',\n",
+            "auth_token_class = \"com.example.auth.TokenProvider\"\n",
+            "Next page token: eav1OzQB0OM8rLdGXOEsyQWSG\n",
+            "Max token: 4096\nPublic key: AAAAC3NzaC1lZDI1NTE5AAAAIB9x7Qk2Lm\n",
+        ],
+    );
+    for (text, secret) in [
+        (
+            "mode=public token=eav1OzQB0OM8rLdGXOEsyQWSG\n",
+            "eav1OzQB0OM8rLdGXOEsyQWSG",
+        ),
+        (
+            "API token: eav1OzQB0OM8rLdGXOEsyQWSG\n",
+            "eav1OzQB0OM8rLdGXOEsyQWSG",
+        ),
+        ("password: \"?K8bGCY2UoB=Kj99RxbSm\"\n", "K8bGCY2UoB"),
+        ("PASSWORD='a_b_c_d9='\n", "a_b_c_d9="),
+    ] {
+        let out = r.redact(text);
+        assert!(!out.contains(secret), "{text} -> {out}");
+    }
+}
+
 #[test]
 fn model_provider_and_infra_keys_beyond_the_issue_list_are_masked() {
     let r = redactor();

@@ -3207,6 +3207,10 @@ pub const HARD_CLEAN: &[(&str, &str)] = &[
     ("escaped-prose", "{\"body\":\"Authenticate with the --token option\\nor the credential process.\"}\n"),
     // Vendor prefixes inside base64 blobs (a font, a search index).
     ("base64-blob", "src:url(data:font/woff2;base64,d09GMgABAAAAAAu4AA0AAAAAF+AAAAAAAAAAAAAAAAAAAAAAAAAABq3Zk9Xw8RmT2cLpN4vYs7Hb1JeQ6oXW9dA2fKgU5zRiC3nMtE8aVqP0lBjS4yHxOuG7wI1cD6rKeF2mN9pTz5bLgAh+AAAA)\n\"AAEbXQAAAnAWAAA/EAAAWq8zR2vK9tLm3xNbY7Hd4Jf6Gc1==\"\n"),
+    // Found in the Google Cloud SDK's sources: a KMS key's name, a URL's
+    // scheme, a query string, an option's name before its value, a
+    // class's qualified name, a qualifier written apart.
+    ("gcloud-sources", "  $ {command} KMS_CONFIG --kms-keyring=kms-keyring2 --kms-key=crypto-key2\n            'credential.https://source.developers.google.com/.helper=',\n  _GCE_VM_AUTH = '&authMechanism=MONGODB-OIDC&authMechanismProperties=ENVIRONMENT:gcp,TOKEN_RESOURCE:FIRESTORE'\n        '-o', 'Credentials:gs_host=' + gs_ip, '-o',\n    oauth2_creds: 'oauth2client_4_0.client.OAuth2Credentials',\n    Next page token: eav1OzQB0OM8rLdGXOEsyQWSG\n"),
 ];
 
 /// [`HARD_CLEAN`] as records.
