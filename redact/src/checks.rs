@@ -3411,6 +3411,40 @@ fn words_between_slashes(v: &[u8]) -> bool {
         })
 }
 
+/// A name of capitalised words, as API models name their shapes and
+/// fields (`AwsEc2VpcPeeringConnectionVpcInfoDetails`, 40 characters as an
+/// AWS secret access key is): humps of a capital and lower-case letters,
+/// each maybe ending in digits (`Ec2`, `Ipv6`, `V2`), 40 characters or
+/// more, words of four letters or more ([`word_hump`]) making up 60 % of
+/// it. Random base64 of that length is no such name: every capital would
+/// have to open a run of lower-case letters (shorter random tokens can:
+/// `PipoClXidjZr`, `Ii2XcmePqisT28PazyvQu61Hyes`).
+fn pascal_name(v: &[u8]) -> bool {
+    if v.len() < 40 {
+        return false;
+    }
+    let (mut i, mut humps) = (0, 0);
+    while i < v.len() {
+        if !v[i].is_ascii_uppercase() {
+            return false;
+        }
+        i += 1;
+        let s = i;
+        while i < v.len() && v[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        let letters = i > s;
+        while i < v.len() && v[i].is_ascii_digit() {
+            i += 1;
+        }
+        if !letters && i == s {
+            return false;
+        }
+        humps += 1;
+    }
+    humps >= 3 && long_word_bytes(v) * 5 >= v.len() * 3
+}
+
 /// A word of four letters or more, capitalised or not (`Amazon`, `latest`,
 /// `Insights`): a vowel (`y` only after the first letter), no run of four
 /// consonants but at its end.
@@ -8115,6 +8149,7 @@ pub(crate) fn run(
             && classes(v) >= 3
             && entropy(v) >= 4.0
             && !words_between_slashes(v)
+            && !pascal_name(v)
             && !path_or_arn_part(hay, secret)),
         Check::Azure88 => {
             let ctx = lower(before_on_line(hay, secret.0, 48));
@@ -8793,7 +8828,10 @@ mod tests {
     /// Random letters and digits never pass for names in words: none of
     /// 200 000 tokens of 8–40 characters (fixed seed) reads as a secret's
     /// name in camel case or as a dotted member, and none of 50 000 random
-    /// 40-character base64 runs reads as words between slashes.
+    /// 40-character base64 runs reads as words between slashes or as a
+    /// name of capitalised words (shorter random tokens can:
+    /// `Ii2XcmePqisT28PazyvQu61Hyes`, so only the 40 characters of an AWS
+    /// secret are asked).
     #[test]
     fn random_tokens_never_read_as_names_in_words() {
         let mut x = 0x5eed_c0de_u64;
@@ -8818,6 +8856,7 @@ mod tests {
                 "{}",
                 String::from_utf8_lossy(&k)
             );
+            assert!(!pascal_name(&k), "{}", String::from_utf8_lossy(&k));
         }
     }
 
@@ -8857,6 +8896,9 @@ mod tests {
         assert!(!words_between_slashes(
             b"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
         ));
+        assert!(pascal_name(b"AwsEc2VpcPeeringConnectionVpcInfoDetails"));
+        assert!(!pascal_name(b"Ipv6CidrAssociations"));
+        assert!(!pascal_name(b"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
         assert!(declared_name(b"*auth_procs;"));
         assert!(declared_name(b"my_cred;"));
         assert!(!declared_name(b"hunter2;"));

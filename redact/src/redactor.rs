@@ -5277,6 +5277,15 @@ mod tests {
                 "%33ab%33",
                 "%2x",
                 "OR 'v'",
+                // Words that are no values, and values of their shapes.
+                "missing",
+                "Hk3jL8p",
+                "UNDEFINED",
+                "[REDACTED]",
+                "[Kx7mN2pQ]",
+                "default,x",
+                "Bearer x=1",
+                "bearer abc",
             ])
             .prop_map(str::to_string),
         ]

@@ -2643,6 +2643,28 @@ fn payment_mail_and_sandbox_keys_are_masked() {
     }
 }
 
+/// The names of shapes in API models (botocore's JSON) are no AWS keys:
+/// `AwsEc2VpcPeeringConnectionVpcInfoDetails` is 40 letters and digits, as
+/// an AWS secret access key is, on a line that says `Aws`.
+#[test]
+fn names_of_capitalised_words_are_no_aws_keys() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "\"shape\":\"AwsEc2VpcPeeringConnectionVpcInfoDetails\",\n",
+            "    \"AwsEc2VpcPeeringConnectionVpcInfoDetails\":{\n",
+        ],
+    );
+    let secret = "Kx7mN2pQ9vB4wE5rT7yU1iO4pA0sD3fG6hJ9k8Lz";
+    for text in [
+        format!("aws_secret_access_key = {secret}\n"),
+        format!("\"SecretAccessKey\": \"{secret}\"\n"),
+    ] {
+        assert!(!r.redact(&text).contains(secret), "{text}");
+    }
+}
+
 /// A word that is no value (`missing`, `null`, `hidden`) reads, to the
 /// verdict memo's keys, as any value of its length: after a hundred lines
 /// of `password=missing`, `password=Hk3jL8p` is still a password (the
