@@ -7151,7 +7151,8 @@ fn option_prefix(v: &[u8]) -> bool {
 
 /// A class's qualified name (`oauth2client.client.OAuth2Credentials`,
 /// `com.example.auth.TokenProvider`): three or more identifiers joined by
-/// dots, the packages in lower case, the class capitalised.
+/// dots, the packages in lower case, the class in camel case (a
+/// passphrase's last word is capitalised once: `correct.horse.Battery`).
 fn qualified_class_name(v: &[u8]) -> bool {
     let parts: Vec<&[u8]> = v.split(|&b| b == b'.').collect();
     let Some((class, packages)) = parts.split_last() else {
@@ -7169,6 +7170,7 @@ fn qualified_class_name(v: &[u8]) -> bool {
         && ident(class)
         && class[0].is_ascii_uppercase()
         && class.iter().any(u8::is_ascii_lowercase)
+        && class.iter().filter(|b| b.is_ascii_uppercase()).count() >= 2
 }
 
 /// A constant's name: three or more words of capitals joined by `_`

@@ -2732,6 +2732,10 @@ fn names_and_values_of_code_under_secret_names_stay() {
         ),
         ("password: \"?K8bGCY2UoB=Kj99RxbSm\"\n", "K8bGCY2UoB"),
         ("PASSWORD='a_b_c_d9='\n", "a_b_c_d9="),
+        (
+            "password: \"correct.horse.Battery\"\n",
+            "correct.horse.Battery",
+        ),
     ] {
         let out = r.redact(text);
         assert!(!out.contains(secret), "{text} -> {out}");
