@@ -1040,7 +1040,8 @@ const OP_OR_BLANK: [bool; 256] = byte_set(b"=:?|>.+ \t");
 
 /// The key of a hit's name-guard verdict (see [`VerdictMemo`]): the
 /// pattern, the hit's place in its name, the line's facts, whether the
-/// key's bytes reach the line's ends, and the bytes from [`KEY_BEFORE`]
+/// key's bytes reach the line's ends, whether a bare word that is no value
+/// follows the name ([`no_value_word`]), and the bytes from [`KEY_BEFORE`]
 /// before the name to [`KEY_AFTER`] after it: the name as it is, the bytes
 /// around it through [`CANON`] (before the name as they are after a space
 /// or tab, where `var`/`const` may precede it).
