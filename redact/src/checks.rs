@@ -7129,9 +7129,8 @@ fn query_string(v: &[u8]) -> bool {
     let Some((&first, rest)) = v.split_first() else {
         return false;
     };
-    matches!(first, b'&' | b'?')
-        && rest.split(|&b| b == b'&').filter(|p| param(p)).count() >= 2
-        && rest.split(|&b| b == b'&').all(param)
+    let mut params = rest.split(|&b| b == b'&');
+    matches!(first, b'&' | b'?') && params.clone().count() >= 2 && params.all(param)
 }
 
 /// An option's name and its `=`, the value to be joined on (boto's
