@@ -64,6 +64,8 @@ const COMPARED_NAME: &str =
     r"[A-Za-z0-9_.\-]*(?i:pass|pwd?|pswd|secret|key|cred|psk)[A-Za-z0-9_.\-]*";
 
 /// Value alternatives: double-quoted (`secret`), single-quoted (`s2`), bare (`s3`).
+/// A bare value ends before `|` (a shell pipe); `checks` takes a Facebook
+/// app access token's part after it (`checks::app_token_end`).
 /// A quoted value may carry a string prefix: Python's `b'…'`, `r"…"`, `u'…'`,
 /// `br'…'` (Flask's `app.secret_key = b'…'`), Rust's `b"…"` and `br"…"`. Not
 /// an f-string's `f"…"`: with a placeholder it is code (`token =
@@ -180,9 +182,31 @@ pub(crate) const VENDOR_NAMES: &[&str] = &[
     "zendesk",
 ];
 
+/// The keywords of Airtable's personal access tokens: `pat` and the id's
+/// first character or two, all but those of the words of code (`paths`,
+/// `PathBuf`, `pathAndQuery`, `pathname`, `pathlib`, `pattern`; `path`
+/// and `patt` alone hit every 2 KB of source code, each hit a regex search
+/// that fails). The ids left out (`hs…`, `hb…`, `ha…`, `hn…`, `hl…`, `te…`
+/// in either case: 24 of the 3 844 first two characters) are masked where
+/// a secret name or `Bearer` stands before them, not bare.
+fn airtable_pat_keywords() -> Vec<String> {
+    const ID: &str = "0123456789abcdefghijklmnopqrstuvwxyz";
+    let after = |head: &str, skip: &str| {
+        ID.chars()
+            .filter(|c| !skip.contains(*c))
+            .map(|c| format!("{head}{c}"))
+            .collect::<Vec<_>>()
+    };
+    let mut k = after("pat", "ht");
+    k.extend(after("path", "sbanl"));
+    k.extend(after("patt", "e"));
+    k
+}
+
 /// The rule of [`VENDOR_NAMES`]: `(prefix_)VENDOR`, an assignment (`=`,
 /// `:`, `:=`, `=>`, `::=`, `?=`) and a token of 16 to 128 characters of
-/// one token alphabet (dots inside: Airtable's `patX.Y`), ending the value.
+/// one token alphabet (dots inside: Airtable's `patX.Y`), ending the value,
+/// or a Facebook app access token (`FACEBOOK=<app id>|<app secret>`).
 fn vendor_named() -> RuleBuilder {
     let names = VENDOR_NAMES
         .iter()
@@ -214,7 +238,7 @@ fn vendor_named() -> RuleBuilder {
     rb(
         "generic-secret",
         &format!(
-            r#"(?im)\b(?P<name>(?:[A-Za-z0-9]+[_.\-])*(?:{names}))["']?[\t ]*(?:=|:|:=|::=|=>|\?=)[\t ]*["'`]?(?P<secret>[A-Za-z0-9_\-+/=](?:[A-Za-z0-9_\-+/=.]{{14,126}})[A-Za-z0-9_\-+/=])(?:[\s"'`,;)\]}}]|$)"#
+            r#"(?im)\b(?P<name>(?:[A-Za-z0-9]+[_.\-])*(?:{names}))["']?[\t ]*(?:=|:|:=|::=|=>|\?=)[\t ]*["'`]?(?P<secret>[0-9]{{15,16}}\|[A-Za-z0-9_\-]{{27,40}}|[A-Za-z0-9_\-+/=](?:[A-Za-z0-9_\-+/=.]{{14,126}})[A-Za-z0-9_\-+/=])(?:[\s"'`,;)\]}}]|$)"#
         ),
     )
     .keywords(keywords)
@@ -2148,6 +2172,12 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // and E2B's sandbox API keys (`e2b_` and hex).
         r("resend-api-key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b", &["re_"]),
         r("e2b-api-key", r"\be2b_[a-f0-9]{32,64}\b", &["e2b_"]),
+        // Airtable's personal access tokens: `pat`, a 14-character id, a dot
+        // and 64 hex digits. `path`, `pattern` and `patch` hit every 2 KB of
+        // source code: the window must hold a dot after a letter or digit and
+        // before 64 of them first.
+        r("airtable-pat", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b", &[])
+            .keywords(airtable_pat_keywords()),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -8317,6 +8317,10 @@ pub(crate) fn run(
             {
                 return Verdict::Reject;
             }
+            let ve = match quoted {
+                false => app_token_end(hay, (vs, ve)).unwrap_or(ve),
+                true => ve,
+            };
             let tier = classify_name(&hay[ns..ne]).or(query_key.then_some(Tier::Keyed));
             match tier {
                 Some(tier)
@@ -8632,6 +8636,24 @@ fn decodes_to_jwt(d: &[u8]) -> bool {
 
 /// Splits a `name = value` match `[s, e)` into (name start, name end, value
 /// start, value end, quoted).
+/// The end of a Facebook app access token whose app id is the bare value
+/// `hay[vs..ve]`: 15 or 16 digits, then `|` and 27 to 40 token bytes (the
+/// app's secret or client token) up to a byte that is none. A bare value
+/// ends before `|` (a shell pipe), so the pattern leaves the secret part
+/// out, and the app id alone reads as a number.
+fn app_token_end(hay: &[u8], (vs, ve): (usize, usize)) -> Option<usize> {
+    let token = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-');
+    if !(15..=16).contains(&(ve - vs))
+        || !hay[vs..ve].iter().all(u8::is_ascii_digit)
+        || hay.get(ve) != Some(&b'|')
+    {
+        return None;
+    }
+    let rest = &hay[ve + 1..hay.len().min(ve + 42)];
+    let n = rest.iter().take_while(|&&b| token(b)).count();
+    ((27..=40).contains(&n)).then_some(ve + 1 + n)
+}
+
 pub(crate) fn split_assignment(
     hay: &[u8],
     s: usize,

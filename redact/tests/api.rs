@@ -1414,7 +1414,11 @@ fn secrets_assigned_to_a_vendor_name_alone_are_masked() {
     let mixed = "6d2FabeB6ADd229Bc199FabA28fD3efb57dF0bD3";
     assert_masked(&r, mixed, &[format!("sourcegraph: {mixed}")]);
     let pat = "patL7DxtpYlSXpfKt.fae923d5a4fd12aabfe228f219e9cb0eb53f16947ccf25ec84d8dbc74254770f";
-    assert_masked(&r, pat, &[format!("AIRTABLE={pat}")]);
+    // An Airtable token: its own rule names it.
+    assert_eq!(
+        r.redact(&format!("AIRTABLE={pat}")),
+        "AIRTABLE=[REDACTED:airtable-pat]"
+    );
     for (text, masked) in [
         (
             "heroku: 35d483cf-c4aa-b754-8155-4f8e08a268c5",
@@ -2590,6 +2594,53 @@ fn rule_set_forms_of_the_vendor_families_are_masked() {
         format!("path = a.s.{}\n", body(AN, 24, 100)).as_str(),
     ] {
         assert_eq!(r.redact(clean), clean);
+    }
+}
+
+/// Airtable's personal access tokens bare (`pat`, an id, a dot, 64 hex:
+/// also ids that open like `path`, `patt`), and Facebook's app access
+/// tokens (`<app id>|<app secret>`) under a secret name and the vendor's
+/// name, where a bare value otherwise ends at `|`; words and pipes stay.
+#[test]
+fn airtable_and_facebook_app_tokens_are_masked() {
+    let r = redactor();
+    let hex = |n, seed| body("0123456789abcdef", n, seed);
+    let cases: Vec<(String, &str)> = ["", "h", "t", "hQ", "tr", "ch"]
+        .iter()
+        .enumerate()
+        .map(|(i, head)| {
+            let id = format!("{head}{}", body(AN, 14 - head.len(), 320 + i as u64));
+            (
+                format!("pat{id}.{}", hex(64, 330 + i as u64)),
+                "airtable-pat",
+            )
+        })
+        .collect();
+    assert_tokens_masked(&r, &cases);
+    let secret = hex(32, 340);
+    for n in [15, 16] {
+        let token = format!("{}|{secret}", body("0123456789", n, 341));
+        for text in [
+            format!("GET https://graph.facebook.com/v19.0/me?access_token={token} 200\n"),
+            format!("FB_ACCESS_TOKEN={token}\n"),
+            format!("FACEBOOK={token}\n"),
+            format!("facebook: '{token}'\n"),
+            format!("{{\"access_token\": \"{token}\"}}\n"),
+        ] {
+            let out = r.redact(&text).into_owned();
+            assert!(!out.contains(&secret), "{out}");
+        }
+    }
+    for clean in [
+        "let path = PathBuf::from(pattern);\n".to_string(),
+        "patch -p1 < fix.patch; pathname=$(dirname \"$0\")\n".to_string(),
+        // A pipe after a number: no token follows.
+        "token_count=123456789012345|wc -l\n".to_string(),
+        format!("access_token=123456789012345|{}\n", &secret[..20]),
+        // Too many digits for an app id: the bare value ends at `|` as before.
+        format!("request_id=12345678901234567|{secret}\n"),
+    ] {
+        assert_eq!(r.redact(&clean), clean);
     }
 }
 

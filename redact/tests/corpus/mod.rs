@@ -1892,6 +1892,26 @@ pub fn families() -> Vec<Family> {
             gen: |r| Secret::plain(format!("e2b_{}", r.chars(HEX, 40))),
         },
         Family {
+            name: "airtable-pat",
+            kind: Kind::Token,
+            env: "AIRTABLE_API_KEY",
+            key: "airtable_token",
+            header: None,
+            gen: |r| Secret::plain(format!("pat{}.{}", r.chars(ALNUM, 14), r.chars(HEX, 64))),
+        },
+        Family {
+            // A Facebook app access token: the app id, `|`, the app secret.
+            name: "facebook-app-token",
+            kind: Kind::ContextToken,
+            env: "FACEBOOK_ACCESS_TOKEN",
+            key: "access_token",
+            header: None,
+            gen: |r| {
+                let id = r.chars_n(DIGITS, 15, 16);
+                Secret::plain(format!("{id}|{}", r.chars(HEX, 32)))
+            },
+        },
+        Family {
             name: "dropbox-long-lived-token",
             kind: Kind::ContextToken,
             env: "DROPBOX_ACCESS_TOKEN",
@@ -2312,7 +2332,8 @@ fn env_repr(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
 }
 
 fn markdown_table(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
-    if matches!(f.kind, Kind::Pem) {
+    // A cell holds no raw `|` (Facebook's `<app id>|<secret>`): it would end the cell.
+    if matches!(f.kind, Kind::Pem) || s.value.contains('|') {
         return None;
     }
     Some(format!(
