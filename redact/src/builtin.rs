@@ -1116,12 +1116,15 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // .NET's `new NetworkCredential("user", "v")`, `smtp.login("u", "v")`,
         // JDBC's `DriverManager.getConnection(url, "user", "v")`, PHP's `new
         // PDO($dsn, 'user', 'v')` and `mysqli_connect($host, 'user', 'v')`
-        // (the user may be a variable there).
+        // (the user may be a variable there), Java's `new
+        // PasswordAuthentication("user", "v".toCharArray())` and Go's
+        // `smtp.PlainAuth("", "user", "v", host)` (after its identity).
         command_secret_in(
-            r#"(?i)(?:\bauth[\t ]*=[\t ]*\(|basic_?auth[\t ]*\(|networkcredential[\t ]*\(|\.login[\t ]*\(|(?:getconnection|\bpdo|\bmysqli(?:_connect)?)[\t ]*\([^,()\r\n]+,)[\t ]*(?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z_$][A-Za-z0-9_.$]*)[\t ]*,[\t ]*(?:Some\([\t ]*)?(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)')"#,
+            r#"(?i)(?:\bauth[\t ]*=[\t ]*\(|basic_?auth[\t ]*\(|networkcredential[\t ]*\(|passwordauthentication[\t ]*\(|\.login[\t ]*\(|(?:getconnection|\bpdo|\bmysqli(?:_connect)?)[\t ]*\([^,()\r\n]+,|\bplainauth[\t ]*\([^,()\r\n]*,)[\t ]*(?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z_$][A-Za-z0-9_.$]*)[\t ]*,[\t ]*(?:Some\([\t ]*)?(?:"(?P<secret>[^"\r\n]+)"|'(?P<s2>[^'\r\n]+)')"#,
             &[
                 "auth=(", "auth = (", "basicauth(", "basic_auth(", "networkcredential(", ".login(",
-                "getconnection(", "pdo(", "mysqli(", "mysqli_connect(",
+                "getconnection(", "pdo(", "mysqli(", "mysqli_connect(", "passwordauthentication(",
+                "plainauth(",
             ],
             &["s2"],
         ),
@@ -1415,7 +1418,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         ))
         .guard(Guard::Flag),
         generic3(&format!(
-            r#"(?m)^[\t ]*(?:ENV|ARG|setenv|setx|set(?:[\t ]+-[A-Za-z]+)+)[\t ]+(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
+            r#"(?m)^[\t ]*(?:[$%>][\t ]+)?(?:ENV|ARG|setenv|setx|set(?:[\t ]+--?[A-Za-z]+)+)[\t ]+(?P<name>{NAME})[\t ]+{FLAG_VALUE}"#
         ))
         .guard(Guard::Flag),
         generic3(&format!(

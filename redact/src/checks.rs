@@ -723,9 +723,7 @@ impl HitCtx {
         feat |= typed_feat(hay, hs, ls, ns, word_end, end);
         let env_arg = || env_or_arg_line(&hay[ls..le]);
         // `ENV`/`ARG`/`setenv`/`setx`/`set -x` after the line's leading spaces.
-        if hay.get(ns) == Some(&b'-')
-            || (matches!(hay[ls], b' ' | b'\t' | b'E' | b'A' | b's' | b'#') && env_arg())
-        {
+        if hay.get(ns) == Some(&b'-') || (ENV_LINE_FIRST[hay[ls] as usize] && env_arg()) {
             feat |= F_FLAG;
         }
         HitCtx {
@@ -981,7 +979,7 @@ impl LineFacts {
         if ls < le
             && !matches!(
                 hay[ls],
-                b' ' | b'\t' | b'-' | b'"' | b'\'' | b'E' | b'A' | b's' | b'#'
+                b' ' | b'\t' | b'-' | b'"' | b'\'' | b'E' | b'A' | b's' | b'#' | b'$' | b'%' | b'>'
             )
         {
             return LineFacts {
@@ -1735,22 +1733,29 @@ fn bare_after_name(
         return false;
     }
     // `ENV`/`ARG`/`setenv`/`setx`/`set -x` after the line's leading spaces.
-    if !matches!(hay[ls], b' ' | b'\t' | b'E' | b'A' | b's' | b'#') {
+    if !ENV_LINE_FIRST[hay[ls] as usize] {
         return true;
     }
     !env_or_arg_line(&hay[ls..le])
 }
 
+/// The bytes an [`env_or_arg_line`] may open with: leading blanks, the
+/// words' first letters, `#` (`#define`) and a shell prompt's `$`, `%`, `>`.
+const ENV_LINE_FIRST: [bool; 256] = byte_set(b" \tEAs#$%>");
+
 /// Whether `line` is a Dockerfile `ENV` or `ARG` instruction, sets a
 /// variable by a space-separated command (csh `setenv`, Windows `setx`,
-/// fish `set -x` / `set -gx`) or defines a C macro (`#define`, `# define`):
-/// after its leading spaces, the word and a space or tab (`set` and a flag).
+/// fish `set -x` / `set -gx` / `set --export`) or defines a C macro
+/// (`#define`, `# define`): after its leading spaces, the word and a space
+/// or tab (`set` and a flag). A shell prompt (`$ `, `% `, `> `) may come
+/// before the command, as in a transcript or a README.
 fn env_or_arg_line(line: &[u8]) -> bool {
-    let t = line
-        .iter()
-        .position(|b| !matches!(b, b' ' | b'\t'))
-        .unwrap_or(line.len());
-    let t = &line[t..];
+    let blanks = |t: &[u8]| t.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    let mut t = &line[blanks(line)..];
+    if t.len() > 1 && matches!(t[0], b'$' | b'%' | b'>') && matches!(t[1], b' ' | b'\t') {
+        t = &t[1..];
+        t = &t[blanks(t)..];
+    }
     let word =
         |w: &[u8]| t.len() > w.len() && t.starts_with(w) && matches!(t[w.len()], b' ' | b'\t');
     if let Some(d) = t.strip_prefix(b"#") {

@@ -390,10 +390,12 @@
 //! line),
 //! basic credentials passed as two literals (`auth=("user", "v")`,
 //! `HTTPBasicAuth("user", "v")`, `SetBasicAuth("user", "v")`,
-//! `.basic_auth("user", Some("v"))`), a value after
+//! `.basic_auth("user", Some("v"))`, `new PasswordAuthentication("user",
+//! "v".toCharArray())`, Go's `smtp.PlainAuth("", "user", "v", host)`), a value after
 //! a YAML tag (`password: !!binary <base64>`, `api_key: !!str v`), space-separated
 //! setters (Dockerfile `ENV`/`ARG`, csh `setenv`, Windows `setx`, fish
-//! `set -x`/`set -gx`), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
+//! `set -x`/`set -gx`/`set --export`, also after a shell prompt `$ `,
+//! `% ` or `> ` in a transcript), PowerShell `ConvertTo-SecureString "…" -AsPlainText`
 //! (or `-AsPlainText "…"`)
 //! (a cmdlet after `=` is no value), .NET/ADO connection strings
 //! (`Password=…;`), `.netrc` (bare or in double quotes; a quote inside a bare

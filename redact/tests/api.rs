@@ -2253,6 +2253,40 @@ fn assert_tokens_masked(r: &Redactor, cases: &[(String, &str)]) {
     }
 }
 
+/// A shell prompt before a command that sets a variable apart from its
+/// value (fish's `set -gx`, `set --export`, `setx`, csh's `setenv`), and
+/// the password literal of Java's `PasswordAuthentication` and Go's
+/// `smtp.PlainAuth`: the value is masked, the variable names a plain path.
+#[test]
+fn prompted_env_commands_and_positional_passwords_are_masked() {
+    let r = redactor();
+    let v = "Zq8vLm2NwT5xKp9sHq7v";
+    for (text, want) in [
+        (format!("$ set -gx API_TOKEN {v}\n"), "$ set -gx API_TOKEN [REDACTED:generic-secret]\n".to_string()),
+        (format!("set --export API_TOKEN {v}\n"), "set --export API_TOKEN [REDACTED:generic-secret]\n".to_string()),
+        (format!("> setx API_TOKEN \"{v}\"\n"), "> setx API_TOKEN \"[REDACTED:generic-secret]\"\n".to_string()),
+        (format!("% setenv DB_PASSWORD {v}\n"), "% setenv DB_PASSWORD [REDACTED:generic-secret]\n".to_string()),
+        (
+            format!("auth := smtp.PlainAuth(\"\", \"bot@example.com\", \"{v}\", host)\n"),
+            "auth := smtp.PlainAuth(\"\", \"bot@example.com\", \"[REDACTED:generic-secret]\", host)\n".to_string(),
+        ),
+        (
+            format!("return new PasswordAuthentication(\"bot\", \"{v}\".toCharArray());\n"),
+            "return new PasswordAuthentication(\"bot\", \"[REDACTED:generic-secret]\".toCharArray());\n".to_string(),
+        ),
+    ] {
+        assert_eq!(r.redact(&text), want, "{text}");
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "$ set -x PATH /usr/local/bin\n",
+            "auth := smtp.PlainAuth(\"\", user, pass, host)\n",
+            "$ echo token key secret\n",
+        ],
+    );
+}
+
 /// Literals given to calls that take a password or a key by position, a
 /// notebook cell's JSON-escaped assignment, Go's MySQL DSN and a here-string
 /// to `--password-stdin`.
