@@ -779,12 +779,14 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             "okta-token",
             r"(?i)(?:\b|_)okta[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>00[A-Za-z0-9_\-]{40})(?:[^A-Za-z0-9_\-]|$)",
             &["okta"],
-        )),
+        ))
+        .guard(Guard::Run(42)),
         secret(r(
             "heroku-api-key",
             r"(?i)\bheroku[A-Za-z0-9_. \-]{0,20}(?:key|token|auth|secret|password)[^\r\n]{0,20}?\b(?P<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b",
             &["heroku"],
-        )),
+        ))
+        .guard(Guard::Run(36)),
         r("mailgun-api-key", r"\bpubkey-[0-9a-f]{32}\b", &["pubkey-"]),
         // The regex scans the whole line after `vault`: lines that name vault
         // (`vault.sync`, `vault_addr`) without such a token are ruled out first.
@@ -2038,12 +2040,16 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // hex) and publishable keys (`live_pub_`/`test_pub_` + 31 hex),
         // Beamer's `b_` + 44, and Twitch's 30-character tokens. The name
         // opens a word or follows a `_` (`ci_lob`; `blob`, `global` hold
-        // `lob` and take no key); so does Okta's.
+        // `lob` and take no key); so does Okta's. A line that names the
+        // vendor without a run of token bytes as long as the key
+        // (`Guard::Run`) is ruled out before the regex reads it (`auth_provider=okta`
+        // in a log); not Beamer's, whose keys may hold `=`.
         secret(r(
             "lob-api-key",
             r"(?i)(?:\b|_)lob[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>(?:live|test)_(?:[a-f0-9]{35}|pub_[a-f0-9]{31}))\b",
             &["lob"],
-        )),
+        ))
+        .guard(Guard::Run(40)),
         secret(r(
             "beamer-api-token",
             r"(?i)(?:\b|_)beamer[A-Za-z0-9_.\-]{0,30}[^\r\n]{0,30}?\b(?P<secret>b_[A-Za-z0-9=_\-]{44})(?:[^A-Za-z0-9=_\-]|$)",
@@ -2054,6 +2060,7 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             r#"(?i)(?:\b|_)twitch[A-Za-z0-9_.\-]{0,30}["']?[\t ]*(?:[:=]|:=|=>)[\t "']{0,5}(?P<secret>[a-z0-9]{30})(?:[^A-Za-z0-9_\-]|$)"#,
             &["twitch"],
         ))
+        .guard(Guard::Run(30))
         .check(Check::Mixed),
         // Secrets stored from the command line. A value piped or given in a
         // here-string to a command that stores its standard input
@@ -2165,12 +2172,14 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             "heroku-api-key",
             r#"(?im)\b(?:[A-Za-z0-9]+[_.\-])*heroku["']?[\t ]*(?:=|:=|=>|:)[\t ]*["'`]?(?P<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[\s"'`,;)\]}]|$)"#,
             &["heroku"],
-        )),
+        ))
+        .guard(Guard::Run(36)),
         secret(r(
             "hubspot-api-key",
             r#"(?im)\b(?:[A-Za-z0-9]+[_.\-])*hubspot["']?[\t ]*(?:=|:=|=>|:)[\t ]*["'`]?(?P<secret>[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})(?:[\s"'`,;)\]}]|$)"#,
             &["hubspot"],
-        )),
+        ))
+        .guard(Guard::Run(36)),
         // Resend's API keys (`re_` and two parts of 8 and 24 characters)
         // and E2B's sandbox API keys (`e2b_` and hex).
         r("resend-api-key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b", &["re_"]),

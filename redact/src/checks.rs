@@ -874,6 +874,16 @@ impl NameMemo {
     pub(crate) fn may_be_secret(&mut self, name: &[u8]) -> bool {
         self.memo.get_or(name, name_may_be_secret)
     }
+
+    /// `f` with this thread's memo: for the checks of matches, which the
+    /// hits' memo does not reach (a log's `api_key_hash=sha256:…` runs the
+    /// generic check on every line, ~1 350 instructions a name unremembered).
+    fn with_thread<T>(f: impl FnOnce(&mut NameMemo) -> T) -> T {
+        thread_local! {
+            static MEMO: std::cell::RefCell<NameMemo> = std::cell::RefCell::new(NameMemo::default());
+        }
+        MEMO.with(|m| f(&mut m.borrow_mut()))
+    }
 }
 
 /// A small cache of a pure function of short names: two slots per set,
@@ -6239,6 +6249,17 @@ fn config_assignment(hay: &[u8], (ns, ne): (usize, usize), (vs, ve): (usize, usi
         && (!spaced_eq || line_start == ns || &hay[line_start..ns] == b"export ")
 }
 
+/// Whether `name` holds `pass`, `pw` or `pswd` (any case): every name
+/// that [`names_password`] does (its password words spell one of them).
+fn spells_password_word(name: &[u8]) -> bool {
+    let at = |i: usize, w: &[u8]| {
+        name.len() >= i + w.len() && name[i..i + w.len()].eq_ignore_ascii_case(w)
+    };
+    (0..name.len()).any(|i| {
+        matches!(name[i], b'p' | b'P') && (at(i, b"pw") || at(i, b"pass") || at(i, b"pswd"))
+    })
+}
+
 /// Where the line holding `at` starts.
 fn line_start_before(hay: &[u8], at: usize) -> usize {
     memchr::memrchr(b'\n', &hay[..at]).map_or(0, |i| i + 1)
@@ -6262,6 +6283,12 @@ fn human_password(
 ) -> bool {
     // Backticks right after `=` are a shell's command (`PASSWORD=`whoami``),
     // after a space a string (Go's, JavaScript's: `password = `v``).
+    // `names_password` asks for a password word, which spells `pass`,
+    // `pw` or `pswd`: a name without them (`auth_method=oauth`) is told
+    // before the value's word is looked up.
+    if !spells_password_word(&hay[ns..ne]) {
+        return false;
+    }
     let quote = vs.checked_sub(1).map(|i| hay[i]);
     let command = quote == Some(b'`') && vs >= 2 && hay[vs - 2] == b'=';
     word_password(trim(&hay[vs..ve]))
@@ -8266,7 +8293,7 @@ pub(crate) fn run(
             // `<word>_key` is (a cache or object key is no random token).
             let query_key = in_query && hay[ns..ne].eq_ignore_ascii_case(b"key");
             // The cheap rejections first (`token_count=3`): the verdict is the same.
-            if !query_key && !name_may_be_secret(&hay[ns..ne]) {
+            if !query_key && !NameMemo::with_thread(|m| m.may_be_secret(&hay[ns..ne])) {
                 return Verdict::Reject;
             }
             if url_scheme(hay, ne) || qualified_apart(hay, ns, ne) {
@@ -10546,6 +10573,25 @@ pub(crate) mod hit_reference {
                 number_or_type(&hay[vs..line_end]),
                 "{:?} from {}", String::from_utf8_lossy(&hay), vs
             );
+        }
+    }
+
+    proptest! {
+        /// `human_password` asks `spells_password_word` first: it holds
+        /// for every name that `names_password` accepts.
+        #[test]
+        fn password_names_spell_a_password_word(
+            pre in "[A-Za-z0-9_.-]{0,12}",
+            word in prop::sample::select(vec![
+                "password", "PASSWD", "Passwort", "passphrase", "pass", "PWD", "pswd", "Pw",
+                "dbpass", "adminPassword", "rootpwd", "x", "Key", "pas", "p_w", "token",
+            ]),
+            post in "[0-9]{0,3}",
+        ) {
+            let name = format!("{pre}{word}{post}");
+            if names_password(name.as_bytes()) {
+                prop_assert!(spells_password_word(name.as_bytes()), "{}", name);
+            }
         }
     }
 
