@@ -84,7 +84,7 @@ const QUOTED: &str =
 /// `v` ``, `` const apiKey = `v` ``). With whitespace inside it is a
 /// command (`` TOKEN=`cat /run/token` ``) or prose in Markdown, and a
 /// command without (`` `whoami` ``) fails the value checks as a word does.
-const VALUE_NC: &str = r#"(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?:[^"\\\r\n]|\\[^\r\n])+"|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'[^'\r\n]+'|`[^`\s]+`|[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.])"#;
+const VALUE_NC: &str = r#"(?:(?:[bBrRuU]|[bB][rR]|[rR][bB])?"(?:"")?(?:[^"\\\r\n]|\\[^\r\n])+"(?:"")?|(?:[bBrRuU]|[bB][rR]|[rR][bB])?'(?:'')?[^'\r\n]+'(?:'')?|`[^`\s]+`|[^\s"'`,;&<>\\|]*[^\s"'`,;&<>\\|)\]}.])"#;
 
 /// A value after a space-separated flag: quoted, or a bare word not starting
 /// with `-` (the next flag), unless it is 16+ characters long (`-p -1rhPbyRQ…`:

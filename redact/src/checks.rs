@@ -363,10 +363,19 @@ fn assign_at(hay: &[u8], i: usize, end: usize) -> bool {
 ///
 /// A string prefix (`b'…'`, `r"…"`, `br'…'`: Python, Rust; see
 /// [`string_prefix_end`]) before a quote is skipped: the quoted string after
-/// it is the value (so up to seven bytes from `v` are read).
+/// it is the value, and so is the string after a triple quote without a
+/// prefix (`"""v"""`): up to seven bytes from `v` are read.
 #[inline]
 fn value_may_follow(hay: &[u8], v: usize, le: usize) -> bool {
-    let v = string_prefix_end(hay, v, le).unwrap_or(v);
+    let v = match string_prefix_end(hay, v, le) {
+        Some(p) => p,
+        // A triple-quoted string (`"""v"""`, without a prefix): its value
+        // after the third quote, read as far as after a prefix.
+        None => match hay.get(v) {
+            Some(&q @ (b'"' | b'\'')) if le >= v + 3 && hay[v + 1] == q && hay[v + 2] == q => v + 2,
+            _ => v,
+        },
+    };
     match hay.get(v) {
         _ if v >= le => false,
         Some(b'`') => {
@@ -1333,7 +1342,8 @@ impl HitCtx {
         far = far.max(skip(name_end + 1, end, b" \t") + 1);
         far = far.max(skip(after_q + 1, le, b" \t\r") + 1);
         if let Some(op) = assign_op_at(hay, after_q, end) {
-            // Five bytes of the value, after a string prefix of up to two.
+            // Five bytes of the value, after a string prefix of up to two
+            // (or the two more quotes of a triple quote).
             far = far.max(skip(after_q + op, le, b" \t") + 7);
         }
         for &g in guards {
@@ -6781,8 +6791,19 @@ fn is_uuid(v: &[u8]) -> bool {
             .all(|s| s.iter().all(u8::is_ascii_hexdigit))
 }
 
-/// [`Check::VendorNamed`]: a digit and a letter, entropy 3, not a UUID,
-/// not a host name or a version, not a name made of words, not a fake.
+/// Entropy 3 bits a byte, or for a value of fewer than 14 bytes, whose
+/// entropy cannot reach much more than `log2(len)` (3.32 for 10 bytes),
+/// that less 0.7: a random 10-character key repeats a character or two
+/// (`5J5qC4jCjY`: 2.72).
+fn short_random(v: &[u8]) -> bool {
+    let n = v.len() as f64;
+    entropy(v) >= 3.0_f64.min(n.log2() - 0.7)
+}
+
+/// [`Check::VendorNamed`]: a digit and a letter (or 20 letters or more of
+/// both cases with entropy 4: `UWjIscxAjvNyhMbqlAmDQgrTo`, 1 in 80 random
+/// 25-character keys has no digit), entropy 3, not a UUID, not a host
+/// name or a version, not a name made of words, not a fake.
 fn vendor_named_value(v: &[u8]) -> bool {
     // A version: `7.42.0-rc.1`, `v2.1.0`, `sentry-cli-2.1.0` (digits that
     // open the value or follow `-`, `_`, `v`, `+` or `@`, then `.` and a digit).
@@ -6797,8 +6818,12 @@ fn vendor_named_value(v: &[u8]) -> bool {
     !is_uuid(v)
         && !version
         && !host_name(v)
-        && v.iter().any(u8::is_ascii_digit)
         && v.iter().any(u8::is_ascii_alphabetic)
+        && (v.iter().any(u8::is_ascii_digit)
+            || (v.len() >= 20
+                && v.iter().any(u8::is_ascii_uppercase)
+                && v.iter().any(u8::is_ascii_lowercase)
+                && entropy(v) >= 4.0))
         && entropy(v) >= 3.0
         && !(reads_as_words(v) && mostly_long_words(v))
         && !looks_fake(v)
@@ -8389,7 +8414,7 @@ pub(crate) fn run(
             let password = contains(&lower(&hay[ns..ne]), b"pass");
             ok(!v.ends_with(b".")
                 && classes(v) >= 2
-                && entropy(v) >= 3.0
+                && short_random(v)
                 && value_ok(Tier::Strong, v, false)
                 && (password || !reads_as_words(v)))
         }
@@ -8733,6 +8758,12 @@ pub(crate) fn split_assignment(
         if e >= q + 2 && hay[e - 1] == hay[q] {
             return Some((ns, ne, q + 1, e - 1, true));
         }
+    }
+    // A Python triple-quoted string on one line (`PASSWORD = """v"""`).
+    let q = hay[i];
+    if matches!(q, b'"' | b'\'') && e >= i + 7 && hay[i..i + 3] == [q; 3] && hay[e - 3..e] == [q; 3]
+    {
+        return Some((ns, ne, i + 3, e - 3, true));
     }
     match hay[i] {
         b'"' | b'\'' | b'`' if e >= i + 2 && hay[e - 1] == hay[i] => {

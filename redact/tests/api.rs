@@ -2253,6 +2253,36 @@ fn assert_tokens_masked(r: &Redactor, cases: &[(String, &str)]) {
     }
 }
 
+/// Python's triple-quoted strings on one line (`PASSWORD = """v"""`,
+/// `api_key = '''v'''`): the value between the quotes is masked; a docstring
+/// or a prose literal stays.
+#[test]
+fn triple_quoted_values_are_masked() {
+    let r = redactor();
+    let v = "Zq8vLm2NwT5xKp9sHq7v";
+    for q in ["\"\"\"", "'''"] {
+        for text in [
+            format!("PASSWORD = {q}{v}{q}\n"),
+            format!("    api_key={q}{v}{q}\n"),
+            format!("settings = {{\"token\": {q}{v}{q}}}\n"),
+        ] {
+            assert_eq!(
+                r.redact(&text),
+                text.replace(v, "[REDACTED:generic-secret]"),
+                "{text}"
+            );
+        }
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "def token(self):\n    \"\"\"Return the API token.\"\"\"\n",
+            "PASSWORD_HELP = \"\"\"Enter the password of the admin user\"\"\"\n",
+            "token = \"\"\"\"\"\"\n",
+        ],
+    );
+}
+
 /// A shell prompt before a command that sets a variable apart from its
 /// value (fish's `set -gx`, `set --export`, `setx`, csh's `setenv`), and
 /// the password literal of Java's `PasswordAuthentication` and Go's

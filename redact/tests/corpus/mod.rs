@@ -2546,6 +2546,25 @@ fn string_prefix(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
     ))
 }
 
+/// Python's triple-quoted string on one line holding the secret, beside a
+/// docstring that names a token.
+fn triple_quoted(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(['\'', '"', '\\', '\n']) {
+        return None;
+    }
+    let env = f.env;
+    let q = if r.below(2) == 0 { "\"\"\"" } else { "'''" };
+    let line = match r.below(3) {
+        0 => format!("{env} = {q}{v}{q}"),
+        1 => format!("    {} = {q}{v}{q}", f.key),
+        _ => format!("settings.{env}={q}{v}{q}"),
+    };
+    Some(format!(
+        "def token_of(user):\n    \"\"\"Return the API token of the user.\"\"\"\n{line}\n"
+    ))
+}
+
 /// A YAML value after a tag (`password: !!str v`), beside a tagged value
 /// that names no secret.
 fn yaml_tag(f: &Family, s: &Secret, _r: &mut Rng) -> Option<String> {
@@ -2966,6 +2985,7 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("typed-decl", typed_decl),
         ("raw-string", raw_string),
         ("string-prefix", string_prefix),
+        ("triple-quoted", triple_quoted),
         ("grep-output", grep_output),
         ("ps-env", ps_env),
         ("yaml-tag", yaml_tag),
