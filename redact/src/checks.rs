@@ -995,12 +995,7 @@ impl LineFacts {
         // The usual line (or long line's window) opens with neither a
         // `BLOCK_LEAD` byte nor the first letter of an `ENV`/`ARG`/`set…`
         // word: both facts are known from that byte.
-        if ls < le
-            && !matches!(
-                hay[ls],
-                b' ' | b'\t' | b'-' | b'"' | b'\'' | b'E' | b'A' | b's' | b'#' | b'$' | b'%' | b'>'
-            )
-        {
+        if ls < le && !ENV_LINE_FIRST[hay[ls] as usize] && !BLOCK_LEAD[hay[ls] as usize] {
             return LineFacts {
                 env_arg: false,
                 lead_end: ls,
@@ -6291,14 +6286,14 @@ fn human_password(
     (vs, ve): (usize, usize),
     quoted: bool,
 ) -> bool {
-    // Backticks right after `=` are a shell's command (`PASSWORD=`whoami``),
-    // after a space a string (Go's, JavaScript's: `password = `v``).
     // `names_password` asks for a password word, which spells `pass`,
     // `pw` or `pswd`: a name without them (`auth_method=oauth`) is told
     // before the value's word is looked up.
     if !spells_password_word(&hay[ns..ne]) {
         return false;
     }
+    // Backticks right after `=` are a shell's command (`PASSWORD=`whoami``),
+    // after a space a string (Go's, JavaScript's: `password = `v``).
     let quote = vs.checked_sub(1).map(|i| hay[i]);
     let command = quote == Some(b'`') && vs >= 2 && hay[vs - 2] == b'=';
     word_password(trim(&hay[vs..ve]))
@@ -6791,7 +6786,7 @@ fn is_uuid(v: &[u8]) -> bool {
             .all(|s| s.iter().all(u8::is_ascii_hexdigit))
 }
 
-/// Entropy 3 bits a byte, or for a value of fewer than 14 bytes, whose
+/// Entropy 3 bits a byte, or for a value of fewer than 13 bytes, whose
 /// entropy cannot reach much more than `log2(len)` (3.32 for 10 bytes),
 /// that less 0.7: a random 10-character key repeats a character or two
 /// (`5J5qC4jCjY`: 2.72).
@@ -8691,8 +8686,6 @@ fn decodes_to_jwt(d: &[u8]) -> bool {
         && parts.next().is_none()
 }
 
-/// Splits a `name = value` match `[s, e)` into (name start, name end, value
-/// start, value end, quoted).
 /// The end of a Facebook app access token whose app id is the bare value
 /// `hay[vs..ve]`: 15 or 16 digits, then `|` and 27 to 40 token bytes (the
 /// app's secret or client token) up to a byte that is none. A bare value
@@ -8711,6 +8704,8 @@ fn app_token_end(hay: &[u8], (vs, ve): (usize, usize)) -> Option<usize> {
     ((27..=40).contains(&n)).then_some(ve + 1 + n)
 }
 
+/// Splits a `name = value` match `[s, e)` into (name start, name end, value
+/// start, value end, quoted).
 pub(crate) fn split_assignment(
     hay: &[u8],
     s: usize,
