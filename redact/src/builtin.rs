@@ -64,8 +64,9 @@ const COMPARED_NAME: &str =
     r"[A-Za-z0-9_.\-]*(?i:pass|pwd?|pswd|secret|key|cred|psk)[A-Za-z0-9_.\-]*";
 
 /// Value alternatives: double-quoted (`secret`), single-quoted (`s2`), bare (`s3`).
-/// A bare value ends before `|` (a shell pipe); `checks` takes a Facebook
-/// app access token's part after it (`checks::app_token_end`).
+/// A bare value ends before `|` (a shell pipe); the check of the common
+/// generic rule ([`VALUE_NC`], `Check::GenericKv`) takes a Facebook app
+/// access token's part after it (`checks::app_token_end`).
 /// A quoted value may carry a string prefix: Python's `b'…'`, `r"…"`, `u'…'`,
 /// `br'…'` (Flask's `app.secret_key = b'…'`), Rust's `b"…"` and `br"…"`. Not
 /// an f-string's `f"…"`: with a placeholder it is code (`token =
@@ -2185,9 +2186,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         r("resend-api-key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b", &["re_"]),
         r("e2b-api-key", r"\be2b_[a-f0-9]{32,64}\b", &["e2b_"]),
         // Airtable's personal access tokens: `pat`, a 14-character id, a dot
-        // and 64 hex digits. `path`, `pattern` and `patch` hit every 2 KB of
-        // source code: the window must hold a dot after a letter or digit and
-        // before 64 of them first.
+        // and 64 hex digits, keyed without the words of code that open like
+        // one (see `airtable_pat_keywords`).
         r("airtable-pat", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b", &[])
             .keywords(airtable_pat_keywords()),
     ];
