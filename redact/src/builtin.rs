@@ -1304,7 +1304,8 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // `ENV.fetch("API_KEY") { "v" }`: the literal is a hard-coded secret. In the same regex (one rule less for every hit
         // to pass: its guard is the same): a secret-named setter or builder
         // given one literal (`client.setPassword("v")`, `set_api_key('v')`,
-        // `.withClientSecret("v")`, Go's `SetToken("v")`; not
+        // `.withClientSecret("v")`, Go's `SetToken("v")`, a builder's
+        // `.password("v")`, reqwest's `.bearer_auth("v")`; not
         // `setBasicAuth("user", "v")`, whose first literal is the user), and a C
         // array (`char secret[] = "v";`, `const char API_TOKEN[33] = "v";`).
         // The check tells a setter from other calls (`literal_call_or_array`).
@@ -2190,6 +2191,51 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // one (see `airtable_pat_keywords`).
         r("airtable-pat", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b", &[])
             .keywords(airtable_pat_keywords()),
+        // A value on the line after its name's `=`: the first line of a
+        // heredoc (Terraform's and the shell's `password = <<EOT` / `v` /
+        // `EOT`, `<<-EOT`, `<<"EOF"`), the whole line and a literal like a
+        // quoted value; and a shell line continuation (`export API_TOKEN=\`
+        // / `  v`). Keyed on the `=` and what follows it, not on the name's
+        // words: every `token_count=` of a log would search two lines.
+        rb(
+            "generic-secret",
+            &format!(
+                r#"(?P<name>{NAME})[\t ]*=[\t ]*<<[\-~]?[\t ]*["']?[A-Za-z_][A-Za-z0-9_]*["']?[\t ]*\r?\n[\t ]*(?P<secret>[^\s](?:[^\r\n]*[^\s])?)[\t ]*(?m:\r?$)"#
+            ),
+        )
+        .keywords(["= <<", "=<<"])
+        .secret_group("secret")
+        .priority(P_GENERIC)
+        .check(Check::Generic)
+        .guard(Guard::ValueBelow)
+        .next_line(),
+        rb(
+            "generic-secret",
+            &format!(r#"(?P<name>{NAME})=\\\r?\n[\t ]*{VALUE}"#),
+        )
+        .keywords(["=\\"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_GENERIC)
+        .check(Check::Generic)
+        .guard(Guard::ValueBelow)
+        .next_line(),
+        // A personal access token under an environment-style name
+        // (`GITHUB_PAT=v`, `"AZURE_DEVOPS_EXT_PAT": "v"`): `checks::classify_name`
+        // takes `PAT` as the last word of an upper-case name only, and
+        // its value must be one random run. Its own rule, not a word of
+        // [`NAME`]: that would cost every generic rule's search.
+        rb(
+            "generic-secret",
+            &format!(
+                r#"\b(?P<name>[A-Z0-9]+(?:_[A-Z0-9]+)*_PAT)["']?[\t ]*(?:=|:)[\t ]*{VALUE}"#
+            ),
+        )
+        .keywords(["_pat=", "_pat:", "_pat\"", "_pat'", "_pat ", "_pat\t"])
+        .secret_group("secret")
+        .alt_groups(&["s2", "s3"])
+        .priority(P_GENERIC)
+        .check(Check::Generic),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.

@@ -42,8 +42,9 @@ pub(crate) enum Check {
     /// `is`; neither the word after the secret word nor the phrase's last
     /// word may say the value is about the secret (`Token endpoint: …`,
     /// `API key id: …`, `Token expires at: …`), and the value reads as
-    /// random (two character classes, entropy 3, no sentence's final `.`)
-    /// and passes [`Check::Value`]'s checks.
+    /// random (two character classes, entropy 3 or, below 13 bytes, a
+    /// little less: see `short_random`; no sentence's final `.`) and passes
+    /// [`Check::Value`]'s checks.
     Phrase,
     /// The value a sentence hands over (`Your new API key is v`):
     /// [`Check::Phrase`]'s value checks, and unless the `name` group names
@@ -126,6 +127,9 @@ pub(crate) enum Guard {
     Column,
     /// The hit is `AC` followed by 32 hex digits (a Twilio account SID).
     TwilioSid,
+    /// The value is on the next line: the hit (`=\`, `= <<`) ends its line,
+    /// but for a heredoc's tag after `<<` (`= <<EOT`, `=<<-"EOF"`).
+    ValueBelow,
     /// The line holds `X.YYYYYY.Z` with 23+ token characters before the first dot
     /// (the shape of a Discord bot token).
     DotSix,
@@ -1517,7 +1521,7 @@ pub(crate) fn guard_ok_at(
         Guard::ValueNearby => memchr::memchr2_iter(b'v', b'V', &hay[ls..ne]).any(|i| {
             hay[ls + i..ne].len() >= 5 && hay[ls + i..ls + i + 5].eq_ignore_ascii_case(b"value")
         }),
-        Guard::AtAfter | Guard::B64Before(_) | Guard::TwilioSid => {
+        Guard::AtAfter | Guard::B64Before(_) | Guard::TwilioSid | Guard::ValueBelow => {
             hit_guard_ok(g, hay, (hs, he), (ls, le))
         }
         Guard::Closing => {
@@ -1849,7 +1853,10 @@ fn typed_feat(hay: &[u8], hs: usize, ls: usize, ns: usize, word_end: usize, end:
 /// Whether guard `g` reads only the hit and its line's ends, not the
 /// name around it ([`hit_guard_ok`] then judges it without a [`HitCtx`]).
 pub(crate) fn reads_hit_only(g: Guard) -> bool {
-    matches!(g, Guard::AtAfter | Guard::B64Before(_) | Guard::TwilioSid)
+    matches!(
+        g,
+        Guard::AtAfter | Guard::B64Before(_) | Guard::TwilioSid | Guard::ValueBelow
+    )
 }
 
 /// [`guard_ok_at`] for a guard of [`reads_hit_only`] at the hit `[hs, he)`
@@ -1877,6 +1884,27 @@ pub(crate) fn hit_guard_ok(
                 && hay
                     .get(hs + 2..hs + 34)
                     .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        }
+        Guard::ValueBelow => {
+            let mut i = he;
+            if hay[hs..he].ends_with(b"<<") {
+                if matches!(hay.get(i), Some(b'-' | b'~')) {
+                    i += 1;
+                }
+                while i < le && matches!(hay[i], b' ' | b'\t' | b'"' | b'\'') {
+                    i += 1;
+                }
+                let tag = i;
+                while i < le && (hay[i].is_ascii_alphanumeric() || hay[i] == b'_') {
+                    i += 1;
+                }
+                if i == tag {
+                    return false;
+                }
+            }
+            hay[i.min(le)..le]
+                .iter()
+                .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'"' | b'\''))
         }
         _ => unreachable!("not a guard of reads_hit_only"),
     }
@@ -2029,8 +2057,9 @@ fn fallback_op_at(hay: &[u8], i: usize, end: usize) -> bool {
 ///
 /// - a setter, `set`/`with` opening its last `.`-separated segment before
 ///   `_` or a capital (`client.setPassword`, `set_api_key`, `WithToken`,
-///   not `settingsToken`), called with a string literal: `("`, `('`, `` (` ``
-///   after spaces;
+///   not `settingsToken`), or a builder's method named by the secret
+///   ([`builder_method`]: `.password`, `.bearer_auth`), called with a
+///   string literal: `("`, `('`, `` (` `` after spaces;
 /// - or a C array, `[`, digits, `]`, then `=` (not `==`) and a string
 ///   literal (`char secret[] = "v"`, `API_TOKEN[33] = "v"`).
 ///
@@ -2068,13 +2097,14 @@ pub(crate) fn literal_call_or_array_with(
                 .rposition(|&b| b == b'.')
                 .map_or(ns, |k| ns + k + 1);
             let name = &hay[seg..ne];
-            [&b"set"[..], b"Set", b"SET", b"with", b"With"]
-                .iter()
-                .any(|p| {
-                    name.len() > p.len()
-                        && name.starts_with(p)
-                        && (name[p.len()] == b'_' || name[p.len()].is_ascii_uppercase())
-                })
+            builder_method(hay, seg, ne)
+                || [&b"set"[..], b"Set", b"SET", b"with", b"With"]
+                    .iter()
+                    .any(|p| {
+                        name.len() > p.len()
+                            && name.starts_with(p)
+                            && (name[p.len()] == b'_' || name[p.len()].is_ascii_uppercase())
+                    })
         }
         b'[' => {
             let mut i = ne + 1;
@@ -2093,14 +2123,63 @@ pub(crate) fn literal_call_or_array_with(
 
 /// Whether the call of the name `[ns, ne)` (a `(` at `ne`) is a setter's
 /// (see [`literal_call_or_array`]) whose only argument is the string literal
-/// ending at `ve` (the value's end, before its closing quote).
-fn setter_literal(hay: &[u8], ns: usize, ne: usize, ve: usize) -> bool {
+/// `[vs, ve)` (inside its quotes). A builder's method named by the secret
+/// word ([`builder_method`]) also names prompts and labels
+/// (`reader.password("  Again: ")`): its literal holds no blank and does
+/// not end in `:`.
+fn setter_literal(hay: &[u8], ns: usize, ne: usize, (vs, ve): (usize, usize)) -> bool {
     let mut i = ve + 1;
     while i < hay.len() && matches!(hay[i], b' ' | b'\t') {
         i += 1;
     }
-    hay.get(i) == Some(&b')') && literal_call_or_array(hay, ns, ne, hay.len())
+    if hay.get(i) != Some(&b')') || !literal_call_or_array(hay, ns, ne, hay.len()) {
+        return false;
+    }
+    let seg = hay[ns..ne]
+        .iter()
+        .rposition(|&b| b == b'.')
+        .map_or(ns, |k| ns + k + 1);
+    let v = &hay[vs..ve];
+    !builder_method(hay, seg, ne) || !(v.iter().any(u8::is_ascii_whitespace) || v.ends_with(b":"))
 }
+
+/// Whether `hay[seg..ne]` is a method of a builder or client named by the
+/// secret itself, after a `.` (`.password("v")`, `.apiKey("v")`, reqwest's
+/// `.bearer_auth("v")`, `asana.Client.access_token('v')`): the name, without
+/// `_` and in lower case, is one of [`BUILDER_SECRETS`]. Not verbs
+/// (`t.pass("tests/*.rs")`, `getpass.getpass(…)`) nor other words around a
+/// secret (`.passwordField`).
+fn builder_method(hay: &[u8], seg: usize, ne: usize) -> bool {
+    if seg == 0 || hay[seg - 1] != b'.' || ne - seg > 24 {
+        return false;
+    }
+    let mut buf = [0u8; 24];
+    let mut n = 0;
+    for &b in &hay[seg..ne] {
+        if b != b'_' {
+            buf[n] = b.to_ascii_lowercase();
+            n += 1;
+        }
+    }
+    BUILDER_SECRETS.contains(&&buf[..n])
+}
+
+/// The method names [`builder_method`] takes, without `_`, in lower case.
+const BUILDER_SECRETS: &[&[u8]] = &[
+    b"password",
+    b"passwd",
+    b"token",
+    b"apikey",
+    b"apitoken",
+    b"accesstoken",
+    b"authtoken",
+    b"bearertoken",
+    b"bearerauth",
+    b"secret",
+    b"clientsecret",
+    b"secretkey",
+    b"secretaccesskey",
+];
 
 /// Whether `v` is the id of a signing key, not the key: the name ends in
 /// `signingkey` or `signing_key` (any case and separator: git's
@@ -5966,6 +6045,14 @@ fn classify_name_uncached(name: &[u8]) -> Option<Tier> {
             bump(Tier::Token);
             continue;
         }
+        // `GITHUB_PAT`, `ADO_PAT`: a personal access token, in an
+        // environment-style name only (`glob_pat`, `url_pat` are patterns),
+        // whose value is one random run (`SHORT_PAT = "some/**/needle.txt"`
+        // and `UNRESERVED_PAT = "ABC…xyz0123456789._-~"` are patterns too).
+        if c == "pat" && i > 0 && i == comps.len() - 1 && upper_env {
+            bump(Tier::Keyed);
+            continue;
+        }
         if c == "key" && i > 0 {
             let q = comps[i - 1].as_str();
             if key_qualifiers().contains(q) || (upper_env && i == comps.len() - 1) {
@@ -8272,7 +8359,7 @@ pub(crate) fn run(
                 return Verdict::Reject;
             }
             // A name called with the literal: a setter's only argument.
-            if hay.get(ne) == Some(&b'(') && !setter_literal(hay, ns, ne, secret.1) {
+            if hay.get(ne) == Some(&b'(') && !setter_literal(hay, ns, ne, secret) {
                 return Verdict::Reject;
             }
             // Last: a value that passes is rare, and this reads both words.
@@ -8399,7 +8486,7 @@ pub(crate) fn run(
             ok(!phrase_about_secret(&hay[ns..ne])
                 && !v.ends_with(b".")
                 && classes(v) >= 2
-                && entropy(v) >= 3.0
+                && short_random(v)
                 && value_ok(Tier::Strong, v, false))
         }
         Check::Handover => {

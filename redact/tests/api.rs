@@ -1065,6 +1065,9 @@ fn setters_c_arrays_macros_and_key_value_pairs_mask_the_literal() {
         format!("cfg.set_api_key('{v}')"),
         format!("Client.builder().withClientSecret(\"{v}\").build();"),
         format!("opts.SetToken(`{v}`)"),
+        // A builder's method named by the secret (see
+        // `builder_methods_pat_names_and_values_below_are_masked`).
+        format!("client.password(\"{v}\")"),
         format!("user.setPass( \"{v}\" );"),
         format!("char secret[] = \"{v}\";"),
         format!("static const char API_TOKEN[33] = \"{v}\";"),
@@ -1080,7 +1083,7 @@ fn setters_c_arrays_macros_and_key_value_pairs_mask_the_literal() {
         "user.setPassword(password);",
         "user.setPassword(\"\");",
         "settingsToken(\"Zq8vR2mK9pLx4TnW\");",
-        "client.password(\"Zq8vR2mK9pLx4TnW\")",
+        "client.passwordField(\"Zq8vR2mK9pLx4TnW\")",
         "this.filter.setCredentialsCharset(\"ISO-8859-1\");",
         "credentialsCharset = \"ISO-8859-1\"",
         "setSecretName(\"prod/db/password\");",
@@ -6627,4 +6630,77 @@ fn a_gpg_keys_fingerprint_is_no_secret() {
     assert!(r
         .redact("WEBHOOK_KEY=A035C8C19219BA821ECEA86B64E628F8D684696D")
         .contains("[REDACTED:"));
+}
+
+/// A builder's or client's method named by the secret (`.password("v")`,
+/// `Client.access_token('v')`), an environment-style `*_PAT` name, and a
+/// value on the line below its name's `=` (a one-line heredoc, a shell line
+/// continuation): the value is masked; prompts, globs, patterns, other
+/// methods and multi-word heredoc bodies are not.
+#[test]
+fn builder_methods_pat_names_and_values_below_are_masked() {
+    let r = redactor();
+    let v = "Zq8vLm2NwT5xKp9sHq7v";
+    for text in [
+        format!("PgConnectOptions::new().host(\"db\").password(\"{v}\")\n"),
+        format!("client = asana.Client.access_token('{v}')\n"),
+        format!("Client.builder().apiKey(\"{v}\").build();\n"),
+        format!("http.get(url).bearer_auth(\"{v}\")\n"),
+        format!("GITHUB_PAT={v}\n"),
+        format!("  AZURE_DEVOPS_EXT_PAT: \"{v}\"\n"),
+        format!("{{\"GH_PAT\": \"{v}\"}}\n"),
+        format!("  password = <<EOT\n{v}\nEOT\n"),
+        format!("secret_key = <<-\"EOF\"\n    {v}\n    EOF\n"),
+        format!("export API_TOKEN=\\\n  {v}\n"),
+        format!("DB_PASSWORD=\\\r\n  \"{v}\"\r\n"),
+    ] {
+        assert_eq!(
+            r.redact(&text),
+            text.replace(v, "[REDACTED:generic-secret]"),
+            "{text}"
+        );
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "password = getpass.getpass('Password: ')\n",
+            "const again = await read.password('       Again:     ')\n",
+            "t.pass(\"tests/pass/*.rs\");\n",
+            "if private_key_path.endswith('.p12'):\n",
+            "lexer.token(\"(\")\n",
+            "k8s.secret(\"my-secret-name\")\n",
+            "cfg.password(\"${DB_PASSWORD}\")\n",
+            "conn.auth('jdoe', other)\n",
+            "const SHORT_PAT: &str = \"some/**/needle.txt\";\n",
+            "_UNRESERVED_PAT = r\"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-~\"\n",
+            "glob_pat = \"Zq8vLm2NwT5xKp9sHq7v\"\n",
+            "description = <<EOT\nThe token of the deploy user, rotated weekly.\nEOT\n",
+            "token_count=\\\n  42\n",
+            "s = \"password=\\\"\" + v\n",
+        ],
+    );
+}
+
+/// A short random value at the end of a phrase that names a secret: ten
+/// bytes with a repeated character read as random as a hand-over's do
+/// (entropy below 3, as 1 in ~20 random 10-character keys has).
+#[test]
+fn short_random_values_ending_phrases_are_masked() {
+    let r = redactor();
+    for v in ["g66XRxjT6%", "5J5qC4jCjY"] {
+        let text = format!("Token (will not be shown again): {v}\n");
+        assert_eq!(
+            r.redact(&text),
+            "Token (will not be shown again): [REDACTED:generic-secret]\n",
+            "{text}"
+        );
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "Token for request: abcdefgh\n",
+            "Password for the admin user: changeme\n",
+            "Token expires at: 2024-06-01T00:00:00Z\n",
+        ],
+    );
 }

@@ -3000,7 +3000,64 @@ pub fn contexts() -> Vec<(&'static str, Context)> {
         ("secret-manager-output", secret_manager_output),
         ("xml-key-value", xml_key_value),
         ("vendor-name", vendor_name),
+        ("value-below", value_below),
+        ("builder-method", builder_method),
     ]
+}
+
+/// A value on the line below its name's `=`: a one-line heredoc in
+/// Terraform or the shell, or a shell line continuation, beside a heredoc
+/// whose body is prose.
+fn value_below(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(|c: char| c.is_whitespace() || "\"'\\`$".contains(c)) {
+        return None;
+    }
+    let key = f.key.trim_start_matches('_');
+    Some(match r.below(3) {
+        0 => format!(
+            "resource \"vault_generic_secret\" \"app\" {{\n  description = <<EOT\nThe token of the deploy user.\nEOT\n  {key} = <<EOT\n{v}\nEOT\n}}\n"
+        ),
+        1 => format!("cat > .env <<'EOF'\n{} = <<-\"EOF\"\n\t{v}\n\tEOF\n", f.env),
+        // A bare `|` would be a pipe: such a value is quoted.
+        _ if v.contains('|') => {
+            format!("#!/bin/sh\nexport {}=\\\n  \"{v}\"\n./release --env prod\n", f.env)
+        }
+        _ => format!("#!/bin/sh\nexport {}=\\\n  {v}\n./release --env prod\n", f.env),
+    })
+}
+
+/// A builder's or client's method named by the secret, given one literal,
+/// beside a method that reads a password at a prompt.
+fn builder_method(f: &Family, s: &Secret, r: &mut Rng) -> Option<String> {
+    let v = literal(f, s);
+    if f.kind == Kind::Pem || v.contains(|c: char| c.is_whitespace() || "\"'\\".contains(c)) {
+        return None;
+    }
+    let m = camel(f.key);
+    if !matches!(
+        m.to_ascii_lowercase().as_str(),
+        "password"
+            | "token"
+            | "apikey"
+            | "apitoken"
+            | "accesstoken"
+            | "authtoken"
+            | "secret"
+            | "clientsecret"
+            | "secretkey"
+    ) {
+        return None;
+    }
+    let key = f.key.trim_start_matches('_');
+    let line = match r.below(3) {
+        0 => format!("let client = Client::builder().{key}(\"{v}\").build()?;"),
+        1 => format!("client = sdk.Client.{key}('{v}')"),
+        _ => format!("ds = DataSourceBuilder.create().url(url).{m}(\"{v}\").build();"),
+    };
+    Some(format!(
+        "    {line}\n    let typed = reader.password(\"Password: \")?;\n"
+    ))
 }
 
 /// Secret records: every family in every context that suits it, `per` instances each.
