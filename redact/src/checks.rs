@@ -7233,7 +7233,8 @@ fn spells_name(name: &[u8], v: &[u8]) -> bool {
 /// number, an API version or a regex ([`code_shaped_value`]). Asked last,
 /// only of values that pass [`value_ok`]: masked values are rare.
 fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
-    constant_name(trim(v))
+    short_private_key(name, trim(v))
+        || constant_name(trim(v))
         || echoes_name(name, v)
         || (!quoted
             && (names_its_type(name, v)
@@ -7251,6 +7252,34 @@ fn value_is_code(name: &[u8], v: &[u8], quoted: bool) -> bool {
         || query_string(trim(v))
         || option_prefix(trim(v))
         || qualified_class_name(trim(v))
+}
+
+/// A relative path under a private key's name (`--private-key=foo/pk`,
+/// `PRIVATE_KEY=keys/deploy_ed25519`) shorter than any private key is
+/// written: every format holds 32 bytes or more (an Ed25519 seed in hex is
+/// 64, WireGuard's base64 44, a PEM block hundreds). A path: a `/`, and no
+/// part mixes capitals, lower-case letters and digits as random base64
+/// does (`Xk2/mQp9RtVw3LzYa8BcD` is a short secret some API calls its
+/// private key).
+fn short_private_key(name: &[u8], v: &[u8]) -> bool {
+    let mixed = |p: &&[u8]| {
+        p.iter().any(u8::is_ascii_uppercase)
+            && p.iter().any(u8::is_ascii_lowercase)
+            && p.iter().any(u8::is_ascii_digit)
+    };
+    if v.len() >= 32 || !v.contains(&b'/') || v.split(|&b| b == b'/').any(|p| mixed(&p)) {
+        return false;
+    }
+    let mut tail = [0u8; 10];
+    let mut n = 0;
+    for &b in name.iter().rev().filter(|b| b.is_ascii_alphanumeric()) {
+        if n == tail.len() {
+            break;
+        }
+        tail[n] = b.to_ascii_lowercase();
+        n += 1;
+    }
+    &tail[..n] == b"yeketavirp"
 }
 
 /// A URL's query string or a part of one (`&authMechanism=MONGODB-OIDC&…`,

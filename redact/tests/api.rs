@@ -6704,3 +6704,30 @@ fn short_random_values_ending_phrases_are_masked() {
         ],
     );
 }
+
+/// A relative path under a private key's name is no key (every private key
+/// format holds 32 bytes or more): it stays; a short random value under the
+/// name and a real key are masked.
+#[test]
+fn private_key_paths_stay() {
+    let r = redactor();
+    assert_unchanged(
+        &r,
+        &[
+            "$ gcloud compute ssl-certificates create my-cert --certificate=foo/cert --private-key=foo/pk\n",
+            "ansible-playbook site.yml --private-key=keys/deploy_ed25519\n",
+        ],
+    );
+    for (text, want) in [
+        (
+            "privateKey: \"Xk2/mQp9RtVw3LzYa8BcD\"\n",
+            "privateKey: \"[REDACTED:generic-secret]\"\n",
+        ),
+        (
+            "PrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\n",
+            "PrivateKey = [REDACTED:generic-secret]\n",
+        ),
+    ] {
+        assert_eq!(r.redact(text), want, "{text}");
+    }
+}
