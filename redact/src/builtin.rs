@@ -1360,13 +1360,14 @@ fn rules_with(eager: bool) -> Vec<Rule> {
         // installers and CLIs print (`A temporary password is generated for
         // root@localhost: v`, `Please use the following password to proceed
         // to installation: v`, `Temporary password for bob is v`, `Token
-        // (will not be shown again): v`). A phrase of two words or more (a
+        // (will not be shown again): v`, a prompt's `AWS Secret Access Key
+        // [None]: v`). A phrase of two words or more, or a word and a bracket (a
         // key's `token: v` is the generic rules' own), a value without quotes
         // that reads as random (code and prose end lines with words,
         // `"test1",`, `'false'`).
         rb(
             "generic-secret",
-            r#"(?im)\b(?P<name>(?:passw(?:or)?d|passphrase|secret|token|api[ _-]?key|access[ _-]key)\b[^\r\n:=]*?[\t ][A-Za-z(][^\r\n:=]*?)(?:[\t ]+is[\t ]*:?|[\t ]*:)[\t ]+(?P<secret>[^\s"'`]{8,})[\t ]*\r?$"#,
+            r#"(?im)\b(?P<name>(?:passw(?:or)?d|passphrase|secret|token|api[ _-]?key|access[ _-]key)\b[^\r\n:=]*?[\t ][A-Za-z(\[][^\r\n:=]*?)(?:[\t ]+is[\t ]*:?|[\t ]*:)[\t ]+(?P<secret>[^\s"'`]{8,})[\t ]*\r?$"#,
         )
         // Keywords of their own, the secret word and the phrase's next word:
         // on the secret words alone the rule's line test cost 4 % more
@@ -1376,6 +1377,9 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             "password has", "passphrase is", "passphrase for", "token is", "token (",
             "token for", "token was", "key is", "key (", "key for", "key was", "secret is",
             "secret for", "secret (", "secret was",
+            // A prompt's current value in brackets: `aws configure`'s `AWS
+            // Secret Access Key [None]: v`.
+            "key [", "secret [", "token [", "password [",
         ])
         .secret_group("secret")
         .priority(P_GENERIC)

@@ -5357,9 +5357,11 @@ fn url_scheme(hay: &[u8], ne: usize) -> bool {
 /// away as if joined to it (`Next page token: v` reads as
 /// `next_page_token`, `max token = 5`, `Public key: ssh-ed25519 …`): one
 /// word of letters, after a space or a tab, that is no field's value
-/// (`mode=public token=v` keeps its token).
+/// (`mode=public token=v` keeps its token). Not before an `=` joined to
+/// the name: `name=value` is a field of its own, whatever word precedes
+/// it (`No password=v`, `max token=5` fails as a value anyway).
 fn qualified_apart(hay: &[u8], ns: usize, ne: usize) -> bool {
-    if ns < 2 || !matches!(hay[ns - 1], b' ' | b'\t') {
+    if ns < 2 || !matches!(hay[ns - 1], b' ' | b'\t') || hay.get(ne) == Some(&b'=') {
         return false;
     }
     let we = ns - 1;

@@ -6731,3 +6731,58 @@ fn private_key_paths_stay() {
         assert_eq!(r.redact(text), want, "{text}");
     }
 }
+
+/// A CLI prompt that shows the current value in brackets, answered with a
+/// secret (`aws configure`): the answer is masked; a region's is not, nor
+/// code that indexes a `key`.
+#[test]
+fn prompts_with_a_current_value_are_masked() {
+    let r = redactor();
+    let v = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQWERTYKEY9";
+    for prompt in [
+        "AWS Secret Access Key [None]: ",
+        "AWS Secret Access Key [****************KEY9]: ",
+        "API token [none]: ",
+        "Password [hidden]: ",
+    ] {
+        assert_eq!(
+            r.redact(&format!("{prompt}{v}\n")),
+            format!("{prompt}[REDACTED:generic-secret]\n")
+        );
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "Default region name [None]: us-east-1\n",
+            "Default output format [None]: json\n",
+            "let first = key [0];\n",
+        ],
+    );
+}
+
+/// The proptest regression `filler = "No"` of
+/// `prop_embedded_secret_never_survives`: a word written apart before a
+/// name qualifies it away only before a spaced operator or a colon (`Next
+/// page token: v`); before an `=` joined to the name, `name=value` is a
+/// field of its own whatever precedes it.
+#[test]
+fn a_word_before_a_joined_assignment_does_not_qualify_it() {
+    let r = redactor();
+    let v = "z7m+!Tc^ePTRDi5pX~A";
+    for word in ["No", "no", "NO", "max", "public", "Next page"] {
+        let text = format!("{word} password={v} \n");
+        assert_eq!(
+            r.redact(&text),
+            format!("{word} password=[REDACTED:generic-secret] \n"),
+            "{text}"
+        );
+    }
+    assert_unchanged(
+        &r,
+        &[
+            "Next page token: CiAKGjBpNDd2Nmp3Zm9ycWxh\n",
+            "max token = 5\n",
+            "max token=5\n",
+        ],
+    );
+}
