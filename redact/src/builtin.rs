@@ -276,8 +276,13 @@ fn secret(b: RuleBuilder) -> RuleBuilder {
 }
 
 fn generic(pattern: &str) -> RuleBuilder {
+    generic_keyed(pattern, GENERIC_KW.iter().copied())
+}
+
+/// A generic rule keyed on `keywords` instead of the secret words.
+fn generic_keyed<'a>(pattern: &str, keywords: impl IntoIterator<Item = &'a str>) -> RuleBuilder {
     rb("generic-secret", pattern)
-        .keywords(GENERIC_KW.iter().copied())
+        .keywords(keywords)
         .secret_group("secret")
         .priority(P_GENERIC)
         .check(Check::Generic)
@@ -2197,49 +2202,32 @@ fn rules_with(eager: bool) -> Vec<Rule> {
             .keywords(airtable_pat_keywords()),
         // A value on the line after its name's `=`: the first line of a
         // heredoc (Terraform's and the shell's `password = <<EOT` / `v` /
-        // `EOT`, `<<-EOT`, `<<"EOF"`), the whole line and a literal like a
-        // quoted value; and a shell line continuation (`export API_TOKEN=\`
+        // `EOT`, `<<-EOT`, `<<"EOF"`), its whole line judged as a quoted
+        // literal is; and a shell line continuation (`export API_TOKEN=\`
         // / `  v`). Keyed on the `=` and what follows it, not on the name's
         // words: every `token_count=` of a log would search two lines.
-        rb(
-            "generic-secret",
+        generic_keyed(
             &format!(
                 r#"(?P<name>{NAME})[\t ]*=[\t ]*<<[\-~]?[\t ]*["']?[A-Za-z_][A-Za-z0-9_]*["']?[\t ]*\r?\n[\t ]*(?P<secret>[^\s](?:[^\r\n]*[^\s])?)[\t ]*(?m:\r?$)"#
             ),
+            ["= <<", "=<<"],
         )
-        .keywords(["= <<", "=<<"])
-        .secret_group("secret")
-        .priority(P_GENERIC)
-        .check(Check::Generic)
         .guard(Guard::ValueBelow)
         .next_line(),
-        rb(
-            "generic-secret",
-            &format!(r#"(?P<name>{NAME})=\\\r?\n[\t ]*{VALUE}"#),
-        )
-        .keywords(["=\\"])
-        .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
-        .priority(P_GENERIC)
-        .check(Check::Generic)
-        .guard(Guard::ValueBelow)
-        .next_line(),
+        generic_keyed(&format!(r#"(?P<name>{NAME})=\\\r?\n[\t ]*{VALUE}"#), ["=\\"])
+            .alt_groups(&["s2", "s3"])
+            .guard(Guard::ValueBelow)
+            .next_line(),
         // A personal access token under an environment-style name
         // (`GITHUB_PAT=v`, `"AZURE_DEVOPS_EXT_PAT": "v"`): `checks::classify_name`
         // takes `PAT` as the last word of an upper-case name only, and
         // its value must be one random run. Its own rule, not a word of
         // [`NAME`]: that would cost every generic rule's search.
-        rb(
-            "generic-secret",
-            &format!(
-                r#"\b(?P<name>[A-Z0-9]+(?:_[A-Z0-9]+)*_PAT)["']?[\t ]*(?:=|:)[\t ]*{VALUE}"#
-            ),
+        generic_keyed(
+            &format!(r#"\b(?P<name>[A-Z0-9]+(?:_[A-Z0-9]+)*_PAT)["']?[\t ]*(?:=|:)[\t ]*{VALUE}"#),
+            ["_pat=", "_pat:", "_pat\"", "_pat'", "_pat ", "_pat\t"],
         )
-        .keywords(["_pat=", "_pat:", "_pat\"", "_pat'", "_pat ", "_pat\t"])
-        .secret_group("secret")
-        .alt_groups(&["s2", "s3"])
-        .priority(P_GENERIC)
-        .check(Check::Generic),
+        .alt_groups(&["s2", "s3"]),
     ];
     // Twilio auth tokens are 32 hex digits: caught by the generic rules when the
     // name says so (TWILIO_AUTH_TOKEN=…), and as the password of `-u AC…:TOKEN`.
