@@ -2091,11 +2091,7 @@ pub(crate) fn literal_call_or_array_with(
             if !quote(spaces(ne + 1)) {
                 return false;
             }
-            let ns = ns();
-            let seg = hay[ns..ne]
-                .iter()
-                .rposition(|&b| b == b'.')
-                .map_or(ns, |k| ns + k + 1);
+            let seg = last_segment(hay, ns(), ne);
             let name = &hay[seg..ne];
             builder_method(hay, seg, ne)
                 || [&b"set"[..], b"Set", b"SET", b"with", b"With"]
@@ -2135,12 +2131,18 @@ fn setter_literal(hay: &[u8], ns: usize, ne: usize, (vs, ve): (usize, usize)) ->
     if hay.get(i) != Some(&b')') || !literal_call_or_array(hay, ns, ne, hay.len()) {
         return false;
     }
-    let seg = hay[ns..ne]
+    let v = &hay[vs..ve];
+    !builder_method(hay, last_segment(hay, ns, ne), ne)
+        || !(v.iter().any(u8::is_ascii_whitespace) || v.ends_with(b":"))
+}
+
+/// Where the last `.`-separated segment of the name `[ns, ne)` starts (a
+/// method's name in `client.setPassword`).
+fn last_segment(hay: &[u8], ns: usize, ne: usize) -> usize {
+    hay[ns..ne]
         .iter()
         .rposition(|&b| b == b'.')
-        .map_or(ns, |k| ns + k + 1);
-    let v = &hay[vs..ve];
-    !builder_method(hay, seg, ne) || !(v.iter().any(u8::is_ascii_whitespace) || v.ends_with(b":"))
+        .map_or(ns, |k| ns + k + 1)
 }
 
 /// Whether `hay[seg..ne]` is a method of a builder or client named by the
